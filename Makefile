@@ -1,0 +1,40 @@
+# One-command setup on Debian or Ubuntu: `make demo` renders a scene, `make test` runs the tests.
+# Each installs whatever is missing first (system packages with apt, Python packages in .venv).
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+QUALITY ?= low
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# Cairo and Pango headers for manim's drawing, a minimal LaTeX and dvisvgm for formulas,
+# the fonts the theme names, and venv support for a system Python.
+APT_PACKAGES := build-essential pkg-config python3-dev python3-venv libcairo2-dev libpango1.0-dev \
+	texlive-latex-base texlive-latex-extra texlive-fonts-recommended dvisvgm fonts-dejavu-core
+
+.PHONY: demo test setup system clean
+
+demo: setup
+	$(PY) render.py scaling --quality $(QUALITY)
+
+test: setup
+	$(PY) -m pytest -rs
+
+setup: system $(VENV)/.installed
+
+system:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing system packages:" $$missing; \
+		$(SUDO) apt-get update -q && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@
+
+clean:
+	rm -rf $(VENV) media/*/ media/.staging media/.cache media/.logs

@@ -1,0 +1,188 @@
+"""The base of every explainer scene: a trace, named steps with captions, and shown numbers.
+
+A scene subclasses :class:`ExplainerScene`, builds its trace in ``build_trace``
+and writes ``construct`` as a few ``with self.step(name, caption):`` blocks.
+Numbers reach the screen only through :meth:`ExplainerScene.grid`,
+:meth:`ExplainerScene.number` and :meth:`ExplainerScene.bars`, which read
+them from the trace by path and remember what was drawn, so a test can check
+every shown number against the trace.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import ClassVar, Iterator, Sequence
+
+from manim import DOWN, UL, FadeOut, Group, Mobject, Scene, Text
+
+from attention_math import Trace, lookup
+
+from .components import NumberGrid, WeightBars, label, number_label
+from .theme import DARK, Theme
+
+__all__ = ["ExplainerScene", "Step", "Shown", "READING_SPEED"]
+
+log = logging.getLogger("attention_explainer")
+log.propagate = False  # progress lines are shown only where the CLI attaches a handler
+log.addHandler(logging.NullHandler())
+
+READING_SPEED = 15.0
+"""Characters per second a class can comfortably read; a step lasts at least as long as its caption needs."""
+
+FRAMES_PER_SECOND_GRID = 15
+"""Every duration is a whole number of 1/15 s: whole frames at 15, 30 and 60 fps, so every
+quality shares one timeline and no section drifts off the frame grid."""
+
+
+def whole_frames(seconds: float) -> float:
+    """``seconds`` rounded to the nearest 1/15 s (at least one frame)."""
+    return max(1, round(seconds * FRAMES_PER_SECOND_GRID)) / FRAMES_PER_SECOND_GRID
+
+
+@dataclass
+class Step:
+    """One named idea of a scene: a video section with its caption."""
+
+    name: str
+    caption: str
+    start: float = 0.0
+    end: float = 0.0
+    extent: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    """Left, right, bottom and top of everything on screen when the step ends (for layout tests)."""
+
+    @property
+    def duration(self) -> float:
+        return self.end - self.start
+
+
+@dataclass(frozen=True)
+class Shown:
+    """Numbers drawn on screen and the trace path they claim to show, in row-major order."""
+
+    source: str
+    texts: tuple[Text, ...]
+    decimals: int
+
+
+class ExplainerScene(Scene):
+    """A scene that explains one idea with numbers from an ``attention_math`` trace.
+
+    Class attributes
+    ----------------
+    name
+        The CLI name, e.g. ``"scaling"``.
+    title
+        Title shown in listings and the gallery.
+    description
+        One line: what the scene teaches.
+    sources
+        Which course material (``../shared/seeds/``) it follows.
+    """
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    sources: ClassVar[str] = ""
+
+    def __init__(self, trace: Trace | None = None, theme: Theme = DARK, **kwargs):
+        self.trace = trace if trace is not None else self.build_trace()
+        self.theme = theme
+        self.steps: list[Step] = []
+        self.shown: list[Shown] = []
+        super().__init__(**kwargs)
+
+    @classmethod
+    def build_trace(cls) -> Trace:
+        """Compute the scene's trace with its default settings."""
+        raise NotImplementedError
+
+    def setup(self):
+        self.camera.background_color = self.theme.background
+
+    # --- timing ----------------------------------------------------------------
+
+    def play(self, *animations, run_time: float | None = None, **kwargs):
+        """``Scene.play`` with the run time on the 1/15 s grid (see :data:`FRAMES_PER_SECOND_GRID`)."""
+        if run_time is not None:
+            kwargs["run_time"] = whole_frames(run_time)
+        super().play(*animations, **kwargs)
+
+    def wait(self, duration: float = 1.0, **kwargs):
+        """``Scene.wait`` with the duration on the 1/15 s grid."""
+        super().wait(whole_frames(duration), **kwargs)
+
+    # --- steps and captions -------------------------------------------------
+
+    @contextmanager
+    def step(self, name: str, caption: str) -> Iterator[Step]:
+        """One named idea: a new video section, and its caption timed to the section.
+
+        The step is held on screen until its caption can be read at
+        :data:`READING_SPEED`, so the video works without sound.
+        """
+        self.next_section(name)
+        step = Step(name, caption, start=self.time)
+        self.steps.append(step)
+        log.info("step %d: %s", len(self.steps), name)
+        yield step
+        missing = len(caption) / READING_SPEED - (self.time - step.start)
+        if missing > 0:
+            self.wait(missing)
+        step.end = self.time
+        if self.mobjects:
+            on_screen = Group(*self.mobjects)
+            step.extent = (on_screen.get_left()[0], on_screen.get_right()[0], on_screen.get_bottom()[1], on_screen.get_top()[1])
+        self._add_captions(step)
+
+    def _add_captions(self, step: Step) -> None:
+        """Split the caption into sentences, each shown for a share of the step by its length."""
+        sentences = [s for s in re.split(r"(?<=[.!?:])\s+", step.caption.strip()) if s]
+        total = sum(len(s) for s in sentences)
+        start = step.start
+        for sentence in sentences:
+            duration = step.duration * len(sentence) / total
+            self.add_subcaption(sentence, duration=duration, offset=start - self.time)
+            start += duration
+
+    # --- what goes on screen ------------------------------------------------
+
+    def heading(self, text: str) -> Text:
+        """The step's heading, top left (scene text from the code, drawn with ``Text``)."""
+        heading = label(self.theme, text, size=self.theme.title_size)
+        heading.to_corner(UL, buff=0.45)
+        return heading
+
+    def grid(self, source: str, decimals: int = 2, **kwargs) -> NumberGrid:
+        """A :class:`NumberGrid` of the trace values at ``source`` (a path such as ``"weights[1]"``)."""
+        grid = NumberGrid(self.theme, lookup(self.trace, source), decimals, **kwargs)
+        self.shown.append(Shown(source, tuple(grid.numbers), decimals))
+        return grid
+
+    def number(self, source: str, decimals: int = 2, **kwargs) -> Text:
+        """One trace value as text, e.g. ``self.number("scale", 0)``."""
+        text = number_label(self.theme, float(lookup(self.trace, source)), decimals, **kwargs)
+        self.shown.append(Shown(source, (text,), decimals))
+        return text
+
+    def bars(self, source: str, labels: Sequence[str], decimals: int = 2, **kwargs) -> WeightBars:
+        """:class:`WeightBars` of the distribution at ``source``, numbers on top."""
+        bars = WeightBars(self.theme, lookup(self.trace, source), labels, decimals, **kwargs)
+        self.shown.append(Shown(source, tuple(bars.numbers), decimals))
+        return bars
+
+    def clear(self, *keep: Mobject, run_time: float = 0.8) -> None:
+        """Fade out everything on screen except ``keep``."""
+        leaving = [m for m in self.mobjects if m not in keep]
+        if leaving:
+            self.play(*[FadeOut(m) for m in leaving], run_time=run_time)
+
+    def caption_box(self, text: str, size: int | None = None, color: str | None = None, width: float = 12.5) -> Text:
+        """A line of explanation at the bottom of the frame, shrunk to fit the width."""
+        line = label(self.theme, text, size=size or self.theme.small_size, color=color or self.theme.muted)
+        if line.width > width:
+            line.scale_to_fit_width(width)
+        line.to_edge(DOWN, buff=0.4)
+        return line

@@ -1,0 +1,257 @@
+"""Shared visual pieces: number grids and heatmaps, token rows, histograms, bars, formulas.
+
+Components take the values to draw and a theme; they never compute attention
+maths. Numbers are drawn once, as ``Text`` (never rebuilt per frame): a value
+that changes is shown by transforming to another pre-built component.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    ORIGIN,
+    RIGHT,
+    UP,
+    Line,
+    MathTex,
+    Rectangle,
+    Text,
+    VGroup,
+)
+
+from .theme import Theme, colormap_color, format_number, readable_on
+
+__all__ = [
+    "label",
+    "number_label",
+    "formula",
+    "NumberGrid",
+    "TokenRow",
+    "Histogram",
+    "WeightBars",
+]
+
+
+def label(theme: Theme, content: str, size: int | None = None, color: str | None = None, mono: bool = False) -> Text:
+    """Plain text in the theme's font. User text (tokens, sentences) is always drawn this way."""
+    return Text(
+        content,
+        font=theme.mono_font if mono else theme.font,
+        font_size=max(size or theme.body_size, theme.min_size),
+        color=color or theme.text,
+    )
+
+
+def number_label(theme: Theme, value: float, decimals: int, size: int | None = None, color: str | None = None) -> Text:
+    """One number, formatted as everywhere on screen, in the monospace font."""
+    return label(theme, format_number(value, decimals), size=size or theme.small_size, color=color, mono=True)
+
+
+def formula(theme: Theme, *tex: str, size: int | None = None, colors: dict[str, str] | None = None) -> MathTex:
+    """A formula written in the code (never user text), typeset by LaTeX."""
+    return MathTex(
+        *tex,
+        font_size=max(size or theme.formula_size, theme.min_size),
+        color=theme.text,
+        tex_to_color_map=colors or {},
+    )
+
+
+class NumberGrid(VGroup):
+    """A matrix of numbers in cells, optionally coloured by value as a heatmap.
+
+    Parameters
+    ----------
+    theme
+        Colours and fonts.
+    values
+        A 1-D row or a 2-D matrix; ``-inf`` cells (masked scores) show "−∞".
+    decimals
+        Decimals shown; a shown number is the value rounded to this many.
+    heat
+        Colour each cell from the theme's colour map between ``vmin`` and ``vmax``.
+    row_labels, col_labels
+        Optional labels (tokens) left of the rows and above the columns.
+    """
+
+    def __init__(
+        self,
+        theme: Theme,
+        values,
+        decimals: int = 2,
+        heat: bool = False,
+        vmin: float | None = None,
+        vmax: float | None = None,
+        cell_width: float = 0.95,
+        cell_height: float = 0.55,
+        font_size: int | None = None,
+        row_labels: Sequence[str] | None = None,
+        col_labels: Sequence[str] | None = None,
+        row_label_color: str | None = None,
+        col_label_color: str | None = None,
+        label_size: int | None = None,
+    ):
+        super().__init__()
+        values = np.asarray(values, dtype=float)
+        self.values = values.reshape(1, -1) if values.ndim == 1 else values
+        self.decimals = decimals
+        finite = self.values[np.isfinite(self.values)]
+        vmin = float(finite.min()) if vmin is None and finite.size else (vmin or 0.0)
+        vmax = float(finite.max()) if vmax is None and finite.size else (vmax or 1.0)
+        n_rows, n_cols = self.values.shape
+        font_size = font_size or theme.small_size
+
+        self.cells = VGroup()
+        self.numbers = VGroup()
+        for i in range(n_rows):
+            for j in range(n_cols):
+                value = self.values[i, j]
+                cell = Rectangle(width=cell_width, height=cell_height, stroke_color=theme.line, stroke_width=1.5)
+                cell.move_to(RIGHT * j * cell_width + DOWN * i * cell_height)
+                text_color = theme.text
+                if not np.isfinite(value):
+                    cell.set_fill(theme.background, opacity=1)
+                    text_color = theme.masked
+                elif heat:
+                    fraction = 0.5 if vmax == vmin else (value - vmin) / (vmax - vmin)
+                    fill = colormap_color(theme, fraction)
+                    cell.set_fill(fill, opacity=1)
+                    text_color = readable_on(theme, fill)
+                number = number_label(theme, value, decimals, size=font_size, color=text_color)
+                number.scale_to_fit_width(min(number.width, cell_width * 0.9))
+                number.move_to(cell)
+                self.cells.add(cell)
+                self.numbers.add(number)
+        self.add(self.cells, self.numbers)
+        self.shape = (n_rows, n_cols)
+
+        self.row_labels = VGroup()
+        self.col_labels = VGroup()
+        size = label_size or theme.small_size
+        if row_labels is not None:
+            for i, token in enumerate(row_labels):
+                text = label(theme, token, size=size, color=row_label_color)
+                text.next_to(self.cell(i, 0), LEFT, buff=0.15)
+                self.row_labels.add(text)
+            self.add(self.row_labels)
+        if col_labels is not None:
+            for j, token in enumerate(col_labels):
+                text = label(theme, token, size=size, color=col_label_color)
+                if text.width > cell_width * 0.95:
+                    text.scale_to_fit_width(cell_width * 0.95)
+                text.next_to(self.cell(0, j), UP, buff=0.12)
+                self.col_labels.add(text)
+            self.add(self.col_labels)
+
+    def cell(self, i: int, j: int) -> Rectangle:
+        """The cell at row ``i``, column ``j``."""
+        return self.cells[i * self.shape[1] + j]
+
+    def number(self, i: int, j: int) -> Text:
+        """The number drawn in cell ``(i, j)``."""
+        return self.numbers[i * self.shape[1] + j]
+
+    def row(self, i: int) -> VGroup:
+        """Cells and numbers of row ``i``."""
+        n_cols = self.shape[1]
+        return VGroup(*self.cells[i * n_cols : (i + 1) * n_cols], *self.numbers[i * n_cols : (i + 1) * n_cols])
+
+    def column(self, j: int) -> VGroup:
+        """Cells and numbers of column ``j``."""
+        return VGroup(*[self.cell(i, j) for i in range(self.shape[0])], *[self.number(i, j) for i in range(self.shape[0])])
+
+
+class TokenRow(VGroup):
+    """Tokens side by side in boxes; user text, so drawn with ``Text`` only."""
+
+    def __init__(self, theme: Theme, tokens: Sequence[str], color: str | None = None, size: int | None = None, buff: float = 0.25):
+        super().__init__()
+        self.tokens = tuple(tokens)
+        for token in tokens:
+            text = label(theme, token, size=size or theme.body_size, color=color)
+            box = Rectangle(width=text.width + 0.3, height=max(text.height, 0.3) + 0.25, stroke_color=color or theme.line, stroke_width=2)
+            box.move_to(text)
+            self.add(VGroup(box, text))
+        self.arrange(RIGHT, buff=buff)
+
+
+class Histogram(VGroup):
+    """Bars of counts over bin edges, on an axis from the first edge to the last.
+
+    Parameters
+    ----------
+    counts, edges
+        As from ``numpy.histogram``; ``len(edges) == len(counts) + 1``.
+    max_count
+        Count that fills ``height``; share it between histograms to compare them.
+    """
+
+    def __init__(self, theme: Theme, counts, edges, width: float, height: float, color: str, max_count: float | None = None):
+        super().__init__()
+        counts = np.asarray(counts, dtype=float)
+        edges = np.asarray(edges, dtype=float)
+        max_count = max_count or counts.max()
+        span = edges[-1] - edges[0]
+        self.axis = Line(ORIGIN, RIGHT * width, color=theme.line, stroke_width=2)
+        self.bars = VGroup()
+        for count, left, right in zip(counts, edges[:-1], edges[1:]):
+            if count == 0:
+                continue
+            bar_width = (right - left) / span * width
+            bar_height = count / max_count * height
+            bar = Rectangle(width=bar_width, height=bar_height, stroke_width=0, fill_color=color, fill_opacity=0.85)
+            bar.move_to(RIGHT * ((left + right) / 2 - edges[0]) / span * width + UP * bar_height / 2)
+            self.bars.add(bar)
+        self.add(self.axis, self.bars)
+
+    def x_to_point(self, x: float, edges) -> np.ndarray:
+        """Point on the axis for data value ``x`` (with the histogram's ``edges``)."""
+        edges = np.asarray(edges, dtype=float)
+        return self.axis.point_from_proportion((x - edges[0]) / (edges[-1] - edges[0]))
+
+
+class WeightBars(VGroup):
+    """A distribution as vertical bars with its number on top and a label under each bar.
+
+    A bar of value ``max_value`` is ``height`` tall; charts compared side by side share both.
+    """
+
+    def __init__(
+        self,
+        theme: Theme,
+        weights,
+        labels: Sequence[str],
+        decimals: int = 2,
+        height: float = 2.0,
+        bar_width: float = 0.6,
+        spacing: float = 1.0,
+        color: str | None = None,
+        max_value: float = 1.0,
+        number_size: int | None = None,
+    ):
+        super().__init__()
+        weights = np.asarray(weights, dtype=float)
+        self.values = weights
+        self.decimals = decimals
+        self.bars = VGroup()
+        self.numbers = VGroup()
+        self.labels = VGroup()
+        for j, (weight, name) in enumerate(zip(weights, labels)):
+            x = RIGHT * j * spacing
+            bar_height = max(weight / max_value * height, 0.02)
+            bar = Rectangle(width=bar_width, height=bar_height, stroke_width=0, fill_color=color or theme.value, fill_opacity=0.9)
+            bar.move_to(x + UP * bar_height / 2)
+            number = number_label(theme, weight, decimals, size=number_size)
+            number.next_to(bar, UP, buff=0.1)
+            token = label(theme, name, size=theme.small_size, color=theme.muted)
+            if token.width > spacing * 0.95:
+                token.scale_to_fit_width(spacing * 0.95)
+            token.move_to(x + DOWN * 0.3)
+            self.bars.add(bar)
+            self.numbers.add(number)
+            self.labels.add(token)
+        self.add(self.bars, self.numbers, self.labels)

@@ -1,0 +1,231 @@
+"""The render pipeline: one scene, rendered in a staging folder, published whole or not at all.
+
+``render_scene`` renders into ``media/.staging/<scene>-<quality>-XXXX``, packages
+the video with its captions, sections, trace and manifest there, and only then
+swaps the finished folder into ``media/<scene>/<quality>/``. An interrupted or
+failed render leaves the previous files untouched and no stray files behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import av
+import manim
+import numpy as np
+from manim import tempconfig
+
+import attention_math
+
+from . import SCENES
+from .base import ExplainerScene
+from .theme import THEMES
+
+__all__ = ["QUALITIES", "RenderResult", "MissingTool", "check_tools", "render_scene", "srt_to_vtt"]
+
+log = logging.getLogger("attention_explainer")
+
+QUALITIES = {
+    "low": "low_quality",  # 854x480, 15 fps
+    "medium": "medium_quality",  # 1280x720, 30 fps
+    "high": "high_quality",  # 1920x1080, 60 fps
+    "4k": "fourk_quality",  # 3840x2160, 60 fps
+}
+
+SETUP_HINT = "run `make setup` (it installs texlive-latex-base, texlive-latex-extra, texlive-fonts-recommended and dvisvgm)"
+
+
+class MissingTool(RuntimeError):
+    """A system tool the render needs is not installed."""
+
+
+@dataclass(frozen=True)
+class RenderResult:
+    """Where a finished render went."""
+
+    scene: str
+    quality: str
+    folder: Path
+    video: Path
+    seconds: float
+
+
+def check_tools() -> None:
+    """Fail early, with the fix, when LaTeX or dvisvgm (needed for formulas) is missing."""
+    missing = [tool for tool in ("latex", "dvisvgm") if shutil.which(tool) is None]
+    if missing:
+        raise MissingTool(f"{' and '.join(missing)} not found: formulas need LaTeX and dvisvgm; {SETUP_HINT}.")
+
+
+def render_scene(name: str, quality: str = "high", media_root: Path | str = "media", theme: str = "dark") -> RenderResult:
+    """Render one scene and publish it to ``media_root/<name>/<quality>/``.
+
+    Parameters
+    ----------
+    name
+        A key of :data:`scenes.SCENES`.
+    quality
+        A key of :data:`QUALITIES`.
+    media_root
+        The output folder; staging happens inside it so the final move is a rename.
+    theme
+        A key of :data:`scenes.theme.THEMES`.
+    """
+    scene_class = SCENES[name]
+    media_root = Path(media_root)
+    staging_root = media_root / ".staging"
+    staging_root.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f"{name}-{quality}-", dir=staging_root))
+    started = time.monotonic()
+    try:
+        manim_dir = staging / "manim"
+        settings = {
+            "media_dir": str(manim_dir),
+            "video_dir": str(manim_dir / "video"),
+            # One LaTeX/Pango cache for every render: a formula is typeset once, not once per render.
+            "tex_dir": str(media_root / ".cache" / "Tex"),
+            "text_dir": str(media_root / ".cache" / "texts"),
+            "output_file": name,
+            "quality": QUALITIES[quality],
+            "format": "mp4",
+            "save_sections": True,
+            "progress_bar": "none",
+            "verbosity": "WARNING",
+        }
+        with tempconfig(settings):
+            scene = scene_class(theme=THEMES[theme])
+            scene.render()
+        package = staging / "package"
+        write_package(scene, manim_dir / "video", package, quality=quality, theme=theme)
+        final = media_root / name / quality
+        publish(package, final, staging)
+        return RenderResult(name, quality, final, final / f"{name}.mp4", time.monotonic() - started)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        try:
+            staging_root.rmdir()  # only when no other render is staging
+        except OSError:
+            pass
+
+
+def publish(package: Path, final: Path, staging: Path) -> None:
+    """Swap ``package`` in as ``final`` with renames, so readers see the old or the new folder, never half."""
+    final.parent.mkdir(parents=True, exist_ok=True)
+    previous = staging / "previous"
+    if final.exists():
+        os.replace(final, previous)
+    os.replace(package, final)
+
+
+def write_package(scene: ExplainerScene, video_dir: Path, package: Path, quality: str, theme: str) -> None:
+    """Collect manim's output and write captions, transcript, sections, trace and manifest."""
+    package.mkdir()
+    name = scene.name
+    faststart_copy(video_dir / f"{name}.mp4", package / f"{name}.mp4")
+
+    srt_text = (video_dir / f"{name}.srt").read_text(encoding="utf-8")
+    (package / "captions.srt").write_text(srt_text, encoding="utf-8")
+    (package / "captions.vtt").write_text(srt_to_vtt(srt_text), encoding="utf-8")
+
+    sections_dir = package / "sections"
+    sections_dir.mkdir()
+    manim_sections = json.loads((video_dir / "sections" / f"{name}.json").read_text())
+    if len(manim_sections) != len(scene.steps):
+        raise RuntimeError(f"{name}: {len(manim_sections)} video sections for {len(scene.steps)} steps")
+    sections = []
+    for index, (step, section) in enumerate(zip(scene.steps, manim_sections), start=1):
+        clip = f"{index:02d}-{step.name}.mp4"
+        faststart_copy(video_dir / "sections" / section["video"], sections_dir / clip)
+        sections.append(
+            {
+                "index": index,
+                "name": step.name,
+                "caption": step.caption,
+                "start": round(step.start, 3),
+                "duration": round(float(section["duration"]), 3),
+                "file": f"sections/{clip}",
+            }
+        )
+    (package / "sections.json").write_text(json.dumps(sections, indent=1, ensure_ascii=False), encoding="utf-8")
+
+    transcript = [scene.title, ""]
+    for section in sections:
+        transcript += [f"{section['index']}. {section['name']}", section["caption"], ""]
+    (package / "transcript.txt").write_text("\n".join(transcript), encoding="utf-8")
+    (package / "trace.json").write_text(scene.trace.to_json(), encoding="utf-8")
+
+    files = sorted(p for p in package.rglob("*") if p.is_file())
+    manifest = {
+        "scene": name,
+        "title": scene.title,
+        "description": scene.description,
+        "sources": scene.sources,
+        "settings": {"quality": quality, "theme": theme, **scene.trace.settings},
+        "versions": {
+            "attention_explainer": attention_math.__version__,
+            "manim": manim.__version__,
+            "numpy": np.__version__,
+            "python": sys.version.split()[0],
+        },
+        "files": [
+            {"path": p.relative_to(package).as_posix(), "bytes": p.stat().st_size, "sha256": _sha256(p)}
+            for p in files
+        ],
+    }
+    (package / "manifest.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False), encoding="utf-8")
+
+
+def faststart_copy(source: Path, target: Path) -> None:
+    """Copy an MP4 with its index (moov atom) at the front and every frame on the frame-rate grid.
+
+    Manim joins one small movie per animation; the joins leave timestamps a tick or
+    two off the frame grid, so the file's average frame rate is not exactly the
+    frame rate. The copy renumbers presentation and decoding timestamps by frame
+    order (no re-encoding), and moves the index to the front so browsers can stream.
+    """
+    with av.open(str(source)) as original:
+        video = original.streams.video[0]
+        packets = [packet for packet in original.demux(video) if packet.dts is not None]
+        rate = video.guessed_rate or video.base_rate
+        ticks_per_frame = int(round(1 / (rate * video.time_base)))
+        presentation_rank = {pts: rank for rank, pts in enumerate(sorted(packet.pts for packet in packets))}
+        reorder_delay = round(-packets[0].dts / ticks_per_frame) if packets and packets[0].dts < 0 else 0
+        with av.open(str(target), "w", options={"movflags": "faststart"}) as copy:
+            stream = copy.add_stream_from_template(video)
+            stream.time_base = video.time_base
+            for index, packet in enumerate(packets):
+                packet.pts = presentation_rank[packet.pts] * ticks_per_frame
+                packet.dts = (index - reorder_delay) * ticks_per_frame
+                packet.duration = ticks_per_frame
+                packet.stream = stream
+                copy.mux(packet)
+
+
+def srt_to_vtt(srt_text: str) -> str:
+    """Convert SRT captions to WebVTT: a header, '.' before milliseconds, and &, <, > escaped."""
+    cues = []
+    for block in srt_text.strip().split("\n\n"):
+        lines = block.strip().splitlines()
+        if len(lines) < 3:
+            continue
+        timing = lines[1].replace(",", ".")
+        text = "\n".join(lines[2:]).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        cues.append(f"{lines[0]}\n{timing}\n{text}")
+    return "WEBVTT\n\n" + "\n\n".join(cues) + "\n"
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()

@@ -1,0 +1,112 @@
+"""A real render: the CLI renders scaling at low quality; the files are checked with PyAV."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import av
+import pytest
+from click.testing import CliRunner
+from manim import Scene, Square, Create
+
+import render
+from scenes import SCENES
+from scenes.base import ExplainerScene
+from scenes.rendering import render_scene
+
+from .conftest import built_scene
+
+
+@pytest.fixture(scope="session")
+def rendered(tmp_path_factory):
+    media = tmp_path_factory.mktemp("media")
+    result = CliRunner().invoke(render.main, ["scaling", "--quality", "low", "--media-dir", str(media)])
+    assert result.exit_code == 0, result.output
+    return media, result
+
+
+def test_prints_the_video_path(rendered):
+    media, result = rendered
+    assert result.stdout.splitlines() == [str(media / "scaling" / "low" / "scaling.mp4")]
+
+
+def test_video_is_h264_480p15_with_the_scene_duration(rendered):
+    media, _ = rendered
+    expected_duration = built_scene("scaling").steps[-1].end
+    with av.open(str(media / "scaling" / "low" / "scaling.mp4")) as container:
+        stream = container.streams.video[0]
+        assert stream.codec_context.name == "h264"
+        assert (stream.width, stream.height) == (854, 480)
+        assert stream.average_rate == 15
+        assert stream.codec_context.pix_fmt == "yuv420p"
+        frames = sum(1 for _ in container.decode(stream))
+    assert frames / 15 == pytest.approx(expected_duration, abs=2 / 15)
+
+
+def test_index_is_at_the_front_for_streaming(rendered):
+    media, _ = rendered
+    data = (media / "scaling" / "low" / "scaling.mp4").read_bytes()
+    assert 0 <= data.find(b"moov") < data.find(b"mdat")
+
+
+def test_captions_cover_every_step(rendered):
+    media, _ = rendered
+    folder = media / "scaling" / "low"
+    vtt = (folder / "captions.vtt").read_text(encoding="utf-8")
+    srt = (folder / "captions.srt").read_text(encoding="utf-8")
+    assert vtt.startswith("WEBVTT\n\n")
+    cue_times = re.findall(r"(\d\d:\d\d:\d\d\.\d\d\d) --> (\d\d:\d\d:\d\d\.\d\d\d)", vtt)
+    assert len(cue_times) >= len(built_scene("scaling").steps)
+    assert len(re.findall(r"-->", srt)) == len(cue_times)
+    for step in built_scene("scaling").steps:
+        first_sentence = step.caption.split(". ")[0]
+        assert first_sentence[:40] in srt
+
+
+def test_sections_match_steps_and_video_length(rendered):
+    media, _ = rendered
+    folder = media / "scaling" / "low"
+    sections = json.loads((folder / "sections.json").read_text())
+    scene = built_scene("scaling")
+    assert [s["name"] for s in sections] == [step.name for step in scene.steps]
+    total = 0.0
+    for section in sections:
+        with av.open(str(folder / section["file"])) as clip:
+            total += float(clip.duration) / av.time_base
+    with av.open(str(folder / "scaling.mp4")) as video:
+        assert total == pytest.approx(float(video.duration) / av.time_base, abs=0.25)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["settings"]["seed"] == scene.trace.seed
+    assert {f["path"] for f in manifest["files"]} >= {"scaling.mp4", "captions.vtt", "trace.json", "transcript.txt"}
+    assert json.loads((folder / "trace.json").read_text()) == json.loads(scene.trace.to_json())
+
+
+def test_nothing_is_left_in_staging(rendered):
+    media, _ = rendered
+    assert not (media / ".staging").exists()
+
+
+class BrokenScene(ExplainerScene):
+    name = "broken"
+
+    @classmethod
+    def build_trace(cls):
+        return built_scene("self-attention").trace
+
+    def construct(self):
+        with self.step("one", "A step."):
+            self.play(Create(Square()))
+            raise RuntimeError("scene failed half way")
+
+
+def test_failed_render_keeps_the_previous_files_and_leaves_no_stray_files(monkeypatch, tmp_path):
+    monkeypatch.setitem(SCENES, "broken", BrokenScene)
+    previous = tmp_path / "broken" / "low" / "broken.mp4"
+    previous.parent.mkdir(parents=True)
+    previous.write_bytes(b"the previous good render")
+    with pytest.raises(RuntimeError, match="half way"):
+        render_scene("broken", "low", tmp_path)
+    assert previous.read_bytes() == b"the previous good render"
+    assert sorted(p.name for p in (tmp_path / "broken" / "low").iterdir()) == ["broken.mp4"]
+    assert not (tmp_path / ".staging").exists()

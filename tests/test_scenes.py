@@ -1,0 +1,84 @@
+"""What each scene shows equals its trace, its steps are captioned, and it stays on screen."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from manim import config
+
+from attention_math import lookup
+from scenes import SCENES
+from scenes.theme import parse_number
+
+from .conftest import built_scene
+
+# The trace paths each scene must put on screen: its key numbers, per the issue.
+REQUIRED_SOURCES = {
+    "scaling": {
+        "variances[0]", "variances[1]", "variances[2]",
+        "scaled_variances[0]", "scaled_variances[1]", "scaled_variances[2]",
+        "row_raw_scores", "row_scaled_scores", "row_unscaled_weights", "row_scaled_weights", "row_scale",
+    },
+    "self-attention": {
+        "x_key", "raw_scores[1]", "scaled_scores[1]", "weights[1]", "output[1]", "weights", "scale",
+    },
+}
+
+
+def test_every_scene_declares_required_numbers():
+    assert set(REQUIRED_SOURCES) == set(SCENES)
+
+
+def test_shown_numbers_equal_the_trace_as_rounded(scene):
+    assert scene.shown, "a scene must show numbers from its trace"
+    for shown in scene.shown:
+        expected = np.asarray(lookup(scene.trace, shown.source), dtype=float).ravel()
+        drawn = [parse_number(text.original_text) for text in shown.texts]
+        assert len(drawn) == expected.size, f"{shown.source}: {len(drawn)} numbers drawn for {expected.size} values"
+        tolerance = 0.5 * 10 ** -shown.decimals + 1e-9
+        for index, (value, on_screen) in enumerate(zip(expected, drawn)):
+            if np.isinf(value):
+                assert on_screen == value, f"{shown.source}[{index}]"
+            else:
+                assert abs(on_screen - value) <= tolerance, f"{shown.source}[{index}]: screen {on_screen}, trace {value}"
+
+
+def test_scene_shows_its_key_numbers(scene):
+    shown_sources = {shown.source for shown in scene.shown}
+    missing = REQUIRED_SOURCES[scene.name] - shown_sources
+    assert not missing, f"{scene.name} never shows {sorted(missing)}"
+
+
+def test_steps_are_named_and_captioned(scene):
+    names = [step.name for step in scene.steps]
+    assert len(names) >= 4 and len(set(names)) == len(names)
+    for step in scene.steps:
+        assert step.caption.strip()
+        assert step.duration * 15 >= len(step.caption) - 1, f"{step.name}: too short to read its caption"
+
+
+def test_scene_length_suits_a_class(scene):
+    assert 60 <= scene.steps[-1].end <= 180
+
+
+def test_everything_stays_inside_the_frame(scene):
+    half_width, half_height = config.frame_width / 2, config.frame_height / 2
+    for step in scene.steps:
+        left, right, bottom, top = step.extent
+        assert -half_width < left and right < half_width, f"{step.name}: runs off the frame sideways ({left:.2f}, {right:.2f})"
+        assert -half_height < bottom and top < half_height, f"{step.name}: runs off the frame vertically ({bottom:.2f}, {top:.2f})"
+
+
+def test_scaling_formula_matches_the_computation():
+    scene = built_scene("scaling")
+    trace = scene.trace
+    np.testing.assert_allclose(trace.row_scaled_scores, trace.row_raw_scores / np.sqrt(trace.row_d_k))
+    assert trace.row_scale == pytest.approx(np.sqrt(trace.row_d_k))
+
+
+def test_captions_quote_trace_numbers():
+    scene = built_scene("self-attention")
+    trace = scene.trace
+    heatmap_caption = scene.steps[-1].caption
+    top = int(np.argmax(trace.weights[trace.focus]))
+    assert f"“{trace.key_tokens[top]}” ({trace.weights[trace.focus, top]:.2f})" in heatmap_caption
