@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from manim import config
 
 from attention_math import lookup
 from scenes import SCENES
-from scenes.theme import parse_number
+from scenes.base import Shown
+from scenes.components import label
+from scenes.theme import format_number, parse_number
 
 from .conftest import built_scene
 
@@ -29,7 +33,8 @@ def test_every_scene_declares_required_numbers():
     assert set(REQUIRED_SOURCES) == set(SCENES)
 
 
-def test_shown_numbers_equal_the_trace_as_rounded(scene):
+def check_shown_numbers(scene) -> None:
+    """Assert that every number the scene drew reads back as its trace value, rounded as shown."""
     assert scene.shown, "a scene must show numbers from its trace"
     for shown in scene.shown:
         expected = np.asarray(lookup(scene.trace, shown.source), dtype=float).ravel()
@@ -41,6 +46,20 @@ def test_shown_numbers_equal_the_trace_as_rounded(scene):
                 assert on_screen == value, f"{shown.source}[{index}]"
             else:
                 assert abs(on_screen - value) <= tolerance, f"{shown.source}[{index}]: screen {on_screen}, trace {value}"
+
+
+def test_shown_numbers_equal_the_trace_as_rounded(scene):
+    check_shown_numbers(scene)
+
+
+def test_the_check_catches_a_wrong_number_on_screen():
+    scene = built_scene("self-attention")
+    wrong = Shown("weights[1, 0]", (label(scene.theme, format_number(scene.trace.weights[1, 0] + 0.01, 2)),), 2)
+    transposed = Shown("weights", tuple(scene.grid("weights", 2).numbers[k] for k in np.arange(36).reshape(6, 6).T.ravel()), 2)
+    for bad in (wrong, transposed):
+        fake = SimpleNamespace(trace=scene.trace, shown=[bad])
+        with pytest.raises(AssertionError):
+            check_shown_numbers(fake)
 
 
 def test_scene_shows_its_key_numbers(scene):
