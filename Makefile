@@ -8,9 +8,9 @@ QUALITY ?= low
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Cairo and Pango headers for manim's drawing, a minimal LaTeX and dvisvgm for formulas,
-# the fonts the theme names, and venv support for a system Python.
+# the fonts the theme names, venv support for a system Python, and Chromium for the browser tests.
 APT_PACKAGES := build-essential pkg-config python3-dev python3-venv libcairo2-dev libpango1.0-dev \
-	texlive-latex-base texlive-latex-extra texlive-fonts-recommended dvisvgm fonts-dejavu-core
+	texlive-latex-base texlive-latex-extra texlive-fonts-recommended dvisvgm fonts-dejavu-core chromium
 
 .PHONY: demo test setup system clean
 

@@ -5,6 +5,7 @@
     python render.py self-attention scaling      # several
     python render.py all --quality low           # the whole catalog
     python render.py --list                      # what there is
+    python render.py gallery                     # media/index.html: every rendered scene
 
 Finished files go to media/<scene>/<quality>/; the path of every finished video
 is printed on standard output, one per line, at the end.
@@ -20,8 +21,9 @@ from pathlib import Path
 import click
 
 from scenes import SCENES
-from scenes.rendering import QUALITIES, MissingTool, check_tools, render_scene
+from scenes.rendering import FORMATS, QUALITIES, MissingTool, check_tools, render_scene
 from scenes.theme import THEMES
+from scenes.web import write_gallery
 
 QUALITY_HELP = "low = 480p15, medium = 720p30, high = 1080p60, 4k = 2160p60."
 
@@ -67,11 +69,18 @@ class StepProgress(logging.Handler):
 @click.option("--quality", "-q", type=click.Choice(list(QUALITIES)), default="high", show_default=True, help=QUALITY_HELP)
 @click.option("--theme", type=click.Choice(list(THEMES)), default="dark", show_default=True, help="Colours: dark, or light for white slides and print.")
 @click.option("--media-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("media"), show_default=True, help="Where finished files go.")
+@click.option("--format", "video_format", type=click.Choice(FORMATS), default="mp4", show_default=True, help="webm or both add a VP9 WebM beside the MP4.")
 @click.option("--list", "show_list", is_flag=True, help="List the scenes and exit.")
-def main(scenes: tuple[str, ...], quality: str, theme: str, media_dir: Path, show_list: bool) -> None:
-    """Render SCENES (names from --list, or `all`) to media/<scene>/<quality>/."""
+def main(scenes: tuple[str, ...], quality: str, theme: str, media_dir: Path, video_format: str, show_list: bool) -> None:
+    """Render SCENES (names from --list, or `all`) to media/<scene>/<quality>/.
+
+    `python render.py gallery` writes media/index.html, a page of every rendered scene.
+    """
     if show_list or scenes == ("list",):
         list_scenes()
+        return
+    if scenes == ("gallery",):
+        click.echo(str(write_gallery(media_dir)))
         return
     selected = select(scenes)
     try:
@@ -88,7 +97,7 @@ def main(scenes: tuple[str, ...], quality: str, theme: str, media_dir: Path, sho
         handler = StepProgress(name)
         logger.addHandler(handler)
         try:
-            result = render_scene(name, quality, media_dir, theme)
+            result = render_scene(name, quality, media_dir, theme, video_format)
         except KeyboardInterrupt:
             click.echo(f"\nInterrupted: {name} was not written; finished videos are kept.", err=True)
             sys.exit(130)

@@ -37,6 +37,23 @@ FRAMES_PER_SECOND_GRID = 15
 quality shares one timeline and no section drifts off the frame grid."""
 
 
+MIN_CUE_CHARACTERS = 40
+"""Shorter sentences join a neighbour, so no caption cue flashes by (at 15 characters/s: 2.7 s or more)."""
+
+
+def caption_cues(caption: str) -> list[str]:
+    """Split a caption into cues of whole sentences, each at least :data:`MIN_CUE_CHARACTERS` long."""
+    cues: list[str] = []
+    for sentence in re.split(r"(?<=[.!?:])\s+", caption.strip()):
+        if cues and len(cues[-1]) < MIN_CUE_CHARACTERS:
+            cues[-1] += " " + sentence
+        else:
+            cues.append(sentence)
+    if len(cues) > 1 and len(cues[-1]) < MIN_CUE_CHARACTERS:
+        cues[-2:] = [cues[-2] + " " + cues[-1]]
+    return cues
+
+
 def whole_frames(seconds: float) -> float:
     """``seconds`` rounded to the nearest 1/15 s (at least one frame)."""
     return max(1, round(seconds * FRAMES_PER_SECOND_GRID)) / FRAMES_PER_SECOND_GRID
@@ -80,12 +97,15 @@ class ExplainerScene(Scene):
         One line: what the scene teaches.
     sources
         Which course material (``../shared/seeds/``) it follows.
+    poster_step
+        The step whose last frame is the poster image; the last step when empty.
     """
 
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
     description: ClassVar[str] = ""
     sources: ClassVar[str] = ""
+    poster_step: ClassVar[str] = ""
 
     def __init__(self, trace: Trace | None = None, theme: Theme = DARK, **kwargs):
         self.trace = trace if trace is not None else self.build_trace()
@@ -138,13 +158,13 @@ class ExplainerScene(Scene):
         self._add_captions(step)
 
     def _add_captions(self, step: Step) -> None:
-        """Split the caption into sentences, each shown for a share of the step by its length."""
-        sentences = [s for s in re.split(r"(?<=[.!?:])\s+", step.caption.strip()) if s]
-        total = sum(len(s) for s in sentences)
+        """Show the caption a few sentences at a time, each cue for a share of the step by its length."""
+        cues = caption_cues(step.caption)
+        total = sum(len(cue) for cue in cues)
         start = step.start
-        for sentence in sentences:
-            duration = step.duration * len(sentence) / total
-            self.add_subcaption(sentence, duration=duration, offset=start - self.time)
+        for cue in cues:
+            duration = step.duration * len(cue) / total
+            self.add_subcaption(cue, duration=duration, offset=start - self.time)
             start += duration
 
     # --- what goes on screen ------------------------------------------------

@@ -29,8 +29,9 @@ import attention_math
 from . import SCENES
 from .base import ExplainerScene
 from .theme import THEMES
+from .web import write_presenter
 
-__all__ = ["QUALITIES", "RenderResult", "MissingTool", "check_tools", "render_scene", "srt_to_vtt"]
+__all__ = ["QUALITIES", "FORMATS", "RenderResult", "MissingTool", "check_tools", "render_scene", "srt_to_vtt"]
 
 log = logging.getLogger("attention_explainer")
 
@@ -66,7 +67,12 @@ def check_tools() -> None:
         raise MissingTool(f"{' and '.join(missing)} not found: formulas need LaTeX and dvisvgm; {SETUP_HINT}.")
 
 
-def render_scene(name: str, quality: str = "high", media_root: Path | str = "media", theme: str = "dark") -> RenderResult:
+FORMATS = ("mp4", "webm", "both")
+
+
+def render_scene(
+    name: str, quality: str = "high", media_root: Path | str = "media", theme: str = "dark", video_format: str = "mp4"
+) -> RenderResult:
     """Render one scene and publish it to ``media_root/<name>/<quality>/``.
 
     Parameters
@@ -79,6 +85,9 @@ def render_scene(name: str, quality: str = "high", media_root: Path | str = "med
         The output folder; staging happens inside it so the final move is a rename.
     theme
         A key of :data:`scenes.theme.THEMES`.
+    video_format
+        ``"mp4"``; ``"webm"`` or ``"both"`` add a VP9 WebM copy (the MP4 is always made:
+        the section clips and the presenter use it).
     """
     scene_class = SCENES[name]
     media_root = Path(media_root)
@@ -105,7 +114,7 @@ def render_scene(name: str, quality: str = "high", media_root: Path | str = "med
             scene = scene_class(theme=THEMES[theme])
             scene.render()
         package = staging / "package"
-        write_package(scene, manim_dir / "video", package, quality=quality, theme=theme)
+        write_package(scene, manim_dir / "video", package, quality=quality, theme=theme, webm=video_format in ("webm", "both"))
         final = media_root / name / quality
         publish(package, final, staging)
         return RenderResult(name, quality, final, final / f"{name}.mp4", time.monotonic() - started)
@@ -126,11 +135,16 @@ def publish(package: Path, final: Path, staging: Path) -> None:
     os.replace(package, final)
 
 
-def write_package(scene: ExplainerScene, video_dir: Path, package: Path, quality: str, theme: str) -> None:
-    """Collect manim's output and write captions, transcript, sections, trace and manifest."""
+def write_package(scene: ExplainerScene, video_dir: Path, package: Path, quality: str, theme: str, webm: bool = False) -> None:
+    """Collect manim's output and write the web video, poster, preview, captions, transcript, sections, trace and manifest."""
     package.mkdir()
     name = scene.name
-    faststart_copy(video_dir / f"{name}.mp4", package / f"{name}.mp4")
+    video = package / f"{name}.mp4"
+    faststart_copy(video_dir / f"{name}.mp4", video)
+    if webm:
+        log.info("encoding WebM (VP9)")
+        write_webm(video, package / f"{name}.webm")
+    write_preview_gif(video, package / "preview.gif")
 
     srt_text = (video_dir / f"{name}.srt").read_text(encoding="utf-8")
     (package / "captions.srt").write_text(srt_text, encoding="utf-8")
@@ -156,6 +170,10 @@ def write_package(scene: ExplainerScene, video_dir: Path, package: Path, quality
             }
         )
     (package / "sections.json").write_text(json.dumps(sections, indent=1, ensure_ascii=False), encoding="utf-8")
+    poster_section = next((s for s in sections if s["name"] == scene.poster_step), sections[-1])
+    last_frame(package / poster_section["file"]).save(package / "poster.png")
+
+    write_presenter(package, scene.title, sections)
 
     transcript = [scene.title, ""]
     for section in sections:
@@ -208,6 +226,46 @@ def faststart_copy(source: Path, target: Path) -> None:
                 packet.duration = ticks_per_frame
                 packet.stream = stream
                 copy.mux(packet)
+
+
+def last_frame(video: Path):
+    """The last frame of a video as a PIL image."""
+    frame = None
+    with av.open(str(video)) as container:
+        for frame in container.decode(video=0):
+            pass
+    return frame.to_image()
+
+
+def write_preview_gif(video: Path, target: Path, frames: int = 30, width: int = 480, seconds_per_frame: float = 0.4) -> None:
+    """A small looping GIF for a course page: ``frames`` frames spread over the whole video."""
+    with av.open(str(video)) as container:
+        stream = container.streams.video[0]
+        total = stream.frames or sum(1 for _ in container.decode(stream))
+    wanted = {round(k * (total - 1) / (frames - 1)) for k in range(frames)}
+    images = []
+    with av.open(str(video)) as container:
+        for index, frame in enumerate(container.decode(video=0)):
+            if index in wanted:
+                image = frame.to_image()
+                images.append(image.resize((width, round(image.height * width / image.width))).quantize(colors=64))
+    images[0].save(target, save_all=True, append_images=images[1:], duration=int(seconds_per_frame * 1000), loop=0, optimize=True)
+
+
+def write_webm(video: Path, target: Path) -> None:
+    """Transcode the MP4 to VP9 WebM (no sound), fast settings: a second format for browsers that prefer it."""
+    with av.open(str(video)) as source, av.open(str(target), "w") as webm:
+        original = source.streams.video[0]
+        rate = original.guessed_rate or original.base_rate
+        stream = webm.add_stream("libvpx-vp9", rate=rate)
+        stream.width, stream.height, stream.pix_fmt = original.width, original.height, "yuv420p"
+        stream.options = {"deadline": "realtime", "cpu-used": "8", "row-mt": "1", "crf": "33", "b": "0"}
+        for index, frame in enumerate(source.decode(original)):
+            frame.pts, frame.time_base = index, 1 / rate  # frame numbers on the frame-rate grid
+            for packet in stream.encode(frame):
+                webm.mux(packet)
+        for packet in stream.encode():
+            webm.mux(packet)
 
 
 def srt_to_vtt(srt_text: str) -> str:

@@ -22,6 +22,7 @@ class ScalingScene(ExplainerScene):
     title = "Why divide by √d_k"
     description = "Dot products grow with d_k; dividing by √d_k keeps softmax smooth instead of one-hot."
     sources = "seed 001 part 3; seed 003 'Why scaling matters'"
+    poster_step = "softmax-with-scaling"
 
     @classmethod
     def build_trace(cls):
@@ -135,7 +136,7 @@ class ScalingScene(ExplainerScene):
         with self.step("softmax-without-scaling", caption):
             unscaled = self.bars("row_unscaled_weights", keys, height=2.0, spacing=0.95, color=theme.query)
             unscaled_title = formula(theme, r"\mathrm{softmax}(q \cdot k_j)", size=theme.body_size)
-            unscaled_group = VGroup(unscaled_title, unscaled).arrange(DOWN, buff=0.35).move_to(LEFT * 3.4 + DOWN * 1.6)
+            unscaled_group = VGroup(unscaled_title, unscaled).arrange(DOWN, buff=0.35).move_to(LEFT * 3.4 + DOWN * 1.35)
             self.play(FadeIn(unscaled_title), GrowFromEdge(unscaled.bars, DOWN), FadeIn(unscaled.labels), run_time=1.2)
             self.play(FadeIn(unscaled.numbers, lag_ratio=0.1))
 
@@ -155,7 +156,8 @@ class ScalingScene(ExplainerScene):
             scaled_bars = self.bars("row_scaled_weights", keys, height=2.0, spacing=0.95, color=theme.value)
             scaled_title = formula(theme, r"\mathrm{softmax}\left(\frac{q \cdot k_j}{\sqrt{d_k}}\right)", size=theme.body_size)
             scaled_group = VGroup(scaled_title, scaled_bars).arrange(DOWN, buff=0.2)
-            scaled_group.move_to(RIGHT * 3.4 + DOWN * 1.6).align_to(unscaled_group, DOWN)
+            scaled_group.move_to(RIGHT * 3.4 + DOWN * 1.35).align_to(unscaled_group, DOWN)
+            scaled_title.match_y(unscaled_title)
             self.play(FadeIn(scaled_title), GrowFromEdge(scaled_bars.bars, DOWN), FadeIn(scaled_bars.labels), run_time=1.2)
             self.play(FadeIn(scaled_bars.numbers, lag_ratio=0.1))
             self.wait(1)

@@ -6,7 +6,10 @@ import functools
 import tempfile
 
 import pytest
+from click.testing import CliRunner
 from manim import tempconfig
+
+import render
 
 from scenes import SCENES
 
@@ -26,3 +29,12 @@ def built_scene(name: str):
 def scene(request):
     """Every scene of the catalog, built."""
     return built_scene(request.param)
+
+
+@pytest.fixture(scope="session")
+def rendered(tmp_path_factory):
+    """`python render.py scaling --quality low`, for real, into a fresh media folder."""
+    media = tmp_path_factory.mktemp("media")
+    result = CliRunner().invoke(render.main, ["scaling", "--quality", "low", "--media-dir", str(media)])
+    assert result.exit_code == 0, result.output
+    return media, result

@@ -18,7 +18,7 @@ def fake_render(monkeypatch, tmp_path):
     """Replace the renderer with a recorder that writes a small file per scene."""
     calls = []
 
-    def fake(name, quality, media_dir, theme):
+    def fake(name, quality, media_dir, theme, video_format):
         calls.append((name, quality, theme))
         video = Path(media_dir) / name / quality / f"{name}.mp4"
         video.parent.mkdir(parents=True, exist_ok=True)
@@ -87,7 +87,7 @@ def test_missing_latex_says_what_and_how_to_install(monkeypatch, fake_render):
 
 
 def test_one_failing_scene_keeps_the_others(monkeypatch, tmp_path):
-    def flaky(name, quality, media_dir, theme):
+    def flaky(name, quality, media_dir, theme, video_format):
         if name == "self-attention":
             raise RuntimeError("boom")
         video = Path(media_dir) / f"{name}.mp4"

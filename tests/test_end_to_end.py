@@ -7,23 +7,13 @@ import re
 
 import av
 import pytest
-from click.testing import CliRunner
-from manim import Scene, Square, Create
+from manim import Create, Square
 
-import render
 from scenes import SCENES
 from scenes.base import ExplainerScene
 from scenes.rendering import render_scene
 
 from .conftest import built_scene
-
-
-@pytest.fixture(scope="session")
-def rendered(tmp_path_factory):
-    media = tmp_path_factory.mktemp("media")
-    result = CliRunner().invoke(render.main, ["scaling", "--quality", "low", "--media-dir", str(media)])
-    assert result.exit_code == 0, result.output
-    return media, result
 
 
 def test_prints_the_video_path(rendered):
@@ -59,6 +49,9 @@ def test_captions_cover_every_step(rendered):
     cue_times = re.findall(r"(\d\d:\d\d:\d\d\.\d\d\d) --> (\d\d:\d\d:\d\d\.\d\d\d)", vtt)
     assert len(cue_times) >= len(built_scene("scaling").steps)
     assert len(re.findall(r"-->", srt)) == len(cue_times)
+    seconds = [sum(float(x) * 60 ** (2 - k) for k, x in enumerate(t.split(":"))) for pair in cue_times for t in pair]
+    for start, end in zip(seconds[::2], seconds[1::2]):
+        assert end - start >= 2.0, "a caption cue too short to read"
     for step in built_scene("scaling").steps:
         first_sentence = step.caption.split(". ")[0]
         assert first_sentence[:40] in srt

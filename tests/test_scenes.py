@@ -10,7 +10,7 @@ from manim import config
 
 from attention_math import lookup
 from scenes import SCENES
-from scenes.base import Shown
+from scenes.base import MIN_CUE_CHARACTERS, Shown, caption_cues
 from scenes.components import label
 from scenes.theme import format_number, parse_number
 
@@ -101,3 +101,10 @@ def test_captions_quote_trace_numbers():
     heatmap_caption = scene.steps[-1].caption
     top = int(np.argmax(trace.weights[trace.focus]))
     assert f"“{trace.key_tokens[top]}” ({trace.weights[trace.focus, top]:.2f})" in heatmap_caption
+
+
+def test_caption_cues_are_whole_sentences_long_enough_to_read(scene):
+    for step in scene.steps:
+        cues = caption_cues(step.caption)
+        assert " ".join(cues) == " ".join(step.caption.split())
+        assert len(cues) == 1 or min(len(cue) for cue in cues) >= MIN_CUE_CHARACTERS, cues

@@ -1,0 +1,144 @@
+"""The gallery and the presenter in a real browser: Debian's Chromium, headless, driven by Playwright.
+
+The pages must work opened from disk and from a web server, offline: every request
+stays on the machine, every video has a duration, captions have cues, and the
+presenter steps forward and back on key presses.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+
+import pytest
+from click.testing import CliRunner
+from playwright.sync_api import sync_playwright
+
+import render
+
+CHROMIUM = "/usr/bin/chromium"
+# As root in a sandbox, and with no network: no background connections at start.
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--autoplay-policy=no-user-gesture-required",
+]
+
+
+@pytest.fixture(scope="module")
+def site(rendered):
+    media, _ = rendered
+    result = CliRunner().invoke(render.main, ["gallery", "--media-dir", str(media)])
+    assert result.exit_code == 0, result.output
+    return media
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    page = browser.new_page()
+    page.requests, page.failures = [], []
+    page.on("request", lambda request: page.requests.append(request.url))
+    # A media element that has its metadata stops downloading: Chromium reports that as
+    # ERR_ABORTED. It is the browser's choice, not a missing file, so it is not a failure.
+    page.on(
+        "requestfailed",
+        lambda request: None
+        if request.resource_type == "media" and "ERR_ABORTED" in (request.failure or "")
+        else page.failures.append((request.url, request.failure)),
+    )
+    yield page
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def server(site):
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+VIDEO_STATE = """Array.from(document.querySelectorAll('video')).map(v => ({
+    duration: v.duration,
+    tracks: Array.from(v.textTracks).map(t => ({mode: t.mode, cues: t.cues ? t.cues.length : 0})),
+}))"""
+
+
+def check_gallery(page, url, origin):
+    page.goto(url)
+    page.wait_for_function("Array.from(document.querySelectorAll('video')).every(v => v.readyState >= 1)", timeout=20_000)
+    page.wait_for_function(
+        "Array.from(document.querySelectorAll('video')).every(v => Array.from(v.textTracks).some(t => t.cues && t.cues.length))",
+        timeout=20_000,
+    )
+    videos = page.evaluate(VIDEO_STATE)
+    assert len(videos) == 1
+    for video in videos:
+        assert video["duration"] > 60
+        assert any(track["mode"] == "showing" and track["cues"] >= 7 for track in video["tracks"])
+    assert page.failures == []
+    assert page.requests and all(url.startswith(origin) for url in page.requests), page.requests
+    assert "Why divide by" in page.text_content("h2")
+    assert '<track kind="captions"' in page.text_content("pre")
+
+
+def test_gallery_from_disk(page, site):
+    check_gallery(page, (site / "index.html").as_uri(), "file://")
+
+
+def test_gallery_from_a_web_server(page, server):
+    check_gallery(page, server + "/index.html", server)
+    assert any(url.endswith("captions.vtt") for url in page.requests), "the <track> file itself is used over HTTP"
+
+
+def shown_clip(page):
+    return page.evaluate(
+        """(() => { const v = document.querySelector('#stage video:not([hidden])');
+                    return {file: v.src.split('/').pop(), time: v.currentTime, paused: v.paused, ended: v.ended}; })()"""
+    )
+
+
+def test_presenter_steps_through_on_key_presses(page, site):
+    page.goto((site / "scaling" / "low" / "present.html").as_uri())
+    page.wait_for_function("document.querySelector('#stage video:not([hidden])').readyState >= 2", timeout=20_000)
+    assert page.text_content("#counter") == "Step 1 of 7"
+    assert shown_clip(page)["file"] == "01-the-question.mp4"
+    # The next clip is already loading in the hidden player.
+    assert page.evaluate("document.querySelector('#stage video[hidden]').src").endswith("02-dot-products-grow.mp4")
+
+    # At the end of a step it stops and waits.
+    page.evaluate("(() => { const v = document.querySelector('#stage video:not([hidden])'); v.currentTime = v.duration - 0.2; })()")
+    page.wait_for_function("document.querySelector('#stage video:not([hidden])').ended", timeout=10_000)
+    assert page.text_content("#counter") == "Step 1 of 7"
+
+    page.keyboard.press("ArrowRight")
+    assert page.text_content("#counter") == "Step 2 of 7"
+    assert page.text_content("#step-title") == "dot products grow"
+    assert shown_clip(page)["file"] == "02-dot-products-grow.mp4"
+    page.keyboard.press(" ")
+    assert shown_clip(page)["file"] == "03-divide-by-sqrt-dk.mp4"
+
+    page.wait_for_function("document.querySelector('#stage video:not([hidden])').currentTime > 0.3", timeout=10_000)
+    page.keyboard.press("ArrowLeft")
+    clip = shown_clip(page)
+    assert clip["file"] == "02-dot-products-grow.mp4" and clip["time"] < 0.3, "previous step replays from its start"
+    page.wait_for_function("!document.querySelector('#stage video:not([hidden])').paused", timeout=10_000)
+
+    page.keyboard.press("Home")
+    assert page.text_content("#counter") == "Step 1 of 7"
+    page.keyboard.press("ArrowLeft")
+    assert page.text_content("#counter") == "Step 1 of 7", "no step before the first"
+
+    page.keyboard.press("f")
+    page.wait_for_function("document.fullscreenElement !== null", timeout=5_000)
+    assert page.failures == [] and all(url.startswith("file://") for url in page.requests)
