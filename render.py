@@ -6,6 +6,7 @@
     python render.py all --quality low           # the whole catalog
     python render.py --list                      # what there is
     python render.py gallery                     # media/index.html: every rendered scene
+    python render.py worksheet self-attention    # a printable handout with an answer key
 
 Finished files go to media/<scene>/<quality>/; the path of every finished video
 is printed on standard output, one per line, at the end.
@@ -24,6 +25,7 @@ from scenes import SCENES
 from scenes.rendering import FORMATS, QUALITIES, MissingTool, check_tools, render_scene
 from scenes.theme import THEMES
 from scenes.web import write_gallery
+from scenes.worksheet import write_worksheet
 
 QUALITY_HELP = "low = 480p15, medium = 720p30, high = 1080p60, 4k = 2160p60."
 
@@ -74,13 +76,22 @@ class StepProgress(logging.Handler):
 def main(scenes: tuple[str, ...], quality: str, theme: str, media_dir: Path, video_format: str, show_list: bool) -> None:
     """Render SCENES (names from --list, or `all`) to media/<scene>/<quality>/.
 
-    `python render.py gallery` writes media/index.html, a page of every rendered scene.
+    `python render.py gallery` writes media/index.html, a page of every rendered scene;
+    `python render.py worksheet SCENES...` writes printable exercises with an answer key.
     """
     if show_list or scenes == ("list",):
         list_scenes()
         return
     if scenes == ("gallery",):
         click.echo(str(write_gallery(media_dir)))
+        return
+    if scenes and scenes[0] == "worksheet":
+        for name in select(scenes[1:]):
+            scene = SCENES[name]
+            try:
+                click.echo(str(write_worksheet(scene, scene.build_trace(), media_dir / name / "worksheet.html")))
+            except LookupError as error:
+                raise click.ClickException(str(error)) from None
         return
     selected = select(scenes)
     try:

@@ -30,6 +30,7 @@ from . import SCENES
 from .base import ExplainerScene
 from .theme import THEMES
 from .web import write_presenter
+from .worksheet import exercises_for, write_worksheet
 
 __all__ = ["QUALITIES", "FORMATS", "RenderResult", "MissingTool", "check_tools", "render_scene", "srt_to_vtt"]
 
@@ -174,6 +175,8 @@ def write_package(scene: ExplainerScene, video_dir: Path, package: Path, quality
     last_frame(package / poster_section["file"]).save(package / "poster.png")
 
     write_presenter(package, scene.title, sections)
+    if exercises_for(scene.trace):
+        write_worksheet(type(scene), scene.trace, package / "worksheet.html")
 
     transcript = [scene.title, ""]
     for section in sections:

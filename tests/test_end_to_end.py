@@ -7,11 +7,15 @@ import re
 
 import av
 import pytest
+from click.testing import CliRunner
 from manim import Create, Square
+from PIL import Image
+
+import render
 
 from scenes import SCENES
 from scenes.base import ExplainerScene
-from scenes.rendering import render_scene
+from scenes.rendering import render_scene, srt_to_vtt
 
 from .conftest import built_scene
 
@@ -103,3 +107,42 @@ def test_failed_render_keeps_the_previous_files_and_leaves_no_stray_files(monkey
     assert previous.read_bytes() == b"the previous good render"
     assert sorted(p.name for p in (tmp_path / "broken" / "low").iterdir()) == ["broken.mp4"]
     assert not (tmp_path / ".staging").exists()
+
+
+def test_package_has_poster_preview_presenter_and_worksheet(rendered):
+    media, _ = rendered
+    folder = media / "scaling" / "low"
+    with Image.open(folder / "poster.png") as poster:
+        assert poster.size == (854, 480)
+    with Image.open(folder / "preview.gif") as preview:
+        assert preview.n_frames >= 10
+        seconds = sum(preview.seek(k) or preview.info["duration"] for k in range(preview.n_frames)) / 1000
+    assert seconds <= 15 and (folder / "preview.gif").stat().st_size < 2_000_000
+    assert "01-the-question.mp4" in (folder / "present.html").read_text(encoding="utf-8")
+    assert "Answer key" in (folder / "worksheet.html").read_text(encoding="utf-8")
+
+
+def test_rerender_gives_the_same_numbers_and_files_and_webm_on_request(tmp_path):
+    folder = tmp_path / "scaling" / "low"
+
+    def render_once(*extra):
+        result = CliRunner().invoke(render.main, ["scaling", "--quality", "low", "--media-dir", str(tmp_path), *extra])
+        assert result.exit_code == 0, result.output
+        manifest = json.loads((folder / "manifest.json").read_text())
+        return {f["path"]: f["sha256"] for f in manifest["files"]}
+
+    first = render_once()
+    second = render_once("--format", "both")
+    assert set(second) == set(first) | {"scaling.webm"}
+    for same in ("trace.json", "captions.vtt", "captions.srt", "transcript.txt", "sections.json"):
+        assert first[same] == second[same], same
+    with av.open(str(folder / "scaling.webm")) as webm, av.open(str(folder / "scaling.mp4")) as mp4:
+        assert webm.streams.video[0].codec_context.name == "vp9"
+        assert webm.duration / av.time_base == pytest.approx(mp4.duration / av.time_base, abs=0.1)
+
+
+def test_vtt_escapes_special_characters():
+    srt = "1\n00:00:01,000 --> 00:00:03,500\nq·k < 5 & <eos> > 2\n\n2\n00:00:03,500 --> 00:00:05,000\nnext\n"
+    assert srt_to_vtt(srt) == (
+        "WEBVTT\n\n1\n00:00:01.000 --> 00:00:03.500\nq·k &lt; 5 &amp; &lt;eos&gt; &gt; 2\n\n2\n00:00:03.500 --> 00:00:05.000\nnext\n"
+    )

@@ -1,0 +1,195 @@
+"""Printable worksheets: a scene's exercises on the very numbers its video shows, with an answer key.
+
+Exercises are built from the scene's trace, in the manner of seed 000's exercises
+("Calculate attention weights manually"): the given numbers and the answers are
+both read from the trace, so the handout, the video and ``trace.json`` agree.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from attention_math import AttentionTrace, ScalingTrace, Trace
+
+from .theme import format_number
+
+__all__ = ["Table", "Exercise", "exercises_for", "write_worksheet"]
+
+
+@dataclass(frozen=True)
+class Table:
+    """Numbers to print, with optional row and column labels."""
+
+    caption: str
+    values: np.ndarray
+    decimals: int = 2
+    rows: Sequence[str] | None = None
+    columns: Sequence[str] | None = None
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One question, the numbers it gives, and the answer from the trace."""
+
+    question: str
+    given: list[Table] = field(default_factory=list)
+    answer: list[Table] = field(default_factory=list)
+    note: str = ""
+
+
+def attention_exercises(trace: AttentionTrace) -> list[Exercise]:
+    """Scores, scaling, masking, softmax and the weighted sum for the trace's focus query."""
+    i = trace.focus
+    query = trace.query_tokens[i]
+    keys = list(trace.key_tokens)
+    dims = [f"d{d + 1}" for d in range(trace.d_k)]
+    exercises = [
+        Exercise(
+            f"Compute the score of the query “{query}” against every key: the dot product q · k.",
+            given=[
+                Table(f"query q (“{query}”)", trace.q[i], 2, columns=dims),
+                Table("keys K, one row per key", trace.k, 2, rows=keys, columns=dims),
+            ],
+            answer=[Table("q · k", trace.raw_scores[i], 2, columns=keys)],
+        ),
+        Exercise(
+            f"Divide each score by √d_k (d_k = {trace.d_k}).",
+            answer=[Table(f"q · k / {format_number(trace.scale, 3)}", trace.scaled_scores[i], 3, columns=keys)],
+        ),
+    ]
+    if not trace.mask[i].all():
+        hidden = ", ".join(f"“{k}”" for k, visible in zip(keys, trace.mask[i]) if not visible)
+        exercises.append(
+            Exercise(
+                f"The mask hides {hidden} from “{query}”. Replace those scaled scores by −∞.",
+                answer=[Table("masked scores", trace.masked_scores[i], 3, columns=keys)],
+            )
+        )
+    exercises += [
+        Exercise(
+            "Apply softmax: exponentiate each score, add them up, divide each by the sum. Check that the weights add up to 1.",
+            answer=[Table("attention weights", trace.weights[i], 3, columns=keys)],
+            note="A masked key (−∞) gets weight exactly 0: e to the −∞ is 0.",
+        ),
+        Exercise(
+            f"Compute the output for “{query}”: the weighted sum of the value rows.",
+            given=[Table("values V, one row per key", trace.v, 2, rows=keys, columns=[f"d{d + 1}" for d in range(trace.v.shape[1])])],
+            answer=[Table("output", trace.output[i], 3, columns=[f"d{d + 1}" for d in range(trace.v.shape[1])])],
+        ),
+    ]
+    return exercises
+
+
+def scaling_exercises(trace: ScalingTrace) -> list[Exercise]:
+    """Predict the variance of dot products, then compare softmax with and without scaling."""
+    widths = [f"d_k = {d}" for d in trace.d_k_values]
+    keys = [f"k{j + 1}" for j in range(len(trace.row_raw_scores))]
+    return [
+        Exercise(
+            "q and k have d_k independent entries of mean 0 and variance 1. What is the variance of q · k? "
+            "Predict it for each width, then compare with what the video measured.",
+            answer=[
+                Table("predicted: d_k", np.array(trace.d_k_values, dtype=float), 0, columns=widths),
+                Table(f"measured on {trace.n_samples} pairs", trace.variances, 1, columns=widths),
+                Table("measured after dividing by √d_k", trace.scaled_variances, 2, columns=widths),
+            ],
+        ),
+        Exercise(
+            f"These are the raw scores of one query against {len(keys)} keys (d_k = {trace.row_d_k}). "
+            "Apply softmax to them as they are, then after dividing by √d_k. Which is nearly one-hot?",
+            given=[Table("raw scores q · k", trace.row_raw_scores, 2, columns=keys)],
+            answer=[
+                Table("softmax without scaling", trace.row_unscaled_weights, 3, columns=keys),
+                Table(f"scores ÷ {format_number(trace.row_scale, 0)}", trace.row_scaled_scores, 3, columns=keys),
+                Table("softmax with scaling", trace.row_scaled_weights, 3, columns=keys),
+            ],
+        ),
+    ]
+
+
+EXERCISES_BY_TRACE = {AttentionTrace: attention_exercises, ScalingTrace: scaling_exercises}
+
+
+def exercises_for(trace: Trace) -> list[Exercise]:
+    """The worksheet exercises for a trace; empty when its kind has none yet."""
+    builder = EXERCISES_BY_TRACE.get(type(trace))
+    return builder(trace) if builder else []
+
+
+def _table_html(table: Table) -> str:
+    values = np.atleast_2d(table.values)
+    head = ""
+    if table.columns is not None:
+        head = "<tr>" + ("<th></th>" if table.rows is not None else "") + "".join(f"<th>{html.escape(str(c))}</th>" for c in table.columns) + "</tr>"
+    body = []
+    for r, row in enumerate(values):
+        label = f"<th>{html.escape(str(table.rows[r]))}</th>" if table.rows is not None else ""
+        body.append("<tr>" + label + "".join(f"<td>{format_number(v, table.decimals)}</td>" for v in row) + "</tr>")
+    return f"<table><caption>{html.escape(table.caption)}</caption>{head}{''.join(body)}</table>"
+
+
+PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{title} · worksheet</title>
+<style>
+body {{ font: 15px/1.5 "DejaVu Sans", Verdana, sans-serif; color: #141414; background: #fff; max-width: 800px; margin: 24px auto; padding: 0 24px; }}
+h1 {{ font-size: 24px; margin-bottom: 0; }}
+table {{ border-collapse: collapse; margin: 8px 0 12px; }}
+caption {{ text-align: left; font-style: italic; color: #50555f; }}
+td, th {{ border: 1px solid #9aa0aa; padding: 3px 10px; text-align: right; font-family: "DejaVu Sans Mono", monospace; }}
+th {{ background: #f1f2f4; }}
+li {{ margin-bottom: 14px; }}
+.space {{ border-bottom: 1px dotted #9aa0aa; height: 3.5em; }}
+.key {{ break-before: page; }}
+@media print {{ .noprint {{ display: none; }} }}
+</style>
+</head>
+<body>
+<h1>{title}: worksheet</h1>
+<p>{description}<br><small>The numbers are the ones in the video (source: {source}).</small></p>
+<h2>Exercises</h2>
+<ol>{questions}</ol>
+<section class="key">
+<h2>Answer key</h2>
+<ol>{answers}</ol>
+</section>
+</body>
+</html>
+"""
+
+
+def write_worksheet(scene_class, trace: Trace, target: Path) -> Path:
+    """Write the printable worksheet of ``scene_class`` for ``trace`` to ``target``.
+
+    Raises
+    ------
+    LookupError
+        When the scene's trace kind has no exercises yet.
+    """
+    exercises = exercises_for(trace)
+    if not exercises:
+        raise LookupError(f"the {scene_class.name} scene has no worksheet exercises yet")
+    questions = "".join(
+        f"<li><p>{html.escape(e.question)}</p>{''.join(_table_html(t) for t in e.given)}<div class='space'></div></li>" for e in exercises
+    )
+    answers = "".join(
+        f"<li>{''.join(_table_html(t) for t in e.answer)}{'<p>' + html.escape(e.note) + '</p>' if e.note else ''}</li>" for e in exercises
+    )
+    source = getattr(trace, "source", "") or scene_class.sources
+    page = PAGE.format(
+        title=html.escape(scene_class.title),
+        description=html.escape(scene_class.description),
+        source=html.escape(source),
+        questions=questions,
+        answers=answers,
+    )
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(page, encoding="utf-8")
+    return target

@@ -1,0 +1,54 @@
+"""Worksheets: exercises on the video's own numbers, with an answer key read from the trace."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from click.testing import CliRunner
+
+import render
+from attention_math import attention_trace, causal_mask, self_attention_trace
+from scenes.self_attention import SelfAttentionScene
+from scenes.theme import format_number, parse_number
+from scenes.worksheet import exercises_for, write_worksheet
+
+
+def table_rows(page: str, caption: str) -> list[list[float]]:
+    """The numbers of the table with ``caption`` on the page, row by row."""
+    table = re.search(r"<table><caption>" + re.escape(caption) + r"</caption>(.*?)</table>", page, re.S)
+    assert table, f"no table {caption!r}"
+    rows = re.findall(r"<tr>(.*?)</tr>", table.group(1), re.S)
+    return [[parse_number(cell) for cell in re.findall(r"<td>(.*?)</td>", row)] for row in rows if "<td>" in row]
+
+
+def test_cli_writes_a_worksheet_per_scene(tmp_path):
+    result = CliRunner().invoke(render.main, ["worksheet", "self-attention", "scaling", "--media-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [str(tmp_path / "self-attention" / "worksheet.html"), str(tmp_path / "scaling" / "worksheet.html")]
+
+
+def test_answer_key_is_the_trace(tmp_path):
+    trace = self_attention_trace()
+    page = write_worksheet(SelfAttentionScene, trace, tmp_path / "w.html").read_text()
+    i = trace.focus
+    assert table_rows(page, "query q (“cat”)") == [[round(v, 2) for v in trace.q[i]]]
+    np.testing.assert_allclose(table_rows(page, "keys K, one row per key"), trace.k, atol=0.005)
+    np.testing.assert_allclose(table_rows(page, "q · k")[0], trace.raw_scores[i], atol=0.005)
+    np.testing.assert_allclose(table_rows(page, "attention weights")[0], trace.weights[i], atol=0.0005)
+    np.testing.assert_allclose(table_rows(page, "output")[0], trace.output[i], atol=0.0005)
+    assert page.index("Answer key") > page.index("Exercises")
+
+
+def test_a_masked_trace_gets_a_masking_exercise(tmp_path):
+    trace = attention_trace(["a", "b", "c"], np.eye(3), mask=causal_mask(3), focus=0)
+    questions = [e.question for e in exercises_for(trace)]
+    assert any("hides “b”, “c”" in q for q in questions)
+    page = write_worksheet(SelfAttentionScene, trace, tmp_path / "w.html").read_text()
+    assert table_rows(page, "masked scores")[0][1:] == [float("-inf")] * 2
+    assert format_number(float("-inf")) in page
+
+
+def test_unknown_scene_is_a_usage_error(tmp_path):
+    result = CliRunner().invoke(render.main, ["worksheet", "nope", "--media-dir", str(tmp_path)])
+    assert result.exit_code == 2 and "unknown scene 'nope'" in result.output
