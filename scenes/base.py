@@ -32,6 +32,9 @@ log.addHandler(logging.NullHandler())
 READING_SPEED = 15.0
 """Characters per second a class can comfortably read; a step lasts at least as long as its caption needs."""
 
+END_HOLD = 0.6
+"""Seconds every step ends on a still picture."""
+
 FRAMES_PER_SECOND_GRID = 15
 """Every duration is a whole number of 1/15 s: whole frames at 15, 30 and 60 fps, so every
 quality shares one timeline and no section drifts off the frame grid."""
@@ -148,9 +151,10 @@ class ExplainerScene(Scene):
         self.steps.append(step)
         log.info("step %d: %s", len(self.steps), name)
         yield step
+        # Hold the step's final picture: long enough to read the caption, and at least
+        # END_HOLD, so a step's last frame (the poster, the presenter's pause) is settled.
         missing = len(caption) / READING_SPEED - (self.time - step.start)
-        if missing > 0:
-            self.wait(missing)
+        self.wait(max(missing, END_HOLD))
         step.end = self.time
         if self.mobjects:
             on_screen = Group(*self.mobjects)
