@@ -3,7 +3,7 @@
 
     python render.py scaling --quality high      # one scene, 1080p60
     python render.py self-attention scaling      # several
-    python render.py all --quality low           # the whole catalog
+    python render.py all --quality low           # the whole catalog, one process per core
     python render.py --list                      # what there is
     python render.py gallery                     # media/index.html: every rendered scene
     python render.py worksheet self-attention    # a printable handout with an answer key
@@ -14,7 +14,10 @@ is printed on standard output, one per line, at the end.
 
 from __future__ import annotations
 
+import concurrent.futures
+import functools
 import logging
+import os
 import sys
 import traceback
 from pathlib import Path
@@ -22,7 +25,7 @@ from pathlib import Path
 import click
 
 from scenes import SCENES
-from scenes.rendering import FORMATS, QUALITIES, MissingTool, check_tools, render_scene
+from scenes.rendering import FORMATS, QUALITIES, MissingTool, RenderResult, check_tools, render_scene, up_to_date
 from scenes.theme import THEMES
 from scenes.web import write_gallery
 from scenes.worksheet import write_worksheet
@@ -72,8 +75,12 @@ class StepProgress(logging.Handler):
 @click.option("--theme", type=click.Choice(list(THEMES)), default="dark", show_default=True, help="Colours: dark, or light for white slides and print.")
 @click.option("--media-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("media"), show_default=True, help="Where finished files go.")
 @click.option("--format", "video_format", type=click.Choice(FORMATS), default="mp4", show_default=True, help="webm or both add a VP9 WebM beside the MP4.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Scenes rendered at once, each in its own process. [default: the number of cores]")
+@click.option("--force", is_flag=True, help="Render even scenes whose existing render is up to date.")
 @click.option("--list", "show_list", is_flag=True, help="List the scenes and exit.")
-def main(scenes: tuple[str, ...], quality: str, theme: str, media_dir: Path, video_format: str, show_list: bool) -> None:
+def main(
+    scenes: tuple[str, ...], quality: str, theme: str, media_dir: Path, video_format: str, jobs: int | None, force: bool, show_list: bool
+) -> None:
     """Render SCENES (names from --list, or `all`) to media/<scene>/<quality>/.
 
     `python render.py gallery` writes media/index.html, a page of every rendered scene;
@@ -99,41 +106,95 @@ def main(scenes: tuple[str, ...], quality: str, theme: str, media_dir: Path, vid
     except MissingTool as error:
         raise click.ClickException(str(error)) from None
 
-    logger = logging.getLogger("attention_explainer")
-    logger.setLevel(logging.INFO)
-    finished, failed = [], []
-    for number, name in enumerate(selected, start=1):
-        prefix = f"[{number}/{len(selected)}] {name} ({quality})"
-        click.echo(f"{prefix}: rendering", err=True)
-        handler = StepProgress(name)
-        logger.addHandler(handler)
-        try:
-            result = render_scene(name, quality, media_dir, theme, video_format)
-        except KeyboardInterrupt:
-            click.echo(f"\nInterrupted: {name} was not written; finished videos are kept.", err=True)
-            sys.exit(130)
-        except Exception as error:  # one failing scene must not lose the others
-            log_file = write_error_log(media_dir, name, quality)
-            click.echo(f"{prefix}: FAILED: {type(error).__name__}: {error} (details in {log_file})", err=True)
-            failed.append(name)
+    finished: dict[str, RenderResult] = {}
+    todo = []
+    for name in selected:
+        existing = None if force else up_to_date(name, quality, media_dir, theme, video_format)
+        if existing:
+            click.echo(f"{name} ({quality}): up to date (--force renders it anyway)", err=True)
+            finished[name] = existing
         else:
-            click.echo(f"{prefix}: done in {result.seconds:.1f} s", err=True)
-            finished.append(result)
-        finally:
-            logger.removeHandler(handler)
+            todo.append(name)
+    jobs = min(jobs or os.cpu_count() or 1, max(len(todo), 1))
+    run = render_one_by_one if jobs == 1 else functools.partial(render_in_parallel, jobs=jobs)
+    try:
+        failed = run(todo, finished, quality=quality, theme=theme, media_root=media_dir, video_format=video_format)
+    except KeyboardInterrupt:
+        click.echo("\nInterrupted: unfinished scenes were not written; finished videos are kept.", err=True)
+        sys.exit(130)
 
-    for result in finished:
-        click.echo(str(result.video))
+    for name in selected:
+        if name in finished:
+            click.echo(str(finished[name].video))
     if failed:
         raise click.ClickException(f"{len(failed)} of {len(selected)} scenes failed: {', '.join(failed)}")
 
 
-def write_error_log(media_dir: Path, name: str, quality: str) -> Path:
+def render_one_by_one(names, finished, **settings) -> list[str]:
+    """Render in this process, showing each scene's steps as they start; return the failed names."""
+    logger = logging.getLogger("attention_explainer")
+    logger.setLevel(logging.INFO)
+    failed = []
+    for number, name in enumerate(names, start=1):
+        prefix = f"[{number}/{len(names)}] {name} ({settings['quality']})"
+        click.echo(f"{prefix}: rendering", err=True)
+        handler = StepProgress(name)
+        logger.addHandler(handler)
+        try:
+            finished[name] = render_scene(name, **settings)
+        except KeyboardInterrupt:
+            raise
+        except Exception as error:  # one failing scene must not lose the others
+            log_file = write_error_log(settings["media_root"], name, settings["quality"], traceback.format_exc())
+            click.echo(f"{prefix}: FAILED: {type(error).__name__}: {error} (details in {log_file})", err=True)
+            failed.append(name)
+        else:
+            click.echo(f"{prefix}: done in {finished[name].seconds:.1f} s", err=True)
+        finally:
+            logger.removeHandler(handler)
+    return failed
+
+
+def render_in_worker(name: str, settings: dict):
+    """Run in a worker process: the result, or the error and its traceback as text."""
+    try:
+        return render_scene(name, **settings), None, None
+    except Exception as error:
+        return None, f"{type(error).__name__}: {error}", traceback.format_exc()
+
+
+def render_in_parallel(names, finished, jobs: int, **settings) -> list[str]:
+    """Render in ``jobs`` worker processes, each in its own staging folder; return the failed names."""
+    failed = []
+    click.echo(f"Rendering {len(names)} scenes in {jobs} processes", err=True)
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = {}
+        for name in names:
+            futures[pool.submit(render_in_worker, name, settings)] = name
+            click.echo(f"{name} ({settings['quality']}): queued", err=True)
+        try:
+            for future in concurrent.futures.as_completed(futures):
+                name = futures[future]
+                result, error, details = future.result()
+                if result is not None:
+                    finished[name] = result
+                    click.echo(f"{name} ({settings['quality']}): done in {result.seconds:.1f} s", err=True)
+                else:
+                    log_file = write_error_log(settings["media_root"], name, settings["quality"], details)
+                    click.echo(f"{name} ({settings['quality']}): FAILED: {error} (details in {log_file})", err=True)
+                    failed.append(name)
+        except KeyboardInterrupt:
+            pool.shutdown(wait=True, cancel_futures=True)  # workers clean their staging folders
+            raise
+    return failed
+
+
+def write_error_log(media_dir: Path, name: str, quality: str, details: str) -> Path:
     """Keep the full traceback of a failed render in a file instead of on the terminal."""
     log_dir = media_dir / ".logs"
     log_dir.mkdir(parents=True, exist_ok=True)
     log_file = log_dir / f"{name}-{quality}.log"
-    log_file.write_text(traceback.format_exc(), encoding="utf-8")
+    log_file.write_text(details, encoding="utf-8")
     return log_file
 
 

@@ -27,6 +27,43 @@ from .traces import (
     self_attention_trace,
 )
 
+from .block import (
+    BlockResult,
+    BlockWeights,
+    TransformerBlockTrace,
+    feed_forward,
+    layer_norm,
+    random_block_weights,
+    transformer_block,
+    transformer_block_trace,
+)
+from .generation import (
+    ComplexityTrace,
+    KVCacheTrace,
+    attention_macs,
+    cached_step_macs,
+    complexity_trace,
+    full_step_macs,
+    generation_macs,
+    kv_cache_trace,
+)
+from .heads import DEMO_MODEL, GPT3, ModelSize, MultiHeadTrace, multi_head_trace
+from .masking import (
+    ALIGNMENT,
+    ENGLISH,
+    PAD,
+    PADDING_BATCH,
+    SPANISH,
+    CausalMaskTrace,
+    CrossAttentionTrace,
+    PaddingMaskTrace,
+    causal_mask_trace,
+    cross_attention_trace,
+    padding_mask_trace,
+    translation_embeddings,
+)
+from .positions import PositionalTrace, cosine_similarity_matrix, encoding_curves, positional_trace, wavelengths
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -53,4 +90,47 @@ __all__ = [
     "self_attention_trace",
     "scaling_trace",
     "lookup",
+    # transformer block
+    "layer_norm",
+    "feed_forward",
+    "BlockWeights",
+    "BlockResult",
+    "random_block_weights",
+    "transformer_block",
+    "TransformerBlockTrace",
+    "transformer_block_trace",
+    # generation and cost
+    "cached_step_macs",
+    "full_step_macs",
+    "generation_macs",
+    "attention_macs",
+    "KVCacheTrace",
+    "kv_cache_trace",
+    "ComplexityTrace",
+    "complexity_trace",
+    # heads
+    "ModelSize",
+    "DEMO_MODEL",
+    "GPT3",
+    "MultiHeadTrace",
+    "multi_head_trace",
+    # masks and cross-attention
+    "CausalMaskTrace",
+    "PaddingMaskTrace",
+    "CrossAttentionTrace",
+    "causal_mask_trace",
+    "padding_mask_trace",
+    "cross_attention_trace",
+    "translation_embeddings",
+    "PAD",
+    "PADDING_BATCH",
+    "ENGLISH",
+    "SPANISH",
+    "ALIGNMENT",
+    # positions
+    "encoding_curves",
+    "wavelengths",
+    "cosine_similarity_matrix",
+    "PositionalTrace",
+    "positional_trace",
 ]

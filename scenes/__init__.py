@@ -7,14 +7,30 @@ scenes from here, never through manim's own name lookup.
 from __future__ import annotations
 
 from .base import ExplainerScene
+from .causal_mask import CausalMaskScene
+from .complexity import ComplexityScene
+from .cross_attention import CrossAttentionScene
+from .kv_cache import KVCacheScene
+from .multi_head import MultiHeadScene
+from .padding_mask import PaddingMaskScene
+from .positional_encoding import PositionalEncodingScene
 from .scaling import ScalingScene
 from .self_attention import SelfAttentionScene
+from .transformer_block import TransformerBlockScene
 
 SCENES: dict[str, type[ExplainerScene]] = {
     scene.name: scene
     for scene in (
         SelfAttentionScene,
         ScalingScene,
+        MultiHeadScene,
+        PositionalEncodingScene,
+        CausalMaskScene,
+        PaddingMaskScene,
+        CrossAttentionScene,
+        KVCacheScene,
+        TransformerBlockScene,
+        ComplexityScene,
     )
 }
 

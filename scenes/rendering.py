@@ -9,6 +9,7 @@ failed render leaves the previous files untouched and no stray files behind.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import logging
 import os
@@ -32,7 +33,7 @@ from .theme import THEMES
 from .web import write_presenter
 from .worksheet import exercises_for, write_worksheet
 
-__all__ = ["QUALITIES", "FORMATS", "RenderResult", "MissingTool", "check_tools", "render_scene", "srt_to_vtt"]
+__all__ = ["QUALITIES", "FORMATS", "RenderResult", "MissingTool", "check_tools", "render_scene", "up_to_date", "fingerprint", "srt_to_vtt"]
 
 log = logging.getLogger("attention_explainer")
 
@@ -98,24 +99,36 @@ def render_scene(
     started = time.monotonic()
     try:
         manim_dir = staging / "manim"
+        shared_cache, cache = media_root / ".cache", staging / "cache"
+        # Each render typesets into a private copy of the shared LaTeX/Pango cache: a formula is
+        # typeset once across renders, yet no two processes ever share manim's Tex/ folder
+        # (manim's cleanup deletes files another process is still using).
+        if shared_cache.exists():
+            shutil.copytree(shared_cache, cache)
         settings = {
             "media_dir": str(manim_dir),
             "video_dir": str(manim_dir / "video"),
-            # One LaTeX/Pango cache for every render: a formula is typeset once, not once per render.
-            "tex_dir": str(media_root / ".cache" / "Tex"),
-            "text_dir": str(media_root / ".cache" / "texts"),
+            "tex_dir": str(cache / "Tex"),
+            "text_dir": str(cache / "texts"),
             "output_file": name,
             "quality": QUALITIES[quality],
             "format": "mp4",
             "save_sections": True,
+            # Manim's partial-movie cache hashes every play call (about 40% of render time) for
+            # reuse within one media folder; each render stages in a fresh folder, so it never hits.
+            "disable_caching": True,
             "progress_bar": "none",
             "verbosity": "WARNING",
         }
         with tempconfig(settings):
             scene = scene_class(theme=THEMES[theme])
             scene.render()
+        merge_cache(cache, shared_cache)
         package = staging / "package"
-        write_package(scene, manim_dir / "video", package, quality=quality, theme=theme, webm=video_format in ("webm", "both"))
+        write_package(
+            scene, manim_dir / "video", package, quality=quality, theme=theme,
+            webm=video_format in ("webm", "both"), fingerprint=fingerprint(name, quality, theme, video_format),
+        )
         final = media_root / name / quality
         publish(package, final, staging)
         return RenderResult(name, quality, final, final / f"{name}.mp4", time.monotonic() - started)
@@ -127,6 +140,64 @@ def render_scene(
             pass
 
 
+def merge_cache(private: Path, shared: Path) -> None:
+    """Add the files a render typeset to the shared cache, each by an atomic rename."""
+    for path in private.rglob("*"):
+        target = shared / path.relative_to(private)
+        if path.is_file() and not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            temporary = target.with_name(f".{target.name}.{os.getpid()}")
+            shutil.copy2(path, temporary)
+            os.replace(temporary, target)
+
+
+def fingerprint(name: str, quality: str, theme: str, video_format: str) -> str:
+    """What a render depends on: the scene's source, the shared code, the settings, the versions.
+
+    The shared code is every module of ``attention_math`` and every non-scene module of
+    ``scenes`` (the registry excepted), so editing one scene re-renders that scene only.
+    """
+    package_dir = Path(__file__).parent
+    scene_files = {Path(inspect.getsourcefile(cls)).resolve() for cls in SCENES.values()}
+    own = Path(inspect.getsourcefile(SCENES[name])).resolve()
+    shared = [
+        p for p in sorted(package_dir.glob("*.py")) if p.resolve() not in scene_files and p.name != "__init__.py"
+    ] + sorted((package_dir.parent / "attention_math").glob("*.py"))
+    digest = hashlib.sha256()
+    for path in [own, *shared]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    settings = {"scene": name, "quality": quality, "theme": theme, "format": video_format, "versions": versions()}
+    digest.update(json.dumps(settings, sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+def versions() -> dict[str, str]:
+    """The versions a render depends on."""
+    return {
+        "attention_explainer": attention_math.__version__,
+        "manim": manim.__version__,
+        "numpy": np.__version__,
+        "av": av.__version__,
+        "python": sys.version.split()[0],
+    }
+
+
+def up_to_date(name: str, quality: str, media_root: Path | str, theme: str = "dark", video_format: str = "mp4") -> RenderResult | None:
+    """The existing render when its manifest matches the current code and settings and its files are all there."""
+    folder = Path(media_root) / name / quality
+    try:
+        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if manifest.get("fingerprint") != fingerprint(name, quality, theme, video_format):
+        return None
+    for entry in manifest["files"]:
+        path = folder / entry["path"]
+        if not path.is_file() or path.stat().st_size != entry["bytes"]:
+            return None
+    return RenderResult(name, quality, folder, folder / f"{name}.mp4", 0.0)
+
+
 def publish(package: Path, final: Path, staging: Path) -> None:
     """Swap ``package`` in as ``final`` with renames, so readers see the old or the new folder, never half."""
     final.parent.mkdir(parents=True, exist_ok=True)
@@ -136,7 +207,9 @@ def publish(package: Path, final: Path, staging: Path) -> None:
     os.replace(package, final)
 
 
-def write_package(scene: ExplainerScene, video_dir: Path, package: Path, quality: str, theme: str, webm: bool = False) -> None:
+def write_package(
+    scene: ExplainerScene, video_dir: Path, package: Path, quality: str, theme: str, webm: bool = False, fingerprint: str = ""
+) -> None:
     """Collect manim's output and write the web video, poster, preview, captions, transcript, sections, trace and manifest."""
     package.mkdir()
     name = scene.name
@@ -191,12 +264,8 @@ def write_package(scene: ExplainerScene, video_dir: Path, package: Path, quality
         "description": scene.description,
         "sources": scene.sources,
         "settings": {"quality": quality, "theme": theme, **scene.trace.settings},
-        "versions": {
-            "attention_explainer": attention_math.__version__,
-            "manim": manim.__version__,
-            "numpy": np.__version__,
-            "python": sys.version.split()[0],
-        },
+        "versions": versions(),
+        "fingerprint": fingerprint,
         "files": [
             {"path": p.relative_to(package).as_posix(), "bytes": p.stat().st_size, "sha256": _sha256(p)}
             for p in files

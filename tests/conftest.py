@@ -18,7 +18,7 @@ from scenes import SCENES
 def built_scene(name: str):
     """Run a scene's construct with animations skipped and no video written; cached per name."""
     with tempfile.TemporaryDirectory() as media_dir:
-        settings = {"dry_run": True, "media_dir": media_dir, "quality": "low_quality", "verbosity": "WARNING", "progress_bar": "none"}
+        settings = {"dry_run": True, "media_dir": media_dir, "quality": "low_quality", "verbosity": "WARNING", "progress_bar": "none", "disable_caching": True}
         with tempconfig(settings):
             scene = SCENES[name](skip_animations=True)
             scene.render()

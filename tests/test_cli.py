@@ -18,9 +18,9 @@ def fake_render(monkeypatch, tmp_path):
     """Replace the renderer with a recorder that writes a small file per scene."""
     calls = []
 
-    def fake(name, quality, media_dir, theme, video_format):
+    def fake(name, quality, media_root, theme, video_format):
         calls.append((name, quality, theme))
-        video = Path(media_dir) / name / quality / f"{name}.mp4"
+        video = Path(media_root) / name / quality / f"{name}.mp4"
         video.parent.mkdir(parents=True, exist_ok=True)
         video.write_bytes(b"video")
         return RenderResult(name, quality, video.parent, video, 0.1)
@@ -30,7 +30,8 @@ def fake_render(monkeypatch, tmp_path):
 
 
 def run(*args):
-    return CliRunner().invoke(render.main, list(args))
+    """The CLI in this process (one job), so the replaced renderer is the one called."""
+    return CliRunner().invoke(render.main, [*args, "--jobs", "1"])
 
 
 def test_list_shows_every_scene_with_a_description():
@@ -87,12 +88,12 @@ def test_missing_latex_says_what_and_how_to_install(monkeypatch, fake_render):
 
 
 def test_one_failing_scene_keeps_the_others(monkeypatch, tmp_path):
-    def flaky(name, quality, media_dir, theme, video_format):
+    def flaky(name, quality, media_root, theme, video_format):
         if name == "self-attention":
             raise RuntimeError("boom")
-        video = Path(media_dir) / f"{name}.mp4"
+        video = Path(media_root) / f"{name}.mp4"
         video.write_bytes(b"ok")
-        return RenderResult(name, quality, Path(media_dir), video, 0.1)
+        return RenderResult(name, quality, Path(media_root), video, 0.1)
 
     monkeypatch.setattr(render, "render_scene", flaky)
     result = run("self-attention", "scaling", "--media-dir", str(tmp_path))
@@ -103,10 +104,25 @@ def test_one_failing_scene_keeps_the_others(monkeypatch, tmp_path):
 
 
 def test_ctrl_c_exits_non_zero(monkeypatch):
-    def interrupted(*args):
+    def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(render, "render_scene", interrupted)
     result = run("scaling")
     assert result.exit_code == 130
     assert "Interrupted" in result.output
+
+
+def test_up_to_date_scenes_are_skipped_unless_forced(fake_render, monkeypatch, tmp_path):
+    up_to_date = {"scaling"}
+    monkeypatch.setattr(
+        render, "up_to_date",
+        lambda name, quality, media_dir, theme, video_format: RenderResult(name, quality, tmp_path, tmp_path / f"{name}.mp4", 0.0) if name in up_to_date else None,
+    )
+    result = run("scaling", "self-attention", "--media-dir", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert [name for name, _, _ in fake_render] == ["self-attention"]
+    assert "scaling (high): up to date" in result.output
+    assert str(tmp_path / "scaling.mp4") in result.stdout.splitlines()
+    result = run("scaling", "--force", "--media-dir", str(tmp_path))
+    assert [name for name, _, _ in fake_render] == ["self-attention", "scaling"]

@@ -26,6 +26,37 @@ REQUIRED_SOURCES = {
     "self-attention": {
         "x_key", "raw_scores[1]", "scaled_scores[1]", "weights[1]", "output[1]", "weights", "scale",
     },
+    "multi-head": {
+        "x", "q", "q_heads[0]", *(f"weights[{h}]" for h in range(8)), "head_outputs[0]", "concat", "output",
+        "scale_d_model[1]", "scale_heads[1]", "scale_layers[1]", "scale_head_dim[0]", "scale_head_dim[1]",
+        "scale_total_heads[1]", "scale_attention_params[0]", "scale_total_params_billions[1]",
+    },
+    "positional-encoding": {
+        "x_a", "x_b", "weights_a", "weights_b", "pe_small", "x_a_pos", "x_b_pos", "weights_a_pos", "weights_b_pos",
+        "pe_min", "pe_max", "curve_wavelengths[0]", "curve_wavelengths[3]", "similarity_near", "similarity_far",
+    },
+    "causal-mask": {"mask", "scaled_scores", "additive_mask", "masked_scores", "weights", "row_sums", "bidirectional_weights"},
+    "padding-mask": {
+        "batch_valid", "valid", "mask", "unmasked_weights", "pad_share", "masked_scores", "weights",
+        "causal_mask", "combined_mask", "combined_masked_scores", "combined_weights",
+    },
+    "cross-attention": {
+        "embedding_length", "noise", "x_key[1]", "x_query[1]", "q", "k", "scaled_scores[1]", "weights[1]",
+        "output[1]", "v[1]", "weights", "self_weights",
+    },
+    "kv-cache": {
+        "k", "v", "q[5]", "scores[5, :6]", "weights[5, :6]", "outputs[5]", "outputs", "recomputed_outputs",
+        "macs_cached", "macs_full", "total_cached", "total_full", "saving_ratio", "long_ratios[2]", "cache_floats", "d",
+    },
+    "transformer-block": {
+        "embeddings", "positions", "x", "attention_weights[0]", "attention_weights[1]", "attention[1]", "residual1[1]",
+        "norm1[1]", "norm1_mean[1]", "norm1_var[1]", "hidden[1, :8]", "hidden[1, 8:]", "ff[1]", "residual2[1]",
+        "output[1]", "layer_outputs[2, 1]", "gpt3_layers",
+    },
+    "complexity": {
+        "grid_cells[3]", "weight_counts[4]", "weight_bytes[4]", "weight_mib[4]", "qk_macs[4]", "av_macs[4]",
+        "total_macs[4]", "growth[0]", "relative_macs", "relative_lengths", "width_macs[2]", "width_growth[0]", "d",
+    },
 }
 
 

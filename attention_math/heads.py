@@ -1,0 +1,211 @@
+"""Multi-head attention traces: the split into heads, each head's pattern, and the scale of GPT-3.
+
+Follows seed 000 "Multi-Head Attention" (8 heads, a 2 x 4 grid of heatmaps,
+GPT-3's 96 heads x 96 layers), seed 001 part 4 (the reshape to
+``(heads, seq, d_head)`` and back) and seed 003 "Scale Comparison".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from .core import multi_head_attention
+from .examples import DEFAULT_SEED, THE_CAT_SAT, random_matrix
+from .traces import Trace
+
+__all__ = [
+    "ModelSize",
+    "DEMO_MODEL",
+    "GPT3",
+    "MultiHeadTrace",
+    "multi_head_trace",
+]
+
+
+@dataclass(frozen=True)
+class ModelSize:
+    """The attention shape of a model as the course material states it.
+
+    Attributes
+    ----------
+    name
+        How the model is called on screen.
+    d_model
+        Width of every token vector.
+    n_heads
+        Attention heads per layer.
+    n_layers
+        Transformer layers (blocks).
+    total_params
+        All parameters as the course states them (embeddings and feed-forward layers included).
+    source
+        Where the numbers come from.
+    """
+
+    name: str
+    d_model: int
+    n_heads: int
+    n_layers: int
+    total_params: float
+    source: str
+
+
+DEMO_MODEL = ModelSize("Our demo", 64, 4, 1, 16e3, "seed 003, 'Scale Comparison' (~16K parameters)")
+GPT3 = ModelSize("GPT-3", 12_288, 96, 96, 175e9, "seed 003, 'Scale Comparison'; seed 000, 96 heads x 96 layers")
+
+
+@dataclass(frozen=True, eq=False)
+class MultiHeadTrace(Trace):
+    """One multi-head self-attention pass with every intermediate, and a scale comparison.
+
+    Attributes
+    ----------
+    seed
+        Seed of ``numpy.random.default_rng`` that drew the embeddings and the weights.
+    tokens
+        One label per input row.
+    n_heads
+        Number of heads; ``d_head = d_model / n_heads``.
+    x
+        Inputs ``(seq, d_model)``, random normal entries.
+    w_q, w_k, w_v, w_o
+        Projections ``(d_model, d_model)`` from :func:`attention_math.random_matrix`.
+    q, k, v
+        Full projections ``x @ w``, ``(seq, d_model)``, before the split.
+    q_heads, k_heads, v_heads
+        The same numbers split into heads, ``(n_heads, seq, d_head)``: head h owns
+        columns ``h * d_head`` to ``(h + 1) * d_head``.
+    scores
+        Scaled scores per head, ``(n_heads, seq, seq)``.
+    weights
+        Attention weights per head, ``(n_heads, seq, seq)``; each row sums to 1.
+    head_outputs
+        ``weights @ v_heads``, ``(n_heads, seq, d_head)``.
+    concat
+        Head outputs side by side again, ``(seq, d_model)``.
+    output
+        ``concat @ w_o``, ``(seq, d_model)``.
+    source
+        Where the inputs come from, said on screen.
+    scale_models
+        Names of the compared models (the demo and GPT-3).
+    scale_d_model, scale_heads, scale_layers
+        Their stated widths, heads per layer and layers.
+    scale_head_dim
+        ``scale_d_model / scale_heads``: the width each head works in.
+    scale_total_heads
+        ``scale_heads * scale_layers``: attention heads in the whole model.
+    scale_attention_params
+        ``4 * d_model**2 * layers``: the weights of W_Q, W_K, W_V and W_O in every layer (no biases).
+    scale_attention_params_billions
+        The same in billions.
+    scale_total_params
+        All parameters as the course states them.
+    scale_total_params_billions
+        The same in billions.
+    """
+
+    seed: int
+    tokens: tuple[str, ...]
+    n_heads: int
+    x: np.ndarray
+    w_q: np.ndarray
+    w_k: np.ndarray
+    w_v: np.ndarray
+    w_o: np.ndarray
+    q: np.ndarray
+    k: np.ndarray
+    v: np.ndarray
+    q_heads: np.ndarray
+    k_heads: np.ndarray
+    v_heads: np.ndarray
+    scores: np.ndarray
+    weights: np.ndarray
+    head_outputs: np.ndarray
+    concat: np.ndarray
+    output: np.ndarray
+    source: str
+    scale_models: tuple[str, ...]
+    scale_d_model: np.ndarray
+    scale_heads: np.ndarray
+    scale_layers: np.ndarray
+    scale_head_dim: np.ndarray
+    scale_total_heads: np.ndarray
+    scale_attention_params: np.ndarray
+    scale_attention_params_billions: np.ndarray
+    scale_total_params: np.ndarray
+    scale_total_params_billions: np.ndarray
+
+    @property
+    def d_model(self) -> int:
+        """Width of the token vectors."""
+        return int(self.x.shape[1])
+
+    @property
+    def d_head(self) -> int:
+        """Width of each head's queries, keys and values."""
+        return int(self.q_heads.shape[2])
+
+
+def multi_head_trace(
+    seed: int = DEFAULT_SEED,
+    tokens: Sequence[str] = THE_CAT_SAT.tokens,
+    d_model: int = 16,
+    n_heads: int = 8,
+    models: Sequence[ModelSize] = (DEMO_MODEL, GPT3),
+) -> MultiHeadTrace:
+    """Run multi-head self-attention on seeded random embeddings and compare model sizes.
+
+    The embeddings are ``(len(tokens), d_model)`` standard normal numbers and the
+    four projections come from :func:`attention_math.random_matrix`, all drawn from
+    ``numpy.random.default_rng(seed)`` in the order x, W_Q, W_K, W_V, W_O.
+    """
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((len(tokens), d_model))  # (seq, d_model)
+    w_q, w_k, w_v, w_o = (random_matrix(rng, d_model, d_model) for _ in range(4))
+    result = multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads)
+
+    d = np.array([m.d_model for m in models])
+    heads = np.array([m.n_heads for m in models])
+    layers = np.array([m.n_layers for m in models])
+    total = np.array([m.total_params for m in models])
+    # Four (d_model, d_model) projections per layer: W_Q, W_K, W_V, W_O.
+    attention_params = 4 * d.astype(np.int64) ** 2 * layers
+    if np.any(d % heads):
+        raise ValueError("every compared model needs d_model divisible by its number of heads")
+    return MultiHeadTrace(
+        seed=seed,
+        tokens=tuple(tokens),
+        n_heads=n_heads,
+        x=x,
+        w_q=w_q,
+        w_k=w_k,
+        w_v=w_v,
+        w_o=w_o,
+        q=x @ w_q,  # (seq, d_model)
+        k=x @ w_k,
+        v=x @ w_v,
+        q_heads=result.q,
+        k_heads=result.k,
+        v_heads=result.v,
+        scores=result.scores,
+        weights=result.weights,
+        head_outputs=result.head_outputs,
+        concat=result.concat,
+        output=result.output,
+        source=f"random embeddings and weights, numpy default_rng({seed})",
+        scale_models=tuple(m.name for m in models),
+        scale_d_model=d,
+        scale_heads=heads,
+        scale_layers=layers,
+        scale_head_dim=d // heads,
+        scale_total_heads=heads * layers,
+        scale_attention_params=attention_params,
+        scale_attention_params_billions=attention_params / 1e9,
+        scale_total_params=total,
+        scale_total_params_billions=total / 1e9,
+    )
+

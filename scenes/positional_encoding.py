@@ -1,0 +1,371 @@
+"""Positional encoding: attention alone ignores word order; sine and cosine fingerprints fix it.
+
+Follows seed 000 "Positional Encoding" ("Dog bites man" vs "Man bites dog",
+the fingerprints of positions 0-2, the 50 x 128 heatmap, the similarity of
+positions 5, 6 and 30), seed 001 part 5 (single dimensions as curves) and
+seed 004 slide 5.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Create,
+    Dot,
+    FadeIn,
+    Line,
+    Rectangle,
+    SurroundingRectangle,
+    VGroup,
+    VMobject,
+    Write,
+)
+
+from attention_math.positions import positional_trace
+
+from .base import ExplainerScene
+from .components import formula, label
+from .theme import Theme, colormap_color, format_number
+
+PE_FORMULA = (
+    r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)",
+    r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)",
+)
+
+
+class ColorGrid(VGroup):
+    """A matrix too large to print, drawn as small squares coloured by value, without numbers.
+
+    The one kind of heatmap without values in its cells: for thousands of
+    values (50 x 128 encodings) a printed number per cell could not be read.
+
+    Parameters
+    ----------
+    values
+        A 2-D matrix; row 0 is drawn at the top.
+    cell_width, cell_height
+        Size of one square.
+    vmin, vmax
+        Values at the two ends of the theme's colour map.
+    """
+
+    def __init__(self, theme: Theme, values, cell_width: float, cell_height: float, vmin: float, vmax: float):
+        super().__init__()
+        values = np.asarray(values, dtype=float)
+        self.shape = values.shape
+        self.cell_width, self.cell_height = cell_width, cell_height
+        prototype = Rectangle(width=cell_width, height=cell_height, stroke_width=0, fill_opacity=1)
+        for i, row in enumerate(values):
+            for j, value in enumerate(row):
+                fraction = 0.5 if vmax == vmin else (value - vmin) / (vmax - vmin)
+                cell = prototype.copy().set_fill(colormap_color(theme, fraction), opacity=1)
+                self.add(cell.move_to(RIGHT * j * cell_width + DOWN * i * cell_height))
+
+    def cell(self, i: int, j: int) -> Rectangle:
+        """The square at row ``i``, column ``j``."""
+        return self[i * self.shape[1] + j]
+
+
+class ColorScale(VGroup):
+    """A vertical colour bar of the theme's colour map, low at the bottom."""
+
+    def __init__(self, theme: Theme, height: float, width: float = 0.25, steps: int = 40):
+        super().__init__()
+        step = height / steps
+        for k in range(steps):
+            color = colormap_color(theme, (k + 0.5) / steps)
+            self.add(Rectangle(width=width, height=step, stroke_width=0, fill_color=color, fill_opacity=1).move_to(UP * k * step))
+
+
+class PositionalEncodingScene(ExplainerScene):
+    name = "positional-encoding"
+    title = "Positional encoding"
+    description = "“dog bites man” = “man bites dog” to attention, until sin/cos position fingerprints are added."
+    sources = "seed 000 'Positional Encoding'; seed 001 part 5; seed 004 slide 5"
+
+    @classmethod
+    def build_trace(cls):
+        return positional_trace()
+
+    def construct(self):
+        t = self.trace
+        self.show_order(t)
+        self.show_formula(t)
+        self.show_order_with_positions(t)
+        self.show_heatmap(t)
+        self.show_waves(t)
+        self.show_similarity(t)
+
+    # --- word order ---------------------------------------------------------
+
+    def sentence_column(self, tokens, x_source: str, x_name: str, centre: float):
+        """A sentence: its title, its input rows and (built, not shown) its weights heatmap."""
+        theme = self.theme
+        title = label(theme, " ".join(tokens), size=theme.body_size, color=theme.highlight)
+        x = self.grid(x_source, 2, cell_width=1.15, cell_height=0.58, row_labels=tokens)
+        x.shift(RIGHT * (centre - x.cells.get_center()[0]) + UP * (1.8 - x.cells.get_top()[1]))
+        title.move_to([centre, 2.65, 0])
+        name = label(theme, x_name, size=theme.small_size, color=theme.muted).next_to(x.cells, UP, buff=0.15)
+        return title, x, name
+
+    def weights_column(self, tokens, source: str, centre: float):
+        """The 3 x 3 weights of one sentence, queries as rows, keys as columns."""
+        theme = self.theme
+        heatmap = self.grid(
+            source, 2, heat=True, vmin=0.0, vmax=1.0, cell_width=1.15, cell_height=0.58,
+            row_labels=tokens, col_labels=tokens, row_label_color=theme.query, col_label_color=theme.key,
+        )
+        heatmap.shift(RIGHT * (centre - heatmap.cells.get_center()[0]) + UP * (-0.85 - heatmap.cells.get_top()[1]))
+        name = label(theme, "attention weights", size=theme.small_size, color=theme.muted).next_to(heatmap.col_labels, UP, buff=0.15)
+        return heatmap, name
+
+    def dog_to_man(self, tokens) -> tuple[int, int]:
+        """Row of "dog" and column of "man" in a sentence's weights."""
+        return tokens.index("dog"), tokens.index("man")
+
+    def show_order(self, t):
+        theme = self.theme
+        a, b = t.sentence_a, t.sentence_b
+        caption = (
+            f"Two sentences, the same three words: “{' '.join(a)}” and “{' '.join(b)}”. "
+            f"Each word has the same {t.d_small} random numbers (seed {t.seed}) in both, "
+            "so the two inputs hold the same rows, only in another order."
+        )
+        with self.step("same-words-two-orders", caption):
+            heading = self.heading("Does attention see word order?")
+            left = self.sentence_column(a, "x_a", "word embeddings X", -3.4)
+            right = self.sentence_column(b, "x_b", "word embeddings X", 3.4)
+            self.play(FadeIn(heading))
+            for title, x, name in (left, right):
+                self.play(FadeIn(title), FadeIn(name), FadeIn(x), run_time=1.0)
+            # The same word's row on both sides.
+            boxes = VGroup()
+            for word, color in (("dog", theme.query), ("man", theme.key)):
+                for (_, x, _), tokens in ((left, a), (right, b)):
+                    boxes.add(SurroundingRectangle(x.row(tokens.index(word)), color=color, buff=0.04))
+            self.play(FadeIn(boxes, lag_ratio=0.2), run_time=1.2)
+        self.order_boxes = boxes
+
+        ia, ja = self.dog_to_man(a)
+        ib, jb = self.dog_to_man(b)
+        caption = (
+            f"Run self-attention on each, with Q = K = V = X. The weights are the same numbers, reordered: "
+            f"“dog” gives “man” {format_number(t.weights_a[ia, ja], 2)} in both sentences. "
+            "Without positions, attention cannot tell who bites whom."
+        )
+        with self.step("same-weights", caption):
+            left_map, left_name = self.weights_column(a, "weights_a", -3.4)
+            right_map, right_name = self.weights_column(b, "weights_b", 3.4)
+            self.play(self.order_boxes.animate.set_stroke(opacity=0.0), run_time=0.5)
+            self.remove(self.order_boxes)
+            for heatmap, name in ((left_map, left_name), (right_map, right_name)):
+                self.play(FadeIn(name), FadeIn(heatmap), run_time=1.2)
+            marks = VGroup(
+                SurroundingRectangle(left_map.cell(ia, ja), color=theme.highlight, buff=0.0, stroke_width=5),
+                SurroundingRectangle(right_map.cell(ib, jb), color=theme.highlight, buff=0.0, stroke_width=5),
+            )
+            self.play(Create(marks), run_time=1.0)
+            self.wait(1)
+
+    def show_formula(self, t):
+        theme = self.theme
+        fingerprints = "; ".join(
+            f"position {p}: [{', '.join(format_number(v, 2) for v in t.pe_small[p])}]" for p in range(len(t.pe_small))
+        )
+        caption = (
+            "The fix: add to each word a fingerprint of its position, made of sines and cosines of different frequencies. "
+            f"With d_model = {t.d_small}: {fingerprints}."
+        )
+        with self.step("sin-cos-fingerprints", caption):
+            self.clear()
+            heading = self.heading("Positional encoding: a fingerprint per position")
+            equations = VGroup(*[formula(theme, tex, size=42) for tex in PE_FORMULA]).arrange(DOWN, buff=0.4, aligned_edge=LEFT)
+            equations.move_to(UP * 1.45)
+            kinds = ["sin", "cos"] * (t.d_small // 2)
+            rows = [f"position {p}" for p in range(len(t.pe_small))]
+            grid = self.grid("pe_small", 2, cell_width=1.3, cell_height=0.62, font_size=theme.body_size, row_labels=rows, col_labels=kinds, col_label_color=theme.key)
+            grid.shift(DOWN * 1.7 - grid.cells.get_center())
+            name = label(theme, f"PE for d_model = {t.d_small}", size=theme.small_size, color=theme.muted)
+            name.next_to(grid.col_labels, UP, buff=0.2)
+            self.play(FadeIn(heading), Write(equations), run_time=2)
+            self.play(FadeIn(name), FadeIn(grid.col_labels), FadeIn(grid.row_labels))
+            for p in range(len(t.pe_small)):
+                self.play(FadeIn(grid.row(p)), run_time=0.8)
+            self.wait(1)
+
+    def show_order_with_positions(self, t):
+        theme = self.theme
+        a, b = t.sentence_a, t.sentence_b
+        ia, ja = self.dog_to_man(a)
+        ib, jb = self.dog_to_man(b)
+        caption = (
+            "Add each position's fingerprint to its word: X + PE. “bites” stays at position 1, but “dog” and “man” swap fingerprints. "
+            f"Now “dog” gives “man” {format_number(t.weights_a_pos[ia, ja], 2)} in “{' '.join(a)}” "
+            f"but {format_number(t.weights_b_pos[ib, jb], 2)} in “{' '.join(b)}”: word order is visible."
+        )
+        with self.step("positions-change-the-weights", caption):
+            self.clear()
+            heading = self.heading("With positions added")
+            columns = []
+            for tokens, x_source, w_source, centre in ((a, "x_a_pos", "weights_a_pos", -3.4), (b, "x_b_pos", "weights_b_pos", 3.4)):
+                title, x, name = self.sentence_column(tokens, x_source, "X + PE", centre)
+                heatmap, heat_name = self.weights_column(tokens, w_source, centre)
+                columns.append((title, x, name, heatmap, heat_name))
+            self.play(FadeIn(heading), *[FadeIn(VGroup(c[0], c[1], c[2])) for c in columns], run_time=1.2)
+            for _, _, _, heatmap, heat_name in columns:
+                self.play(FadeIn(heat_name), FadeIn(heatmap), run_time=1.2)
+            marks = VGroup(
+                SurroundingRectangle(columns[0][3].cell(ia, ja), color=theme.highlight, buff=0.0, stroke_width=5),
+                SurroundingRectangle(columns[1][3].cell(ib, jb), color=theme.highlight, buff=0.0, stroke_width=5),
+            )
+            self.play(Create(marks), run_time=1.0)
+            self.wait(1)
+
+    # --- the full encoding ----------------------------------------------------
+
+    def color_scale(self, grid: ColorGrid, low: str, high: str) -> VGroup:
+        """A colour bar right of ``grid`` with its two end values from the trace."""
+        bar = ColorScale(self.theme, height=grid.height * 0.8)
+        bar.next_to(grid, RIGHT, buff=0.3)
+        top = self.number(high, 2).next_to(bar, RIGHT, buff=0.12).align_to(bar, UP)
+        bottom = self.number(low, 2).next_to(bar, RIGHT, buff=0.12).align_to(bar, DOWN)
+        return VGroup(bar, top, bottom)
+
+    def show_heatmap(self, t):
+        theme = self.theme
+        caption = (
+            f"Now the size from the course notebook: {t.seq_len} positions × {t.d_model} dimensions, {t.pe.size} numbers, "
+            "too many to print, so each is one coloured square. Every row is one position's fingerprint, and no two rows are alike."
+        )
+        last_pos, last_dim = t.seq_len - 1, t.d_model - 1
+        with self.step("fifty-positions", caption):
+            self.clear()
+            heading = self.heading(f"Sinusoidal encoding, {t.seq_len} × {t.d_model}")
+            grid = ColorGrid(theme, t.pe, cell_width=0.08, cell_height=0.09, vmin=t.pe_min, vmax=t.pe_max)
+            grid.move_to(LEFT * 0.4 + DOWN * 0.25)
+            scale = self.color_scale(grid, "pe_min", "pe_max")
+            ticks = VGroup(
+                self.number("positions[0]", 0).next_to(grid.cell(0, 0), LEFT, buff=0.15),
+                self.number(f"positions[{last_pos}]", 0).next_to(grid.cell(last_pos, 0), LEFT, buff=0.15),
+                self.number("dims[0]", 0).next_to(grid.cell(last_pos, 0), DOWN, buff=0.15),
+                self.number(f"dims[{last_dim}]", 0).next_to(grid.cell(last_pos, last_dim), DOWN, buff=0.15),
+            )
+            axis_names = VGroup(
+                label(theme, "position ↓", size=theme.small_size, color=theme.muted).next_to(grid, UP, buff=0.12).align_to(ticks[0], LEFT),
+                label(theme, "dimension →", size=theme.small_size, color=theme.muted).next_to(grid, DOWN, buff=0.15),
+            )
+            self.play(FadeIn(heading), FadeIn(axis_names), FadeIn(ticks))
+            self.play(FadeIn(grid), run_time=2)
+            self.play(FadeIn(scale))
+            self.wait(1)
+
+    def show_waves(self, t):
+        theme = self.theme
+        periods = ", ".join(
+            f"dimension {d} every {format_number(w, 1)}" for d, w in zip(t.curve_dims, t.curve_wavelengths)
+        )
+        caption = (
+            "Read one column at a time and each dimension is a wave along the positions. "
+            f"They repeat at different rates: {periods} positions. "
+            "Fast waves tell neighbours apart; slow waves tell where in a long text a word is."
+        )
+        colors = (theme.query, theme.key, theme.value, theme.highlight)
+        with self.step("waves", caption):
+            self.clear()
+            heading = self.heading("Each dimension is a wave")
+            left, right, amplitude, spacing = -3.9, 6.4, 0.48, 1.32
+            last = t.seq_len - 1
+
+            def to_point(x, y, centre):
+                return np.array([left + (right - left) * x / last, centre + amplitude * y, 0.0])
+
+            plots = []
+            for k, dim in enumerate(t.curve_dims):
+                centre = 1.95 - k * spacing
+                baseline = Line(to_point(0, 0, centre), to_point(last, 0, centre), color=theme.line, stroke_width=2)
+                curve = VMobject(stroke_color=colors[k], stroke_width=4)
+                curve.set_points_as_corners([to_point(x, y, centre) for x, y in zip(t.curve_x, t.curve_y[k])])
+                dots = VGroup(*[Dot(to_point(p, y, centre), radius=0.035, color=colors[k]) for p, y in enumerate(t.curve_points[k])])
+                name = VGroup(label(theme, "dimension", size=theme.small_size, color=colors[k]), self.number(f"curve_dims[{k}]", 0, size=theme.small_size, color=colors[k]))
+                name.arrange(RIGHT, buff=0.12)
+                period = VGroup(label(theme, "period", size=theme.min_size, color=theme.muted), self.number(f"curve_wavelengths[{k}]", 1, size=theme.min_size, color=theme.muted))
+                period.arrange(RIGHT, buff=0.12)
+                names = VGroup(name, period).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+                names.move_to([0, centre, 0]).align_to([-6.7, 0, 0], LEFT)
+                plots.append((baseline, curve, dots, names))
+            bottom = 1.95 - (len(t.curve_dims) - 1) * spacing - amplitude
+            axis = VGroup(
+                self.number("positions[0]", 0).move_to(to_point(0, 0, bottom - 0.3)),
+                label(theme, "position", size=theme.small_size, color=theme.muted).move_to(to_point(last / 2, 0, bottom - 0.3)),
+                self.number(f"positions[{last}]", 0).move_to(to_point(last, 0, bottom - 0.3)),
+            )
+            self.play(FadeIn(heading), FadeIn(axis))
+            for baseline, curve, dots, names in plots:
+                self.play(FadeIn(names), FadeIn(baseline), Create(curve), FadeIn(dots), run_time=1.2)
+            self.wait(1)
+
+    def show_similarity(self, t):
+        theme = self.theme
+        r, near, far = t.reference, t.near, t.far
+        caption = (
+            "How alike are two positions' fingerprints? Cosine similarity compares their directions. "
+            f"Position {r} and its neighbour {near}: {format_number(t.similarity_near, 4)}; position {r} and distant {far}: "
+            f"{format_number(t.similarity_far, 4)}. Nearby positions look alike, distant ones less, so the model can tell near from far."
+        )
+        with self.step("nearby-positions-look-alike", caption):
+            self.clear()
+            heading = self.heading("Nearby positions look alike")
+            last = t.seq_len - 1
+            grid = ColorGrid(theme, t.similarity, cell_width=0.085, cell_height=0.085, vmin=t.similarity_min, vmax=t.similarity_max)
+            grid.move_to(LEFT * 4.05 + DOWN * 0.15)
+            scale = self.color_scale(grid, "similarity_min", "similarity_max")
+            ticks = VGroup(
+                self.number("positions[0]", 0).next_to(grid.cell(0, 0), LEFT, buff=0.12),
+                self.number(f"positions[{last}]", 0).next_to(grid.cell(last, 0), LEFT, buff=0.12),
+                self.number("positions[0]", 0).next_to(grid.cell(last, 0), DOWN, buff=0.12),
+                self.number(f"positions[{last}]", 0).next_to(grid.cell(last, last), DOWN, buff=0.12),
+            )
+            row_mark = SurroundingRectangle(VGroup(grid.cell(r, 0), grid.cell(r, last)), color=theme.highlight, buff=0.0, stroke_width=3)
+
+            cosine = formula(theme, r"\cos(a, b) = \frac{a \cdot b}{\lVert a \rVert\, \lVert b \rVert}", size=theme.formula_size)
+            cosine.move_to([3.3, 2.15, 0])
+            pairs = VGroup(
+                VGroup(label(theme, f"positions {r} and {near}:", size=theme.small_size), self.number("similarity_near", 4, size=theme.body_size, color=theme.highlight)),
+                VGroup(label(theme, f"positions {r} and {far}:", size=theme.small_size), self.number("similarity_far", 4, size=theme.body_size, color=theme.highlight)),
+            )
+            for pair in pairs:
+                pair.arrange(RIGHT, buff=0.25)
+            pairs.arrange(DOWN, buff=0.25, aligned_edge=LEFT).move_to([3.3, 0.75, 0])
+
+            # Similarity of position `r` with every position, as a curve under the two numbers.
+            x0, x1, y0, y1 = 0.9, 6.3, -2.55, -0.4
+            low, high = t.similarity_min, t.similarity_max
+
+            def to_point(p, s):
+                return np.array([x0 + (x1 - x0) * p / last, y0 + (y1 - y0) * (s - low) / (high - low), 0.0])
+
+            axes = VGroup(Line(to_point(0, low), to_point(last, low), color=theme.line), Line(to_point(0, low), to_point(0, high), color=theme.line))
+            curve = VMobject(stroke_color=theme.key, stroke_width=4)
+            curve.set_points_as_corners([to_point(p, s) for p, s in enumerate(t.similarity[r])])
+            marks = VGroup(*[Dot(to_point(p, t.similarity[r, p]), radius=0.08, color=theme.highlight) for p in (near, far)])
+            curve_ticks = VGroup(
+                self.number("similarity_max", 2).next_to(axes[1].get_end(), LEFT, buff=0.12),
+                self.number("similarity_min", 2).next_to(axes[1].get_start(), LEFT, buff=0.12),
+                self.number("positions[0]", 0).next_to(axes[0].get_start(), DOWN, buff=0.12),
+                self.number(f"positions[{last}]", 0).next_to(axes[0].get_end(), DOWN, buff=0.12),
+            )
+            curve_name = label(theme, f"similarity with position {r}", size=theme.min_size, color=theme.key)
+            curve_name.next_to(to_point(last / 2, low), DOWN, buff=0.15)
+
+            self.play(FadeIn(heading), FadeIn(ticks))
+            self.play(FadeIn(grid), run_time=1.5)
+            self.play(FadeIn(scale), Create(row_mark))
+            self.play(Write(cosine), run_time=1.2)
+            self.play(FadeIn(axes), FadeIn(curve_ticks), FadeIn(curve_name), Create(curve), run_time=1.5)
+            for pair, mark in zip(pairs, marks):
+                self.play(FadeIn(pair), FadeIn(mark, scale=1.5), run_time=0.8)
+            self.wait(1)

@@ -1,0 +1,373 @@
+"""The KV cache, the O(n²) counts and the transformer block, against PyTorch and brute-force counts."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import attention_math as am
+from attention_math.block import (
+    BlockWeights,
+    feed_forward,
+    layer_norm,
+    random_block_weights,
+    transformer_block,
+    transformer_block_trace,
+)
+from attention_math.generation import (
+    attention_macs,
+    cached_step_macs,
+    complexity_trace,
+    full_step_macs,
+    generation_macs,
+    kv_cache_trace,
+)
+
+DOUBLE = torch.float64
+
+
+def tensor(a):
+    return torch.as_tensor(np.array(a), dtype=DOUBLE)
+
+
+def torch_weights(q, k, is_causal=False):
+    """PyTorch's attention weights: its SDPA applied to identity values returns exactly the weights."""
+    n_k = k.shape[-2]
+    return F.scaled_dot_product_attention(tensor(q), tensor(k), torch.eye(n_k, dtype=DOUBLE), is_causal=is_causal).numpy()
+
+
+# --- brute-force multiply-add counters --------------------------------------------
+
+
+class Counter:
+    """Multiply-adds counted one at a time, by plain Python loops."""
+
+    def __init__(self):
+        self.macs = 0
+
+    def matvec(self, row, matrix):
+        """``row @ matrix`` with every product counted."""
+        out = [0.0] * len(matrix[0])
+        for j in range(len(matrix[0])):
+            for i in range(len(row)):
+                out[j] += row[i] * matrix[i][j]
+                self.macs += 1
+        return out
+
+    def dot(self, a, b):
+        total = 0.0
+        for x, y in zip(a, b):
+            total += x * y
+            self.macs += 1
+        return total
+
+
+def attend_counted(counter, query, keys, values):
+    """One query row against keys and values, counting every multiply-add (softmax is not counted)."""
+    scores = np.array([counter.dot(query, key) for key in keys]) / np.sqrt(len(query))
+    weights = am.softmax(scores)
+    return counter.matvec(list(weights), values)
+
+
+def generate_counted(x, w_q, w_k, w_v, use_cache):
+    """Generate token by token; return each step's output and multiply-adds, counted by loops."""
+    n = len(x)
+    outputs, per_step = [], []
+    keys, values = [], []
+    for t in range(n):
+        counter = Counter()
+        if use_cache:
+            q = counter.matvec(x[t], w_q)
+            keys.append(counter.matvec(x[t], w_k))
+            values.append(counter.matvec(x[t], w_v))
+            outputs.append(attend_counted(counter, q, keys, values))
+        else:
+            # From scratch: project every token, then the full t x t scores, mask, and weights @ V.
+            qs = [counter.matvec(row, w_q) for row in x[: t + 1]]
+            ks = [counter.matvec(row, w_k) for row in x[: t + 1]]
+            vs = [counter.matvec(row, w_v) for row in x[: t + 1]]
+            scores = np.array([[counter.dot(q, k) for k in ks] for q in qs]) / np.sqrt(len(qs[0]))
+            scores = np.where(am.causal_mask(t + 1), scores, -np.inf)
+            weights = am.softmax(scores)
+            rows = [counter.matvec(list(w), vs) for w in weights]
+            outputs.append(rows[-1])
+        per_step.append(counter.macs)
+    return np.array(outputs), per_step
+
+
+def einsum_macs(spec, *shapes):
+    """Multiply-adds of ``torch.einsum(spec, ...)``: the product of the sizes of every index it loops over."""
+    inputs = spec.split("->")[0].split(",")
+    sizes = {}
+    for letters, shape in zip(inputs, shapes):
+        sizes.update(zip(letters, shape))
+    operands = [torch.zeros(shape) for shape in shapes]
+    torch.einsum(spec, *operands)  # the shapes must really fit together
+    return int(np.prod(list(sizes.values())))
+
+
+# --- KV cache ----------------------------------------------------------------
+
+
+def test_cached_outputs_equal_full_causal_attention_in_torch():
+    trace = kv_cache_trace()
+    x = np.array(trace.x)
+    q, k, v = (tensor(x @ w) for w in (trace.w_q, trace.w_k, trace.w_v))
+    full = F.scaled_dot_product_attention(q, k, v, is_causal=True).numpy()
+    # Causal row t sees tokens 0..t only: exactly what step t of generation computes from the cache.
+    np.testing.assert_allclose(trace.outputs, full, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(trace.recomputed_outputs, full, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(trace.weights, torch_weights(x @ trace.w_q, x @ trace.w_k, is_causal=True), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(trace.recomputed_weights, trace.weights, rtol=1e-10, atol=1e-12)
+    assert trace.outputs_match and trace.max_difference < 1e-12
+
+
+def test_cache_holds_every_key_and_value_and_one_query_per_step():
+    trace = kv_cache_trace()
+    np.testing.assert_allclose(trace.k, np.array(trace.x) @ trace.w_k)
+    np.testing.assert_allclose(trace.v, np.array(trace.x) @ trace.w_v)
+    np.testing.assert_allclose(trace.q, np.array(trace.x) @ trace.w_q)
+    n = len(trace.tokens)
+    assert np.all(np.isneginf(trace.scores[np.triu_indices(n, k=1)]))
+    assert np.all(trace.weights[np.triu_indices(n, k=1)] == 0.0)
+    np.testing.assert_allclose(trace.weights.sum(axis=1), 1.0)
+    np.testing.assert_allclose(trace.scores[-1], (trace.q[-1] @ trace.k.T) / np.sqrt(trace.d))
+    assert trace.cache_floats == trace.k.size + trace.v.size
+
+
+def test_step_counts_match_a_brute_force_count():
+    trace = kv_cache_trace()
+    x, w = np.array(trace.x), (trace.w_q, trace.w_k, trace.w_v)
+    cached_out, cached_macs = generate_counted(x, *w, use_cache=True)
+    full_out, full_macs = generate_counted(x, *w, use_cache=False)
+    assert trace.macs_cached.tolist() == cached_macs
+    assert trace.macs_full.tolist() == full_macs
+    assert trace.total_cached == sum(cached_macs) and trace.total_full == sum(full_macs)
+    assert trace.saving_ratio == pytest.approx(sum(full_macs) / sum(cached_macs))
+    # The counted loops compute the same attention as the trace.
+    np.testing.assert_allclose(cached_out, trace.outputs, atol=1e-12)
+    np.testing.assert_allclose(full_out, trace.outputs, atol=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(1, 7), d=st.integers(1, 5), seed=st.integers(0, 1000))
+def test_generation_formulas_match_loop_counts(n, d, seed):
+    r = np.random.default_rng(seed)
+    x, w_q, w_k, w_v = r.normal(size=(n, d)), r.normal(size=(d, d)), r.normal(size=(d, d)), r.normal(size=(d, d))
+    _, cached = generate_counted(x, w_q, w_k, w_v, use_cache=True)
+    _, full = generate_counted(x, w_q, w_k, w_v, use_cache=False)
+    assert [cached_step_macs(t, d) for t in range(1, n + 1)] == cached
+    assert [full_step_macs(t, d) for t in range(1, n + 1)] == full
+    assert generation_macs(n, d) == (sum(cached), sum(full))
+
+
+def test_long_generation_totals_and_ratio_grow():
+    trace = kv_cache_trace()
+    for n, cached, full in zip(trace.long_lengths, trace.long_cached, trace.long_full):
+        assert cached == sum(cached_step_macs(t, trace.d) for t in range(1, n + 1))
+        assert full == sum(full_step_macs(t, trace.d) for t in range(1, n + 1))
+    assert np.all(np.diff(trace.long_ratios) > 0)
+    assert trace.long_ratios[0] > trace.saving_ratio > 1
+
+
+def test_kv_cache_trace_is_reproducible_and_json():
+    a, b, c = kv_cache_trace(seed=3), kv_cache_trace(seed=3), kv_cache_trace(seed=4)
+    assert a.to_json() == b.to_json() != c.to_json()
+    data = json.loads(a.to_json())
+    assert data["kind"] == "KVCacheTrace" and data["scores"][0][1] == "-inf"
+
+
+# --- O(n²) ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n, d", [(1, 1), (3, 2), (5, 4), (8, 3)])
+def test_attention_macs_match_loops_and_einsum(n, d):
+    r = np.random.default_rng(n * 10 + d)
+    q, k, v = r.normal(size=(n, d)), r.normal(size=(n, d)), r.normal(size=(n, d))
+    counter = Counter()
+    scores = [[counter.dot(qi, kj) for kj in k] for qi in q]
+    qk = counter.macs
+    weights = am.softmax(np.array(scores) / np.sqrt(d))
+    for row in weights:
+        counter.matvec(list(row), v)
+    av = counter.macs - qk
+    assert attention_macs(n, d) == (qk, av)
+    assert attention_macs(n, d) == (einsum_macs("id,jd->ij", (n, d), (n, d)), einsum_macs("ij,jd->id", (n, n), (n, d)))
+
+
+def test_complexity_trace_counts():
+    trace = complexity_trace()
+    n, d = trace.lengths, trace.d
+    assert trace.weight_counts.tolist() == [einsum_macs("id,jd->ij", (m, 1), (m, 1)) for m in n]  # one weight per (i, j)
+    assert trace.weight_bytes.tolist() == [torch.empty(int(m), int(m), dtype=torch.float32).nbytes for m in n]
+    assert trace.qk_macs.tolist() == [einsum_macs("id,jd->ij", (m, d), (m, d)) for m in n]
+    assert trace.av_macs.tolist() == [einsum_macs("ij,jd->id", (m, m), (m, d)) for m in n]
+    np.testing.assert_array_equal(trace.total_macs, 2 * n * n * d)
+    np.testing.assert_array_equal(trace.weight_mib, trace.weight_bytes / 2**20)
+    # Doubling n quadruples both the memory and the multiply-adds.
+    assert np.all(np.diff(np.log2(n)) == 1)
+    assert trace.growth.tolist() == [4.0] * (len(n) - 1) and trace.memory_growth.tolist() == [4.0] * (len(n) - 1)
+    np.testing.assert_array_equal(trace.relative_macs, trace.relative_lengths**2)
+    # Doubling d only doubles the multiply-adds.
+    assert trace.width_growth.tolist() == [2.0] * (len(trace.widths) - 1)
+    assert trace.width_macs.tolist() == [2 * trace.width_n**2 * int(w) for w in trace.widths]
+    assert trace.grid_cells.tolist() == [int(m) ** 2 for m in trace.grid_sizes]
+
+
+# --- layer norm, feed-forward, the block --------------------------------------------
+
+
+@pytest.mark.parametrize("affine", [False, True])
+def test_layer_norm_matches_torch(affine):
+    r = np.random.default_rng(7)
+    x = r.normal(2.0, 3.0, size=(5, 8))
+    module = torch.nn.LayerNorm(8, eps=1e-5, dtype=DOUBLE)
+    gamma = beta = None
+    if affine:
+        gamma, beta = r.normal(size=8), r.normal(size=8)
+        with torch.no_grad():
+            module.weight.copy_(tensor(gamma))
+            module.bias.copy_(tensor(beta))
+    expected = module(tensor(x)).detach().numpy()
+    np.testing.assert_allclose(layer_norm(x, gamma, beta), expected, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(F.layer_norm(tensor(x), (8,)).numpy(), layer_norm(x), rtol=1e-10, atol=1e-12)
+
+
+def test_feed_forward_matches_torch_linear_relu_linear():
+    r = np.random.default_rng(8)
+    x, w1, b1, w2, b2 = r.normal(size=(4, 8)), r.normal(size=(8, 16)), r.normal(size=16), r.normal(size=(16, 8)), r.normal(size=8)
+    first, second = torch.nn.Linear(8, 16, dtype=DOUBLE), torch.nn.Linear(16, 8, dtype=DOUBLE)
+    with torch.no_grad():
+        # torch's Linear computes x @ W.T + b, ours x @ w + b: copy the transposes in.
+        first.weight.copy_(tensor(w1.T))
+        first.bias.copy_(tensor(b1))
+        second.weight.copy_(tensor(w2.T))
+        second.bias.copy_(tensor(b2))
+        hidden = torch.relu(first(tensor(x)))
+        expected = second(hidden)
+    output, ours_hidden = feed_forward(x, w1, b1, w2, b2)
+    np.testing.assert_allclose(ours_hidden, hidden.numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(output, expected.numpy(), rtol=1e-10, atol=1e-12)
+    assert np.any(ours_hidden == 0.0) and np.all(ours_hidden >= 0.0)
+
+
+def random_weights(seed, d_model, d_ff):
+    """Block weights with every parameter random (biases, gamma and beta too) so none is trivially checked."""
+    r = np.random.default_rng(seed)
+    m = lambda *shape: r.normal(size=shape) / np.sqrt(shape[0])  # noqa: E731
+    return BlockWeights(
+        m(d_model, d_model), m(d_model, d_model), m(d_model, d_model), m(d_model, d_model),
+        1 + 0.1 * r.normal(size=d_model), 0.1 * r.normal(size=d_model),
+        m(d_model, d_ff), 0.1 * r.normal(size=d_ff), m(d_ff, d_model), 0.1 * r.normal(size=d_model),
+        1 + 0.1 * r.normal(size=d_model), 0.1 * r.normal(size=d_model),
+    )
+
+
+def torch_block(x, w, n_heads, mask):
+    """The block re-implemented with torch modules: MultiheadAttention, LayerNorm, Linear, ReLU."""
+    d_model, d_ff = w.w1.shape
+    attention = torch.nn.MultiheadAttention(d_model, n_heads, bias=False, batch_first=True, dtype=DOUBLE)
+    norm1, norm2 = torch.nn.LayerNorm(d_model, dtype=DOUBLE), torch.nn.LayerNorm(d_model, dtype=DOUBLE)
+    first, second = torch.nn.Linear(d_model, d_ff, dtype=DOUBLE), torch.nn.Linear(d_ff, d_model, dtype=DOUBLE)
+    with torch.no_grad():
+        attention.in_proj_weight.copy_(tensor(np.concatenate([w.w_q.T, w.w_k.T, w.w_v.T])))
+        attention.out_proj.weight.copy_(tensor(w.w_o.T))
+        for norm, gamma, beta in ((norm1, w.gamma1, w.beta1), (norm2, w.gamma2, w.beta2)):
+            norm.weight.copy_(tensor(gamma))
+            norm.bias.copy_(tensor(beta))
+        for linear, weight, bias in ((first, w.w1, w.b1), (second, w.w2, w.b2)):
+            linear.weight.copy_(tensor(weight.T))
+            linear.bias.copy_(tensor(bias))
+        xt = tensor(x)[None]
+        hidden_mask = None if mask is None else torch.as_tensor(~mask)  # torch's boolean mask marks what is hidden
+        attended, weights = attention(xt, xt, xt, attn_mask=hidden_mask, average_attn_weights=False)
+        h = norm1(xt + attended)
+        out = norm2(h + second(torch.relu(first(h))))
+    return out[0].numpy(), weights[0].numpy(), h[0].numpy()
+
+
+def torch_encoder_layer(w, n_heads):
+    """torch.nn.TransformerEncoderLayer (post-norm, ReLU, no dropout) holding the same weights."""
+    d_model, d_ff = w.w1.shape
+    layer = torch.nn.TransformerEncoderLayer(
+        d_model, n_heads, dim_feedforward=d_ff, dropout=0.0, activation="relu", batch_first=True, norm_first=False, dtype=DOUBLE
+    )
+    with torch.no_grad():
+        layer.self_attn.in_proj_weight.copy_(tensor(np.concatenate([w.w_q.T, w.w_k.T, w.w_v.T])))
+        layer.self_attn.in_proj_bias.zero_()  # our attention has no biases
+        layer.self_attn.out_proj.weight.copy_(tensor(w.w_o.T))
+        layer.self_attn.out_proj.bias.zero_()
+        layer.linear1.weight.copy_(tensor(w.w1.T))
+        layer.linear1.bias.copy_(tensor(w.b1))
+        layer.linear2.weight.copy_(tensor(w.w2.T))
+        layer.linear2.bias.copy_(tensor(w.b2))
+        for norm, gamma, beta in ((layer.norm1, w.gamma1, w.beta1), (layer.norm2, w.gamma2, w.beta2)):
+            norm.weight.copy_(tensor(gamma))
+            norm.bias.copy_(tensor(beta))
+    return layer.eval()
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_block_matches_torch_modules(causal):
+    seq, d_model, n_heads, d_ff = 4, 8, 2, 16
+    x = np.random.default_rng(9).normal(size=(seq, d_model))
+    w = random_weights(10, d_model, d_ff)
+    mask = am.causal_mask(seq) if causal else None
+    result = transformer_block(x, w, n_heads, mask=mask)
+    output, weights, norm1 = torch_block(x, w, n_heads, mask)
+    np.testing.assert_allclose(result.output, output, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(result.attention_weights, weights, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(result.norm1, norm1, rtol=1e-10, atol=1e-12)
+
+    layer = torch_encoder_layer(w, n_heads)
+    with torch.no_grad():
+        src_mask = None if mask is None else torch.as_tensor(~mask)
+        expected = layer(tensor(x)[None], src_mask=src_mask)[0].numpy()
+    np.testing.assert_allclose(result.output, expected, rtol=1e-10, atol=1e-12)
+
+
+def test_block_trace_matches_a_torch_encoder_stack():
+    trace = transformer_block_trace()
+    seq, d_model = trace.x.shape
+    # The builder draws the embeddings first, then each layer's weights in turn.
+    rng = np.random.default_rng(trace.seed)
+    np.testing.assert_array_equal(rng.standard_normal((seq, d_model)), trace.embeddings)
+    np.testing.assert_allclose(trace.positions, am.sinusoidal_encoding(seq, d_model))
+    np.testing.assert_allclose(trace.x, trace.embeddings + trace.positions)
+    hidden = torch.as_tensor(~am.causal_mask(seq))
+    current = tensor(trace.x)[None]
+    for i in range(trace.n_layers):
+        w = random_block_weights(rng, d_model, trace.d_ff)
+        layer = torch_encoder_layer(w, trace.n_heads)
+        with torch.no_grad():
+            if i == 0:
+                # The first block's feed-forward hidden layer, and how many units ReLU zeroed.
+                relu = torch.relu(layer.linear1(tensor(trace.norm1))).numpy()
+                np.testing.assert_allclose(trace.hidden, relu, rtol=1e-10, atol=1e-12)
+                assert trace.hidden_zeros.tolist() == (relu == 0).sum(axis=1).tolist()
+            current = layer(current, src_mask=hidden)
+        np.testing.assert_allclose(trace.layer_outputs[i], current[0].numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_array_equal(trace.layer_outputs[0], trace.output)
+
+
+def test_block_trace_intermediates_fit_together():
+    trace = transformer_block_trace()
+    np.testing.assert_allclose(trace.residual1, trace.x + trace.attention)
+    np.testing.assert_allclose(trace.residual2, trace.norm1 + trace.ff)
+    np.testing.assert_allclose(trace.norm1_mean, 0.0, atol=1e-12)
+    np.testing.assert_allclose(trace.norm1_var, trace.residual1_var / (trace.residual1_var + trace.eps))
+    np.testing.assert_allclose(trace.residual1_mean, trace.residual1.mean(axis=1))
+    np.testing.assert_allclose(trace.attention_weights.sum(-1), 1.0)
+    assert np.all(np.triu(trace.attention_weights, k=1) == 0.0)  # causal, as in GPT
+    assert trace.hidden.shape == (len(trace.tokens), trace.d_ff) and np.any(trace.hidden == 0.0)
+    assert trace.block_numbers.tolist() == list(range(1, trace.n_layers + 1))
+    assert trace.layer_outputs.shape == (trace.n_layers, len(trace.tokens), trace.d_model)
+    assert trace.gpt3_layers == 96  # seed 003: "Transformer Block (x96 in GPT-3)"
+    data = json.loads(trace.to_json())
+    assert data["kind"] == "TransformerBlockTrace"

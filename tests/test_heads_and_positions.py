@@ -1,0 +1,191 @@
+"""Multi-head and positional-encoding traces against PyTorch, closed forms and the course material."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+import attention_math as am
+from attention_math.heads import GPT3, multi_head_trace
+from attention_math.positions import cosine_similarity_matrix, encoding_curves, positional_trace, wavelengths
+
+
+def torch_self_attention_weights(x):
+    """PyTorch's weights of self-attention with Q = K = V = x: SDPA applied to identity values."""
+    x = torch.as_tensor(np.array(x))
+    return F.scaled_dot_product_attention(x, x, torch.eye(len(x), dtype=torch.float64)).numpy()
+
+
+# --- multi-head ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def heads():
+    return multi_head_trace()
+
+
+def test_multi_head_trace_matches_torch_module(heads):
+    t = heads
+    module = torch.nn.MultiheadAttention(t.d_model, t.n_heads, bias=False, batch_first=True, dtype=torch.float64)
+    with torch.no_grad():
+        # torch computes x @ W.T, ours x @ w: copy the transposes in.
+        module.in_proj_weight.copy_(torch.as_tensor(np.concatenate([t.w_q.T, t.w_k.T, t.w_v.T])))
+        module.out_proj.weight.copy_(torch.as_tensor(np.array(t.w_o.T)))
+    x = torch.as_tensor(np.array(t.x))[None]
+    output, weights = module(x, x, x, need_weights=True, average_attn_weights=False)
+    np.testing.assert_allclose(t.output, output[0].detach().numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(t.weights, weights[0].detach().numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_multi_head_trace_shapes_follow_the_course(heads):
+    t = heads
+    assert (len(t.tokens), t.d_model, t.n_heads, t.d_head) == (6, 16, 8, 2)
+    assert t.tokens == ("The", "cat", "sat", "on", "the", "mat")
+    assert t.weights.shape == (8, 6, 6)
+    np.testing.assert_allclose(t.weights.sum(-1), 1.0, rtol=1e-12)
+
+
+def test_heads_regroup_the_projection_without_changing_a_number(heads):
+    t = heads
+    for name in "qkv":
+        full, split = getattr(t, name), getattr(t, f"{name}_heads")
+        for h in range(t.n_heads):
+            # Head h owns columns 2h and 2h+1 of the full projection.
+            np.testing.assert_array_equal(split[h], full[:, h * t.d_head : (h + 1) * t.d_head])
+        np.testing.assert_array_equal(am.merge_heads(split), full)
+    np.testing.assert_array_equal(torch.as_tensor(np.array(t.q)).view(6, 8, 2).transpose(0, 1).numpy(), t.q_heads)
+    np.testing.assert_allclose(t.q, t.x @ t.w_q, rtol=1e-12)
+
+
+def test_concat_and_output_projection(heads):
+    t = heads
+    for h in range(t.n_heads):
+        np.testing.assert_allclose(t.head_outputs[h], t.weights[h] @ t.v_heads[h], rtol=1e-12)
+    np.testing.assert_array_equal(t.concat, np.concatenate(list(t.head_outputs), axis=1))
+    np.testing.assert_allclose(t.output, t.concat @ t.w_o, rtol=1e-12)
+
+
+def test_heads_differ_from_each_other(heads):
+    # The scene's point: each head has its own pattern.
+    for a in range(heads.n_heads):
+        for b in range(a + 1, heads.n_heads):
+            assert np.abs(heads.weights[a] - heads.weights[b]).max() > 0.1
+
+
+def test_scale_comparison_against_the_course_table(heads):
+    # Seed 003 "Scale Comparison": head dim 16 and 128; seed 000: 96 x 96 = 9,216 heads in GPT-3.
+    assert heads.scale_models == ("Our demo", "GPT-3")
+    assert heads.scale_head_dim.tolist() == [16, 128]
+    assert heads.scale_total_heads.tolist() == [4, 9216]
+    # Seed 003 states ~16K parameters for the one-layer demo: its four 64 x 64 projections.
+    assert heads.scale_attention_params[0] == pytest.approx(16e3, rel=0.05)
+    assert heads.scale_attention_params[1] == 4 * 12_288**2 * 96
+    assert heads.scale_attention_params_billions[1] == pytest.approx(57.98, abs=0.01)
+    assert heads.scale_total_params_billions[1] == 175
+    assert heads.scale_attention_params[1] < heads.scale_total_params[1] == 175e9
+    assert (GPT3.d_model, GPT3.n_heads, GPT3.n_layers) == (12_288, 96, 96)
+
+
+def test_multi_head_trace_is_reproducible():
+    assert multi_head_trace(seed=3).to_json() == multi_head_trace(seed=3).to_json()
+    assert multi_head_trace(seed=3).to_json() != multi_head_trace(seed=4).to_json()
+
+
+# --- positional encoding ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def positions():
+    return positional_trace()
+
+
+def closed_form(pos, dim, d_model):
+    """PE(pos, 2i) = sin(pos / 10000^(2i/d_model)), PE(pos, 2i+1) = cos(...), one number at a time."""
+    angle = pos / 10000 ** ((dim - dim % 2) / d_model)
+    return math.sin(angle) if dim % 2 == 0 else math.cos(angle)
+
+
+def test_positional_trace_matches_the_closed_form(positions):
+    t = positions
+    assert t.pe.shape == (50, 128)
+    for pos in range(t.seq_len):
+        for dim in range(t.d_model):
+            assert t.pe[pos, dim] == pytest.approx(closed_form(pos, dim, t.d_model), abs=1e-12)
+    assert t.pe_min == pytest.approx(min(closed_form(p, d, 128) for p in range(50) for d in range(128)))
+    assert t.pe_max == 1.0
+    # Every position has its own fingerprint: no two rows of the 50 x 128 encoding are alike.
+    distances = np.linalg.norm(t.pe[:, None, :] - t.pe[None, :, :], axis=-1)
+    assert distances[~np.eye(t.seq_len, dtype=bool)].min() > 0.1
+
+
+def test_curves_follow_the_formula_between_positions(positions):
+    t = positions
+    for row, dim in enumerate(t.curve_dims):
+        for x, y in zip(t.curve_x[::7], t.curve_y[row, ::7]):
+            assert y == pytest.approx(closed_form(x, dim, t.d_model), abs=1e-12)
+        np.testing.assert_allclose(t.curve_points[row], [closed_form(p, dim, t.d_model) for p in range(t.seq_len)], atol=1e-12)
+    # A wavelength later the curve is back where it started.
+    for dim, wavelength in zip(t.curve_dims, t.curve_wavelengths):
+        assert closed_form(wavelength, dim, t.d_model) == pytest.approx(closed_form(0.0, dim, t.d_model), abs=1e-9)
+    assert list(t.curve_wavelengths) == sorted(t.curve_wavelengths)  # higher dimensions repeat more slowly
+    np.testing.assert_allclose(encoding_curves([0, 1, 2], range(4), 4).T, am.sinusoidal_encoding(3, 4), atol=1e-12)
+    np.testing.assert_allclose(wavelengths([0, 1], 4), 2 * math.pi, rtol=1e-12)
+
+
+def test_fingerprints_of_the_course_material(positions):
+    # Seed 000 ("Why It Works"): the first positions' encodings, to two decimals.
+    expected = [[0.00, 1.00, 0.00, 1.00], [0.84, 0.54, 0.01, 1.00], [0.91, -0.42, 0.02, 1.00]]
+    np.testing.assert_allclose(positions.pe_small, expected, atol=0.005)
+
+
+def test_attention_without_positions_ignores_word_order(positions):
+    t = positions
+    assert t.sentence_a == ("dog", "bites", "man") and t.sentence_b == ("man", "bites", "dog")
+    assert t.sentence_a[1] == t.sentence_b[1] == "bites"  # the scene: "bites" keeps position 1
+    np.testing.assert_array_equal(t.x_b, t.x_a[list(t.order_b)])
+    np.testing.assert_allclose(t.weights_a, torch_self_attention_weights(t.x_a), rtol=1e-10)
+    np.testing.assert_allclose(t.weights_b, torch_self_attention_weights(t.x_b), rtol=1e-10)
+    # Permuted input, permuted weights: every word gives every other word the same weight.
+    order = list(t.order_b)
+    np.testing.assert_allclose(t.weights_b, t.weights_a[order][:, order], rtol=1e-12)
+    for i, word in enumerate(t.sentence_a):
+        for j, other in enumerate(t.sentence_a):
+            assert t.weights_a[i, j] == pytest.approx(t.weights_b[t.sentence_b.index(word), t.sentence_b.index(other)])
+
+
+def test_positions_make_word_order_visible(positions):
+    t = positions
+    np.testing.assert_allclose(t.x_a_pos, t.x_a + am.sinusoidal_encoding(3, t.d_small), rtol=1e-12)
+    np.testing.assert_allclose(t.weights_a_pos, torch_self_attention_weights(t.x_a_pos), rtol=1e-10)
+    np.testing.assert_allclose(t.weights_b_pos, torch_self_attention_weights(t.x_b_pos), rtol=1e-10)
+    order = list(t.order_b)
+    # What "dog" gives "man" now depends on who comes first, by more than the screen's rounding.
+    dog, man = t.sentence_a.index("dog"), t.sentence_a.index("man")
+    dog_b, man_b = t.sentence_b.index("dog"), t.sentence_b.index("man")
+    assert abs(t.weights_a_pos[dog, man] - t.weights_b_pos[dog_b, man_b]) > 0.05
+    assert not np.allclose(t.weights_b_pos, t.weights_a_pos[order][:, order], atol=0.01)
+
+
+def test_cosine_similarities_match_torch(positions):
+    t = positions
+    pe = torch.as_tensor(np.array(t.pe))
+    expected = F.cosine_similarity(pe[:, None, :], pe[None, :, :], dim=-1).numpy()
+    np.testing.assert_allclose(t.similarity, expected, rtol=1e-10, atol=1e-12)
+    assert (t.reference, t.near, t.far) == (5, 6, 30)
+    assert t.similarity_near == pytest.approx(F.cosine_similarity(pe[5], pe[6], dim=0).item(), rel=1e-12)
+    assert t.similarity_far == pytest.approx(F.cosine_similarity(pe[5], pe[30], dim=0).item(), rel=1e-12)
+    # Seed 000: neighbours are similar, distant positions less so; every position equals itself.
+    assert t.similarity_near > t.similarity_far
+    np.testing.assert_allclose(np.diag(t.similarity), 1.0, rtol=1e-12)
+    np.testing.assert_allclose(cosine_similarity_matrix([[3.0, 4.0], [4.0, 3.0]]), [[1.0, 0.96], [0.96, 1.0]], rtol=1e-12)
+
+
+def test_positional_trace_is_reproducible_and_validates_sentences():
+    assert positional_trace(seed=1).to_json() == positional_trace(seed=1).to_json()
+    assert positional_trace(seed=1).to_json() != positional_trace(seed=2).to_json()
+    with pytest.raises(ValueError):
+        positional_trace(sentence_b=("cat", "bites", "dog"))

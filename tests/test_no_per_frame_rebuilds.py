@@ -1,0 +1,63 @@
+"""No scene rebuilds text glyphs every frame: constructions must not grow with the frame rate.
+
+Rebuilding a Tex/Text/DecimalNumber per frame was measured as 87% of render time (see
+../shared/DESIGN.md). Each scene is played (dry run: every frame computed, none drawn)
+at two frame rates; a per-frame rebuild makes the counts differ.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections import Counter
+
+import pytest
+from manim import DecimalNumber, FadeIn, MarkupText, MathTex, Scene, SingleStringMathTex, Square, Tex, Text, always_redraw, tempconfig
+
+from scenes import SCENES
+
+COUNTED = (Text, MarkupText, Tex, MathTex, SingleStringMathTex, DecimalNumber)
+# Very low frame rates keep the test quick; a per-frame rebuild still doubles with the rate.
+LOW_RATE, HIGH_RATE = 2, 4
+
+
+def constructions(scene_class, frame_rate: int) -> Counter:
+    """How many text mobjects of each kind a full play of the scene constructs."""
+    counts: Counter = Counter()
+    originals = {cls: cls.__init__ for cls in COUNTED}
+
+    def counting(cls):
+        def init(self, *args, **kwargs):
+            if type(self) is cls:
+                counts[cls.__name__] += 1
+            originals[cls](self, *args, **kwargs)
+
+        return init
+
+    with tempfile.TemporaryDirectory() as media_dir:
+        settings = {"dry_run": True, "media_dir": media_dir, "pixel_width": 320, "pixel_height": 180, "frame_rate": frame_rate, "verbosity": "WARNING", "progress_bar": "none", "disable_caching": True}
+        try:
+            for cls in COUNTED:
+                cls.__init__ = counting(cls)
+            with tempconfig(settings):
+                scene_class().render()
+        finally:
+            for cls, init in originals.items():
+                cls.__init__ = init
+    return counts
+
+
+class RedrawsEveryFrame(Scene):
+    """The trap the guard exists for."""
+
+    def construct(self):
+        self.add(always_redraw(lambda: Text("0.25")))
+        self.play(FadeIn(Square()), run_time=2)
+
+
+def test_the_guard_catches_a_per_frame_rebuild():
+    assert constructions(RedrawsEveryFrame, LOW_RATE) != constructions(RedrawsEveryFrame, HIGH_RATE)
+
+
+@pytest.mark.parametrize("name", list(SCENES))
+def test_text_constructions_do_not_grow_with_frame_rate(name):
+    assert constructions(SCENES[name], LOW_RATE) == constructions(SCENES[name], HIGH_RATE)
