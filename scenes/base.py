@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import re
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar, Iterator, Sequence
 
 from manim import DOWN, UL, FadeOut, Group, Mobject, Scene, Text

@@ -25,33 +25,10 @@ from manim import (
 from attention_math.masking import causal_mask_trace
 
 from .base import ExplainerScene
-from .components import NumberGrid, TokenRow, formula, label
-from .theme import Theme, format_number
+from .components import TokenRow, axis_names, formula, label, shade_mask
+from .theme import format_number
 
 CHECK, CROSS = "✓", "✗"
-
-
-def shade_mask(theme: Theme, grid: NumberGrid, mask) -> NumberGrid:
-    """Colour a drawn 1/0 mask: allowed cells tinted, hidden cells' numbers in the masked colour.
-
-    ``mask`` is the boolean mask the grid shows (read from the trace); nothing is computed.
-    """
-    n_rows, n_cols = grid.shape
-    for i in range(n_rows):
-        for j in range(n_cols):
-            if mask[i][j]:
-                grid.cell(i, j).set_fill(theme.value, opacity=0.28)
-            else:
-                grid.number(i, j).set_color(theme.masked)
-    return grid
-
-
-def axis_names(theme: Theme, grid: NumberGrid) -> VGroup:
-    """"queries ↓" above a grid's row labels and "keys →" above its column labels."""
-    queries = label(theme, "queries ↓", size=theme.small_size, color=theme.query)
-    queries.next_to(grid.row_labels, UP, buff=0.4).align_to(grid.row_labels, RIGHT)
-    keys = label(theme, "keys →", size=theme.small_size, color=theme.key).next_to(grid.col_labels, UP, buff=0.2)
-    return VGroup(queries, keys)
 
 
 class CausalMaskScene(ExplainerScene):

@@ -165,7 +165,7 @@ class ComplexityScene(ExplainerScene):
             linear = self.bars("relative_lengths", names, 0, height=3.6, spacing=2.2, bar_width=0.55, color=theme.key, max_value=max_value)
             linear.remove(linear.labels)  # the n labels are drawn once, under the pairs of bars
             linear.shift(RIGHT * 0.7)
-            chart = VGroup(quadratic, linear).move_to(DOWN * 0.1)
+            VGroup(quadratic, linear).move_to(DOWN * 0.1)
             quadratic.labels.shift(RIGHT * 0.35)
             growth = VGroup()
             for i in range(len(t.growth)):

@@ -26,6 +26,10 @@ from manim import (
 from .theme import Theme, colormap_color, format_number, readable_on
 
 __all__ = [
+    "shade_mask",
+    "axis_names",
+    "ColorGrid",
+    "ColorScale",
     "label",
     "number_label",
     "formula",
@@ -255,3 +259,70 @@ class WeightBars(VGroup):
             self.numbers.add(number)
             self.labels.add(token)
         self.add(self.bars, self.numbers, self.labels)
+
+
+def shade_mask(theme: Theme, grid: "NumberGrid", mask) -> "NumberGrid":
+    """Colour a drawn 1/0 mask: allowed cells tinted, hidden cells' numbers in the masked colour.
+
+    ``mask`` is the boolean mask the grid shows (read from the trace); nothing is computed.
+    """
+    n_rows, n_cols = grid.shape
+    for i in range(n_rows):
+        for j in range(n_cols):
+            if mask[i][j]:
+                grid.cell(i, j).set_fill(theme.value, opacity=0.28)
+            else:
+                grid.number(i, j).set_color(theme.masked)
+    return grid
+
+
+def axis_names(theme: Theme, grid: NumberGrid) -> VGroup:
+    """"queries ↓" above a grid's row labels and "keys →" above its column labels."""
+    queries = label(theme, "queries ↓", size=theme.small_size, color=theme.query)
+    queries.next_to(grid.row_labels, UP, buff=0.4).align_to(grid.row_labels, RIGHT)
+    keys = label(theme, "keys →", size=theme.small_size, color=theme.key).next_to(grid.col_labels, UP, buff=0.2)
+    return VGroup(queries, keys)
+
+
+class ColorGrid(VGroup):
+    """A matrix too large to print, drawn as small squares coloured by value, without numbers.
+
+    The one kind of heatmap without values in its cells: for thousands of
+    values (50 x 128 encodings) a printed number per cell could not be read.
+
+    Parameters
+    ----------
+    values
+        A 2-D matrix; row 0 is drawn at the top.
+    cell_width, cell_height
+        Size of one square.
+    vmin, vmax
+        Values at the two ends of the theme's colour map.
+    """
+
+    def __init__(self, theme: Theme, values, cell_width: float, cell_height: float, vmin: float, vmax: float):
+        super().__init__()
+        values = np.asarray(values, dtype=float)
+        self.shape = values.shape
+        self.cell_width, self.cell_height = cell_width, cell_height
+        prototype = Rectangle(width=cell_width, height=cell_height, stroke_width=0, fill_opacity=1)
+        for i, row in enumerate(values):
+            for j, value in enumerate(row):
+                fraction = 0.5 if vmax == vmin else (value - vmin) / (vmax - vmin)
+                cell = prototype.copy().set_fill(colormap_color(theme, fraction), opacity=1)
+                self.add(cell.move_to(RIGHT * j * cell_width + DOWN * i * cell_height))
+
+    def cell(self, i: int, j: int) -> Rectangle:
+        """The square at row ``i``, column ``j``."""
+        return self[i * self.shape[1] + j]
+
+
+class ColorScale(VGroup):
+    """A vertical colour bar of the theme's colour map, low at the bottom."""
+
+    def __init__(self, theme: Theme, height: float, width: float = 0.25, steps: int = 40):
+        super().__init__()
+        step = height / steps
+        for k in range(steps):
+            color = colormap_color(theme, (k + 0.5) / steps)
+            self.add(Rectangle(width=width, height=step, stroke_width=0, fill_color=color, fill_opacity=1).move_to(UP * k * step))

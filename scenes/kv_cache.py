@@ -236,7 +236,7 @@ class KVCacheScene(ExplainerScene):
             full = self.grid("macs_full", 0, cell_width=CELL_W, cell_height=CELL_H)
             cached.cells.set_stroke(theme.key)
             full.cells.set_stroke(theme.query)
-            table = VGroup(steps, cached, full).arrange(DOWN, buff=0.15).move_to(DOWN * 0.1 + RIGHT * 0.6)
+            VGroup(steps, cached, full).arrange(DOWN, buff=0.15).move_to(DOWN * 0.1 + RIGHT * 0.6)
             names = VGroup(
                 formula(theme, r"t =", size=theme.body_size),
                 label(theme, "with cache", size=theme.small_size, color=theme.key),

@@ -196,7 +196,6 @@ class MultiHeadScene(ExplainerScene):
             self.wait(1)
 
     def show_concat(self, t):
-        theme = self.theme
         seq, d_model = t.concat.shape
         caption = (
             f"Each head returns {t.d_head} numbers per token: its weights times its own values. "

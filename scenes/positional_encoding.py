@@ -18,7 +18,6 @@ from manim import (
     Dot,
     FadeIn,
     Line,
-    Rectangle,
     SurroundingRectangle,
     VGroup,
     VMobject,
@@ -28,57 +27,13 @@ from manim import (
 from attention_math.positions import positional_trace
 
 from .base import ExplainerScene
-from .components import formula, label
-from .theme import Theme, colormap_color, format_number
+from .components import ColorGrid, ColorScale, formula, label
+from .theme import format_number
 
 PE_FORMULA = (
     r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)",
     r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)",
 )
-
-
-class ColorGrid(VGroup):
-    """A matrix too large to print, drawn as small squares coloured by value, without numbers.
-
-    The one kind of heatmap without values in its cells: for thousands of
-    values (50 x 128 encodings) a printed number per cell could not be read.
-
-    Parameters
-    ----------
-    values
-        A 2-D matrix; row 0 is drawn at the top.
-    cell_width, cell_height
-        Size of one square.
-    vmin, vmax
-        Values at the two ends of the theme's colour map.
-    """
-
-    def __init__(self, theme: Theme, values, cell_width: float, cell_height: float, vmin: float, vmax: float):
-        super().__init__()
-        values = np.asarray(values, dtype=float)
-        self.shape = values.shape
-        self.cell_width, self.cell_height = cell_width, cell_height
-        prototype = Rectangle(width=cell_width, height=cell_height, stroke_width=0, fill_opacity=1)
-        for i, row in enumerate(values):
-            for j, value in enumerate(row):
-                fraction = 0.5 if vmax == vmin else (value - vmin) / (vmax - vmin)
-                cell = prototype.copy().set_fill(colormap_color(theme, fraction), opacity=1)
-                self.add(cell.move_to(RIGHT * j * cell_width + DOWN * i * cell_height))
-
-    def cell(self, i: int, j: int) -> Rectangle:
-        """The square at row ``i``, column ``j``."""
-        return self[i * self.shape[1] + j]
-
-
-class ColorScale(VGroup):
-    """A vertical colour bar of the theme's colour map, low at the bottom."""
-
-    def __init__(self, theme: Theme, height: float, width: float = 0.25, steps: int = 40):
-        super().__init__()
-        step = height / steps
-        for k in range(steps):
-            color = colormap_color(theme, (k + 0.5) / steps)
-            self.add(Rectangle(width=width, height=step, stroke_width=0, fill_color=color, fill_opacity=1).move_to(UP * k * step))
 
 
 class PositionalEncodingScene(ExplainerScene):

@@ -6,7 +6,7 @@ Follows seed 001 part 3 (1000 random pairs for d_k = 8, 64, 512) and seed 003
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, GrowFromEdge, ReplacementTransform, Write, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, GrowFromEdge, ReplacementTransform, VGroup, Write
 
 from attention_math import scaling_trace
 
@@ -73,7 +73,7 @@ class ScalingScene(ExplainerScene):
                 rows.append(row)
                 histograms.append(histogram)
                 variance_labels.append(variance)
-            table = VGroup(*rows).arrange(DOWN, buff=0.75, aligned_edge=LEFT).next_to(heading, DOWN, buff=0.7).to_edge(LEFT, buff=0.6)
+            VGroup(*rows).arrange(DOWN, buff=0.75, aligned_edge=LEFT).next_to(heading, DOWN, buff=0.7).to_edge(LEFT, buff=0.6)
             ticks = self.axis_ticks(histograms[-1], t.hist_edges, "hist_edges")
             for row, histogram in zip(rows, histograms):
                 self.play(FadeIn(row[0]), FadeIn(histogram.axis), run_time=0.6)

@@ -16,7 +16,6 @@ from manim import (
     GrowFromEdge,
     FadeOut,
     Indicate,
-    ReplacementTransform,
     SurroundingRectangle,
     TransformFromCopy,
     VGroup,
@@ -26,7 +25,7 @@ from manim import (
 from attention_math import self_attention_trace
 
 from .base import ExplainerScene
-from .components import formula, label
+from .components import axis_names, formula, label
 from .theme import format_number
 
 
@@ -159,13 +158,8 @@ class SelfAttentionScene(ExplainerScene):
                 row_labels=t.query_tokens, col_labels=t.key_tokens, row_label_color=theme.query, col_label_color=theme.key,
             )
             heatmap.move_to(DOWN * 0.3)
-            axis_names = VGroup(
-                label(theme, "queries ↓", size=theme.small_size, color=theme.query),
-                label(theme, "keys →", size=theme.small_size, color=theme.key),
-            )
-            axis_names[0].next_to(heatmap.row_labels, UP, buff=0.35).align_to(heatmap.row_labels, RIGHT)
-            axis_names[1].next_to(heatmap.col_labels, UP, buff=0.2)
-            self.play(FadeIn(heading), FadeIn(heatmap.row_labels), FadeIn(heatmap.col_labels), FadeIn(axis_names))
+            names = axis_names(theme, heatmap)
+            self.play(FadeIn(heading), FadeIn(heatmap.row_labels), FadeIn(heatmap.col_labels), FadeIn(names))
             for row in range(n):
                 self.play(FadeIn(heatmap.row(row)), run_time=0.4)
             self.play(FadeIn(SurroundingRectangle(heatmap.row(i), color=theme.highlight, buff=0.03)))

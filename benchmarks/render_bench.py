@@ -1,0 +1,159 @@
+#!/usr/bin/env python
+"""Render benchmark: how close the renders come to the H.264 encoder's own limit.
+
+    python benchmarks/render_bench.py --quick     # every scene at low, scaling at high (~15 min on 2 cores)
+    python benchmarks/render_bench.py             # every scene at high
+
+Measures, in one run on this machine (ratios are what to compare across machines):
+
+1. per scene: frames, wall time, and the encode floor: the time libx264 needs to encode
+   that scene's own frames with manim's settings (the output decoded with PyAV, converted
+   to RGB as manim's frames are, and encoded again; only the encoding is timed); R = wall / floor;
+2. the catalog: ``render.py all --jobs <cores>`` against the sum of the floors divided by
+   the cores, and against ``render.py all --jobs 1``;
+3. a re-render with nothing changed;
+4. the peak resident memory of the largest process.
+
+Prints a table and writes ``benchmarks/results.json``. Never run as a test: wall-clock
+numbers on a shared machine are for reading, not for asserting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import av
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results.json"
+
+
+def render(names: list[str], quality: str, media: Path, jobs: int, force: bool = True) -> tuple[float, str]:
+    """Run the CLI as a user would; return its wall time and what it printed on stderr."""
+    command = [sys.executable, str(ROOT / "render.py"), *names, "--quality", quality, "--jobs", str(jobs), "--media-dir", str(media)]
+    started = time.perf_counter()
+    done = subprocess.run(command + (["--force"] if force else []), cwd=ROOT, capture_output=True, text=True)
+    wall = time.perf_counter() - started
+    if done.returncode != 0:
+        sys.exit(f"render failed ({' '.join(command)}):\n{done.stderr}")
+    return wall, done.stderr
+
+
+def scene_times(stderr: str) -> dict[str, float]:
+    """Per-scene wall times from the CLI's "done in X s" lines."""
+    return {name: float(seconds) for name, seconds in re.findall(r"(?:\] )?([\w-]+) \(\w+\): done in ([\d.]+) s", stderr)}
+
+
+def encode_floor(video: Path) -> tuple[int, float]:
+    """Frames of ``video`` and the seconds libx264 (manim's settings: crf 23, yuv420p) takes to encode them."""
+    encoding = 0.0
+    frames = 0
+    with av.open(str(video)) as source, av.open(os.devnull, "w", format="mp4") as sink:
+        original = source.streams.video[0]
+        stream = sink.add_stream("libx264", rate=original.guessed_rate)
+        stream.width, stream.height, stream.pix_fmt = original.width, original.height, "yuv420p"
+        stream.options = {"crf": "23"}
+        for frame in source.decode(original):
+            rgb = frame.to_ndarray(format="rgb24")  # manim hands the encoder RGB frames
+            started = time.perf_counter()
+            for packet in stream.encode(av.VideoFrame.from_ndarray(rgb, format="rgb24")):
+                sink.mux(packet)
+            encoding += time.perf_counter() - started
+            frames += 1
+        started = time.perf_counter()
+        for packet in stream.encode():
+            sink.mux(packet)
+        encoding += time.perf_counter() - started
+    return frames, encoding
+
+
+def peak_child_memory_mb() -> float:
+    """Largest resident set of any finished child process so far (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
+def measure(names: list[str], quality: str, media: Path, cores: int) -> dict:
+    serial_wall, serial_log = render(names, quality, media, jobs=1)
+    per_scene_wall = scene_times(serial_log)
+    parallel_wall, _ = render(names, quality, media, jobs=cores)
+    rerender_wall, rerender_log = render(names, quality, media, jobs=cores, force=False)
+    assert rerender_log.count("up to date") == len(names), rerender_log
+
+    scenes = {}
+    for name in names:
+        frames, floor = encode_floor(media / name / quality / f"{name}.mp4")
+        scenes[name] = {
+            "frames": frames,
+            "wall_s": round(per_scene_wall[name], 2),
+            "encode_floor_s": round(floor, 2),
+            "R": round(per_scene_wall[name] / floor, 2),
+        }
+    floor_total = sum(s["encode_floor_s"] for s in scenes.values())
+    return {
+        "quality": quality,
+        "scenes": scenes,
+        "catalog": {
+            "jobs_1_wall_s": round(serial_wall, 2),
+            f"jobs_{cores}_wall_s": round(parallel_wall, 2),
+            "encode_floor_sum_s": round(floor_total, 2),
+            "floor_per_core_s": round(floor_total / cores, 2),
+            "R": round(parallel_wall / (floor_total / cores), 2),
+            "parallel_speedup": round(serial_wall / parallel_wall, 2),
+            "rerender_unchanged_s": round(rerender_wall, 2),
+        },
+    }
+
+
+def print_table(result: dict, cores: int) -> None:
+    print(f"\n{result['quality']} quality")
+    print(f"{'scene':<22}{'frames':>8}{'wall s':>9}{'floor s':>9}{'R':>7}")
+    for name, s in result["scenes"].items():
+        print(f"{name:<22}{s['frames']:>8}{s['wall_s']:>9.1f}{s['encode_floor_s']:>9.1f}{s['R']:>7.2f}")
+    c = result["catalog"]
+    print(
+        f"catalog: --jobs 1 {c['jobs_1_wall_s']:.1f} s, --jobs {cores} {c[f'jobs_{cores}_wall_s']:.1f} s "
+        f"(speed-up {c['parallel_speedup']:.2f}x), floor/cores {c['floor_per_core_s']:.1f} s, R {c['R']:.2f}; "
+        f"re-render with nothing changed {c['rerender_unchanged_s']:.1f} s"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="every scene at low quality, scaling at high")
+    parser.add_argument("--scenes", nargs="+", metavar="NAME", help="only these scenes (default: the whole catalog)")
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT))
+    from scenes import SCENES
+
+    cores = os.cpu_count() or 1
+    names = args.scenes or list(SCENES)
+    runs = [(names, "low"), (["scaling"], "high")] if args.quick else [(names, "high")]
+    results = []
+    with tempfile.TemporaryDirectory(prefix="render-bench-") as media:
+        for run_names, quality in runs:
+            result = measure(run_names, quality, Path(media), cores)
+            print_table(result, cores)
+            results.append(result)
+    report = {
+        "mode": ("quick" if args.quick else "full") + (" (subset)" if args.scenes else ""),
+        "machine": {"cores": cores, "platform": platform.platform(), "python": platform.python_version()},
+        "runs": results,
+        "peak_process_memory_mb": round(peak_child_memory_mb(), 1),
+    }
+    print(f"\npeak memory of the largest process: {report['peak_process_memory_mb']:.0f} MB")
+    RESULTS.write_text(json.dumps(report, indent=1) + "\n")
+    print(f"written {RESULTS.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
