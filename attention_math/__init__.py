@@ -16,7 +16,7 @@ from .core import (
     softmax,
     split_heads,
 )
-from .examples import CAT_DOG_MAT, DEFAULT_SEED, THE_CAT_SAT, THREE_TOKENS, Example, random_matrix
+from .examples import CAT_DOG_MAT, DEFAULT_SEED, SPANISH_TRANSLATION, THE_CAT_SAT, THREE_TOKENS, Example, random_matrix
 from .traces import (
     AttentionTrace,
     ScalingTrace,
@@ -47,6 +47,7 @@ from .generation import (
     generation_macs,
     kv_cache_trace,
 )
+from .intro import BottleneckTrace, SoftmaxTrace, bottleneck_trace, qkv_trace, rnn_hidden_states, softmax_trace
 from .heads import DEMO_MODEL, GPT3, ModelSize, MultiHeadTrace, multi_head_trace
 from .masking import (
     ALIGNMENT,
@@ -90,6 +91,14 @@ __all__ = [
     "self_attention_trace",
     "scaling_trace",
     "lookup",
+    # before attention, Q/K/V, softmax
+    "rnn_hidden_states",
+    "BottleneckTrace",
+    "bottleneck_trace",
+    "qkv_trace",
+    "SoftmaxTrace",
+    "softmax_trace",
+    "SPANISH_TRANSLATION",
     # transformer block
     "layer_norm",
     "feed_forward",

@@ -15,6 +15,7 @@ __all__ = [
     "THE_CAT_SAT",
     "CAT_DOG_MAT",
     "THREE_TOKENS",
+    "SPANISH_TRANSLATION",
     "DEFAULT_SEED",
     "random_matrix",
 ]
@@ -59,6 +60,9 @@ CAT_DOG_MAT = Example(
     source="seed 000, Exercise 2: query 'cat' = [0.5, 0.8] against keys cat, dog, mat",
 )
 """The keys of the exercise; the query is the first row, 'cat' itself."""
+
+SPANISH_TRANSLATION = ("El", "gato", "se", "sentó", "en", "la", "alfombra")
+"""Seed 000's translation of "The cat sat on the mat" ("The Problem Without Attention")."""
 
 THREE_TOKENS = Example(
     name="three-tokens",

@@ -18,7 +18,7 @@ from typing import Sequence
 import numpy as np
 
 from .core import attention_scores, causal_mask, softmax
-from .examples import CAT_DOG_MAT, DEFAULT_SEED, THE_CAT_SAT, Example, random_matrix
+from .examples import CAT_DOG_MAT, DEFAULT_SEED, SPANISH_TRANSLATION, THE_CAT_SAT, Example, random_matrix
 from .traces import AttentionTrace, Trace, attention_trace
 
 __all__ = [
@@ -28,10 +28,8 @@ __all__ = [
     "qkv_trace",
     "SoftmaxTrace",
     "softmax_trace",
-    "SPANISH_TRANSLATION",
 ]
 
-SPANISH_TRANSLATION = ("El", "gato", "se", "sentó", "en", "la", "alfombra")
 """Seed 000's target sentence for "The cat sat on the mat"."""
 
 

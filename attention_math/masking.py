@@ -20,7 +20,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .core import causal_mask, padding_mask
-from .examples import DEFAULT_SEED, THE_CAT_SAT, Example
+from .examples import DEFAULT_SEED, SPANISH_TRANSLATION, THE_CAT_SAT, Example
 from .traces import AttentionTrace, attention_trace
 
 __all__ = [
@@ -47,7 +47,7 @@ PADDING_BATCH = (("The", "cat", "sat"), ("cat", "sat", "on", "the", "mat"), ("Th
 ENGLISH = ("The", "cat", "sat", "on", "the", "mat")
 """The encoder's sentence (seed 000's translation example)."""
 
-SPANISH = ("El", "gato", "se", "sentó", "en", "la", "alfombra")
+SPANISH = SPANISH_TRANSLATION
 """The decoder's sentence: seed 000's translation of :data:`ENGLISH`."""
 
 ALIGNMENT = (0, 1, 2, 2, 3, 4, 5)

@@ -7,6 +7,7 @@ scenes from here, never through manim's own name lookup.
 from __future__ import annotations
 
 from .base import ExplainerScene
+from .bottleneck import BottleneckScene
 from .causal_mask import CausalMaskScene
 from .complexity import ComplexityScene
 from .cross_attention import CrossAttentionScene
@@ -14,14 +15,19 @@ from .kv_cache import KVCacheScene
 from .multi_head import MultiHeadScene
 from .padding_mask import PaddingMaskScene
 from .positional_encoding import PositionalEncodingScene
+from .qkv import QKVScene
 from .scaling import ScalingScene
 from .self_attention import SelfAttentionScene
+from .softmax import SoftmaxScene
 from .transformer_block import TransformerBlockScene
 
 SCENES: dict[str, type[ExplainerScene]] = {
     scene.name: scene
     for scene in (
+        BottleneckScene,
+        QKVScene,
         SelfAttentionScene,
+        SoftmaxScene,
         ScalingScene,
         MultiHeadScene,
         PositionalEncodingScene,

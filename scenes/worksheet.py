@@ -14,7 +14,7 @@ from typing import Sequence
 
 import numpy as np
 
-from attention_math import AttentionTrace, ScalingTrace, Trace
+from attention_math import AttentionTrace, ScalingTrace, SoftmaxTrace, Trace
 
 from .theme import format_number
 
@@ -112,7 +112,34 @@ def scaling_exercises(trace: ScalingTrace) -> list[Exercise]:
     ]
 
 
-EXERCISES_BY_TRACE = {AttentionTrace: attention_exercises, ScalingTrace: scaling_exercises}
+def softmax_exercises(trace: SoftmaxTrace) -> list[Exercise]:
+    """Seed 000's Exercise 2 by hand: dot products, then exponentiate, sum and divide."""
+    keys = list(trace.tokens)
+    dims = [f"d{d + 1}" for d in range(len(trace.query))]
+    return [
+        Exercise(
+            f"Query “{keys[0]}” = the first row below. Compute its dot product with every key. Which key scores highest?",
+            given=[Table("keys", trace.keys, 2, rows=keys, columns=dims)],
+            answer=[Table("scores", trace.scores, 2, columns=keys)],
+        ),
+        Exercise(
+            "Apply softmax to the scores by hand: e to the power of each score, their sum, each divided by the sum.",
+            answer=[
+                Table("e^score", trace.exp_scores, 3, columns=keys),
+                Table("sum", np.array([trace.exp_sum]), 3),
+                Table("weights", trace.weights, 3, columns=keys),
+            ],
+            note="The course notebook prints 0.44, 0.38, 0.18 here; the computation gives the weights above.",
+        ),
+        Exercise(
+            f"Multiply the scores by {', '.join(format_number(m, 0) for m in trace.multipliers)} and apply softmax again. "
+            "What happens to the largest weight as the gaps between scores grow?",
+            answer=[Table(f"weights, scores × {format_number(m, 0)}", w, 3, columns=keys) for m, w in zip(trace.multipliers, trace.sharpened_weights)],
+        ),
+    ]
+
+
+EXERCISES_BY_TRACE = {AttentionTrace: attention_exercises, ScalingTrace: scaling_exercises, SoftmaxTrace: softmax_exercises}
 
 
 def exercises_for(trace: Trace) -> list[Exercise]:

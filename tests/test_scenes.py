@@ -18,6 +18,15 @@ from .conftest import built_scene
 
 # The trace paths each scene must put on screen: its key numbers, per the issue.
 REQUIRED_SOURCES = {
+    "bottleneck": {
+        "hidden_states[5]", "rnn_flow", "attention_flow", "rnn_hops", "attention_hops", "rnn_hops[5]", "attention_hops[5]",
+        "sentence_numbers", "state_numbers",
+    },
+    "qkv": {"x_query", "w_q", "w_k", "w_v", "q", "k", "v", "q[1, 0]", "scale", "scaled_scores[1, 5]", "scaled_scores"},
+    "softmax": {
+        "query", "keys", "scores", "exp_scores", "exp_sum", "weights", "weight_sum", "sharpened_scores[3]",
+        "sharpened_weights[0]", "sharpened_weights[1]", "sharpened_weights[2]", "sharpened_weights[3]",
+    },
     "scaling": {
         "variances[0]", "variances[1]", "variances[2]",
         "scaled_variances[0]", "scaled_variances[1]", "scaled_variances[2]",

@@ -8,8 +8,11 @@ import numpy as np
 from click.testing import CliRunner
 
 import render
-from attention_math import attention_trace, causal_mask, self_attention_trace
+import torch
+
+from attention_math import attention_trace, causal_mask, self_attention_trace, softmax_trace
 from scenes.self_attention import SelfAttentionScene
+from scenes.softmax import SoftmaxScene
 from scenes.theme import format_number, parse_number
 from scenes.worksheet import exercises_for, write_worksheet
 
@@ -47,6 +50,14 @@ def test_a_masked_trace_gets_a_masking_exercise(tmp_path):
     page = write_worksheet(SelfAttentionScene, trace, tmp_path / "w.html").read_text()
     assert table_rows(page, "masked scores")[0][1:] == [float("-inf")] * 2
     assert format_number(float("-inf")) in page
+
+
+def test_softmax_worksheet_is_the_courses_exercise_with_the_computed_answer(tmp_path):
+    trace = softmax_trace()
+    page = write_worksheet(SoftmaxScene, trace, tmp_path / "w.html").read_text()
+    np.testing.assert_allclose(table_rows(page, "scores")[0], [0.89, 0.76, 0.31], atol=0.005)  # seed 000's stated scores
+    weights = table_rows(page, "weights")[0]
+    np.testing.assert_allclose(weights, torch.softmax(torch.tensor([0.89, 0.76, 0.31]), 0).numpy(), atol=0.0005)
 
 
 def test_unknown_scene_is_a_usage_error(tmp_path):
