@@ -15,10 +15,11 @@ is printed on standard output, one per line, at the end.
 from __future__ import annotations
 
 import concurrent.futures
-import functools
 import logging
+import multiprocessing
 import os
 import sys
+import threading
 import traceback
 from pathlib import Path
 
@@ -56,17 +57,6 @@ def select(names: tuple[str, ...]) -> list[str]:
                 f"unknown scene {name!r}. Valid scenes: {', '.join(SCENES)}, or all.", param_hint="SCENES"
             )
     return selected
-
-
-class StepProgress(logging.Handler):
-    """Shows each step of the scene being rendered, so a long render shows it is moving."""
-
-    def __init__(self, scene: str):
-        super().__init__()
-        self.scene = scene
-
-    def emit(self, record: logging.LogRecord) -> None:
-        click.echo(f"    {self.scene}: {record.getMessage()}", err=True)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -116,9 +106,9 @@ def main(
         else:
             todo.append(name)
     jobs = min(jobs or os.cpu_count() or 1, max(len(todo), 1))
-    run = render_one_by_one if jobs == 1 else functools.partial(render_in_parallel, jobs=jobs)
+    settings = {"quality": quality, "theme": theme, "media_root": media_dir, "video_format": video_format}
     try:
-        failed = run(todo, finished, quality=quality, theme=theme, media_root=media_dir, video_format=video_format)
+        failed = render_scenes(todo, finished, jobs, settings) if todo else []
     except KeyboardInterrupt:
         click.echo("\nInterrupted: unfinished scenes were not written; finished videos are kept.", err=True)
         sys.exit(130)
@@ -130,63 +120,75 @@ def main(
         raise click.ClickException(f"{len(failed)} of {len(selected)} scenes failed: {', '.join(failed)}")
 
 
-def render_one_by_one(names, finished, **settings) -> list[str]:
-    """Render in this process, showing each scene's steps as they start; return the failed names."""
+class QueueProgress(logging.Handler):
+    """In a worker: sends the scene's progress lines to the parent process."""
+
+    def __init__(self, scene: str, events):
+        super().__init__()
+        self.scene, self.events = scene, events
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.events.put(f"    {self.scene}: {record.getMessage()}")
+
+
+def render_in_worker(name: str, settings: dict, events):
+    """Run in a fresh worker process: the result, or the error and its traceback as text."""
     logger = logging.getLogger("attention_explainer")
     logger.setLevel(logging.INFO)
-    failed = []
-    for number, name in enumerate(names, start=1):
-        prefix = f"[{number}/{len(names)}] {name} ({settings['quality']})"
-        click.echo(f"{prefix}: rendering", err=True)
-        handler = StepProgress(name)
-        logger.addHandler(handler)
-        try:
-            finished[name] = render_scene(name, **settings)
-        except KeyboardInterrupt:
-            raise
-        except Exception as error:  # one failing scene must not lose the others
-            log_file = write_error_log(settings["media_root"], name, settings["quality"], traceback.format_exc())
-            click.echo(f"{prefix}: FAILED: {type(error).__name__}: {error} (details in {log_file})", err=True)
-            failed.append(name)
-        else:
-            click.echo(f"{prefix}: done in {finished[name].seconds:.1f} s", err=True)
-        finally:
-            logger.removeHandler(handler)
-    return failed
-
-
-def render_in_worker(name: str, settings: dict):
-    """Run in a worker process: the result, or the error and its traceback as text."""
+    logger.addHandler(QueueProgress(name, events))
     try:
         return render_scene(name, **settings), None, None
-    except Exception as error:
+    except Exception as error:  # reported by the parent; the other scenes go on
         return None, f"{type(error).__name__}: {error}", traceback.format_exc()
 
 
-def render_in_parallel(names, finished, jobs: int, **settings) -> list[str]:
-    """Render in ``jobs`` worker processes, each in its own staging folder; return the failed names."""
+WORKER = render_in_worker
+"""The function each worker process runs; tests put a stand-in here."""
+
+
+def render_scenes(names: list[str], finished: dict, jobs: int, settings: dict) -> list[str]:
+    """Render each scene in a fresh process, ``jobs`` at a time; return the names that failed.
+
+    A fresh interpreter per scene (spawned, one task per process) makes a render depend on
+    nothing but its scene and settings: ``--jobs 1`` and ``--jobs N`` give identical frames,
+    whatever the calling process did before.
+    """
     failed = []
-    click.echo(f"Rendering {len(names)} scenes in {jobs} processes", err=True)
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = {}
-        for name in names:
-            futures[pool.submit(render_in_worker, name, settings)] = name
-            click.echo(f"{name} ({settings['quality']}): queued", err=True)
-        try:
-            for future in concurrent.futures.as_completed(futures):
-                name = futures[future]
-                result, error, details = future.result()
-                if result is not None:
-                    finished[name] = result
-                    click.echo(f"{name} ({settings['quality']}): done in {result.seconds:.1f} s", err=True)
-                else:
-                    log_file = write_error_log(settings["media_root"], name, settings["quality"], details)
-                    click.echo(f"{name} ({settings['quality']}): FAILED: {error} (details in {log_file})", err=True)
-                    failed.append(name)
-        except KeyboardInterrupt:
-            pool.shutdown(wait=True, cancel_futures=True)  # workers clean their staging folders
-            raise
+    context = multiprocessing.get_context("spawn")
+    with context.Manager() as manager:
+        events = manager.Queue()
+        printer = threading.Thread(target=echo_events, args=(events,), daemon=True)
+        printer.start()
+        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context, max_tasks_per_child=1) as pool:
+            futures = {pool.submit(WORKER, name, settings, events): name for name in names}
+            click.echo(f"Rendering {len(names)} scene(s), {jobs} at a time: {', '.join(names)}", err=True)
+            try:
+                for future in concurrent.futures.as_completed(futures):
+                    name = futures[future]
+                    prefix = f"{name} ({settings['quality']})"
+                    try:
+                        result, error, details = future.result()
+                    except concurrent.futures.process.BrokenProcessPool as broken:
+                        result, error, details = None, f"the worker process died ({broken})", traceback.format_exc()
+                    if result is not None:
+                        finished[name] = result
+                        click.echo(f"{prefix}: done in {result.seconds:.1f} s ({len(finished)} finished)", err=True)
+                    else:
+                        log_file = write_error_log(settings["media_root"], name, settings["quality"], details)
+                        click.echo(f"{prefix}: FAILED: {error} (details in {log_file})", err=True)
+                        failed.append(name)
+            except KeyboardInterrupt:
+                pool.shutdown(wait=True, cancel_futures=True)  # workers clean their staging folders
+                raise
+        events.put(None)
+        printer.join(timeout=5)
     return failed
+
+
+def echo_events(events) -> None:
+    """Print workers' progress lines as they come, until the ``None`` that ends them."""
+    while (line := events.get()) is not None:
+        click.echo(line, err=True)
 
 
 def write_error_log(media_dir: Path, name: str, quality: str, details: str) -> Path:

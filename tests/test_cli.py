@@ -12,25 +12,18 @@ from scenes import SCENES
 from scenes import rendering
 from scenes.rendering import RenderResult
 
+from . import fake_workers
+
 
 @pytest.fixture
 def fake_render(monkeypatch, tmp_path):
-    """Replace the renderer with a recorder that writes a small file per scene."""
-    calls = []
-
-    def fake(name, quality, media_root, theme, video_format):
-        calls.append((name, quality, theme))
-        video = Path(media_root) / name / quality / f"{name}.mp4"
-        video.parent.mkdir(parents=True, exist_ok=True)
-        video.write_bytes(b"video")
-        return RenderResult(name, quality, video.parent, video, 0.1)
-
-    monkeypatch.setattr(render, "render_scene", fake)
-    return calls
+    """Worker processes run a stand-in that records its calls instead of rendering."""
+    monkeypatch.setattr(render, "WORKER", fake_workers.renders)
+    return lambda: fake_workers.calls(tmp_path)
 
 
 def run(*args):
-    """The CLI in this process (one job), so the replaced renderer is the one called."""
+    """The CLI, one scene at a time, so the recorded calls come in order."""
     return CliRunner().invoke(render.main, [*args, "--jobs", "1"])
 
 
@@ -45,7 +38,8 @@ def test_list_shows_every_scene_with_a_description():
 def test_renders_the_named_scenes_and_prints_their_paths(fake_render, tmp_path):
     result = run("scaling", "self-attention", "--quality", "low", "--media-dir", str(tmp_path))
     assert result.exit_code == 0, result.output
-    assert fake_render == [("scaling", "low", "dark"), ("self-attention", "low", "dark")]
+    assert fake_render() == [("scaling", "low", "dark"), ("self-attention", "low", "dark")]
+    assert "scaling: step 1: pretend" in result.stderr
     assert result.stdout.splitlines() == [
         str(tmp_path / "scaling" / "low" / "scaling.mp4"),
         str(tmp_path / "self-attention" / "low" / "self-attention.mp4"),
@@ -55,23 +49,23 @@ def test_renders_the_named_scenes_and_prints_their_paths(fake_render, tmp_path):
 def test_all_renders_the_catalog_in_teaching_order(fake_render, tmp_path):
     result = run("all", "--media-dir", str(tmp_path))
     assert result.exit_code == 0, result.output
-    assert [name for name, _, _ in fake_render] == list(SCENES)
-    assert {quality for _, quality, _ in fake_render} == {"high"}
+    assert [name for name, _, _ in fake_render()] == list(SCENES)
+    assert {quality for _, quality, _ in fake_render()} == {"high"}
 
 
-def test_unknown_scene_lists_valid_names_and_never_starts_manim(fake_render):
-    result = run("scalng")
+def test_unknown_scene_lists_valid_names_and_never_starts_manim(fake_render, tmp_path):
+    result = run("scalng", "--media-dir", str(tmp_path))
     assert result.exit_code == 2
     assert "unknown scene 'scalng'" in result.output
     for name in SCENES:
         assert name in result.output
-    assert fake_render == []
+    assert fake_render() == []
 
 
-def test_bad_quality_is_a_usage_error(fake_render):
-    result = run("scaling", "--quality", "ultra")
+def test_bad_quality_is_a_usage_error(fake_render, tmp_path):
+    result = run("scaling", "--quality", "ultra", "--media-dir", str(tmp_path))
     assert result.exit_code == 2
-    assert "ultra" in result.output and fake_render == []
+    assert "ultra" in result.output and fake_render() == []
 
 
 def test_no_scene_is_a_usage_error(fake_render):
@@ -79,36 +73,30 @@ def test_no_scene_is_a_usage_error(fake_render):
     assert result.exit_code == 2 and "render.py --list" in result.output
 
 
-def test_missing_latex_says_what_and_how_to_install(monkeypatch, fake_render):
+def test_missing_latex_says_what_and_how_to_install(monkeypatch, fake_render, tmp_path):
     monkeypatch.setattr(rendering.shutil, "which", lambda tool: None if tool == "dvisvgm" else "/usr/bin/" + tool)
-    result = run("scaling")
+    result = run("scaling", "--media-dir", str(tmp_path))
     assert result.exit_code == 1
     assert "dvisvgm not found" in result.output and "make setup" in result.output
-    assert "Traceback" not in result.output and fake_render == []
+    assert "Traceback" not in result.output and fake_render() == []
 
 
 def test_one_failing_scene_keeps_the_others(monkeypatch, tmp_path):
-    def flaky(name, quality, media_root, theme, video_format):
-        if name == "self-attention":
-            raise RuntimeError("boom")
-        video = Path(media_root) / f"{name}.mp4"
-        video.write_bytes(b"ok")
-        return RenderResult(name, quality, Path(media_root), video, 0.1)
-
-    monkeypatch.setattr(render, "render_scene", flaky)
+    monkeypatch.setattr(render, "WORKER", fake_workers.self_attention_fails)
     result = run("self-attention", "scaling", "--media-dir", str(tmp_path))
     assert result.exit_code == 1
     assert "self-attention (high): FAILED: RuntimeError: boom" in result.output
-    assert str(tmp_path / "scaling.mp4") in result.stdout
+    assert result.stdout.splitlines() == [str(tmp_path / "scaling" / "high" / "scaling.mp4")]
     assert "Traceback" in (tmp_path / ".logs" / "self-attention-high.log").read_text()
+    assert "Traceback" not in result.output
 
 
-def test_ctrl_c_exits_non_zero(monkeypatch):
+def test_ctrl_c_exits_non_zero(monkeypatch, tmp_path):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(render, "render_scene", interrupted)
-    result = run("scaling")
+    monkeypatch.setattr(render, "render_scenes", interrupted)
+    result = run("scaling", "--media-dir", str(tmp_path))
     assert result.exit_code == 130
     assert "Interrupted" in result.output
 
@@ -121,8 +109,8 @@ def test_up_to_date_scenes_are_skipped_unless_forced(fake_render, monkeypatch, t
     )
     result = run("scaling", "self-attention", "--media-dir", str(tmp_path))
     assert result.exit_code == 0, result.output
-    assert [name for name, _, _ in fake_render] == ["self-attention"]
+    assert [name for name, _, _ in fake_render()] == ["self-attention"]
     assert "scaling (high): up to date" in result.output
     assert str(tmp_path / "scaling.mp4") in result.stdout.splitlines()
     result = run("scaling", "--force", "--media-dir", str(tmp_path))
-    assert [name for name, _, _ in fake_render] == ["self-attention", "scaling"]
+    assert [name for name, _, _ in fake_render()] == ["self-attention", "scaling"]

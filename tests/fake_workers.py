@@ -1,0 +1,43 @@
+"""Stand-ins for the render worker, run in the CLI's spawned worker processes by tests/test_cli.py.
+
+They live in a module of their own because a spawned process finds its function by
+module and name. Each records its call in ``calls.txt`` in the media folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scenes.rendering import RenderResult
+
+
+def _record(name: str, settings: dict) -> Path:
+    media = Path(settings["media_root"])
+    media.mkdir(parents=True, exist_ok=True)
+    with (media / "calls.txt").open("a") as calls:
+        calls.write(f"{name} {settings['quality']} {settings['theme']}\n")
+    return media
+
+
+def renders(name: str, settings: dict, events):
+    """Writes a small file where the video would go, and one progress line."""
+    media = _record(name, settings)
+    events.put(f"    {name}: step 1: pretend")
+    video = media / name / settings["quality"] / f"{name}.mp4"
+    video.parent.mkdir(parents=True, exist_ok=True)
+    video.write_bytes(b"video")
+    return RenderResult(name, settings["quality"], video.parent, video, 0.1), None, None
+
+
+def self_attention_fails(name: str, settings: dict, events):
+    """Fails for self-attention the way the real worker reports a failure; renders the others."""
+    if name == "self-attention":
+        _record(name, settings)
+        return None, "RuntimeError: boom", "Traceback (most recent call last):\nRuntimeError: boom\n"
+    return renders(name, settings, events)
+
+
+def calls(media: Path) -> list[tuple[str, str, str]]:
+    """The calls recorded so far, in order."""
+    path = Path(media) / "calls.txt"
+    return [tuple(line.split()) for line in path.read_text().splitlines()] if path.exists() else []
