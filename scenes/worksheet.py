@@ -14,7 +14,18 @@ from typing import Sequence
 
 import numpy as np
 
-from attention_math import AttentionTrace, ScalingTrace, SoftmaxTrace, Trace
+from attention_math import (
+    AttentionTrace,
+    BottleneckTrace,
+    ComplexityTrace,
+    KVCacheTrace,
+    MultiHeadTrace,
+    PositionalTrace,
+    ScalingTrace,
+    SoftmaxTrace,
+    Trace,
+    TransformerBlockTrace,
+)
 
 from .theme import format_number
 
@@ -139,12 +150,142 @@ def softmax_exercises(trace: SoftmaxTrace) -> list[Exercise]:
     ]
 
 
-EXERCISES_BY_TRACE = {AttentionTrace: attention_exercises, ScalingTrace: scaling_exercises, SoftmaxTrace: softmax_exercises}
+def bottleneck_exercises(trace: BottleneckTrace) -> list[Exercise]:
+    """How much of the sentence reaches the end of an RNN, and how far information travels."""
+    words = list(trace.tokens)
+    return [
+        Exercise(
+            f"The sentence has {len(words)} words of {trace.embeddings.shape[1]} numbers each. "
+            "How many numbers go in, and how many reach the translator through the RNN's last hidden state?",
+            given=[Table("last hidden state", trace.hidden_states[-1], 2)],
+            answer=[Table("numbers in, numbers through", np.array([trace.sentence_numbers, trace.state_numbers], dtype=float), 0, columns=["in", "through"])],
+        ),
+        Exercise(
+            f"Fill in the information-flow matrix of the RNN (1 when position j can reach position i) and of attention. "
+            f"How many steps does “{words[0]}” need to reach each word?",
+            answer=[
+                Table("RNN", trace.rnn_flow, 0, rows=words, columns=words),
+                Table("attention", trace.attention_flow, 0, rows=words, columns=words),
+                Table("hops from the first word: RNN", trace.rnn_hops, 0, columns=words),
+                Table("hops from the first word: attention", trace.attention_hops, 0, columns=words),
+            ],
+        ),
+    ]
+
+
+def multi_head_exercises(trace: MultiHeadTrace) -> list[Exercise]:
+    """The split into heads, and the model sizes of the course."""
+    d_model = trace.x.shape[1]
+    d_head = trace.q_heads.shape[2]
+    models = list(trace.scale_models)
+    return [
+        Exercise(
+            f"Q is {trace.q.shape[0]} × {d_model}. Split it into {trace.n_heads} heads: what is each head's width, "
+            "and which numbers of the first token go to head 1?",
+            given=[Table("Q, first token", trace.q[0], 1)],
+            answer=[
+                Table("d_head = d_model ÷ heads", np.array([d_head], dtype=float), 0),
+                Table("head 1, first token", trace.q_heads[0, 0], 1),
+            ],
+        ),
+        Exercise(
+            "Complete the table: head dimension = d_model ÷ heads; heads in all = heads × layers.",
+            given=[
+                Table("d_model", trace.scale_d_model, 0, columns=models),
+                Table("heads per layer", trace.scale_heads, 0, columns=models),
+                Table("layers", trace.scale_layers, 0, columns=models),
+            ],
+            answer=[
+                Table("head dimension", trace.scale_head_dim, 0, columns=models),
+                Table("heads in all", trace.scale_total_heads, 0, columns=models),
+            ],
+        ),
+    ]
+
+
+def positional_exercises(trace: PositionalTrace) -> list[Exercise]:
+    """The first fingerprints by hand, and the similarity of near and far positions."""
+    return [
+        Exercise(
+            "With d_model = 4, compute PE(pos, 0) = sin(pos), PE(pos, 1) = cos(pos), PE(pos, 2) = sin(pos / 100) "
+            "and PE(pos, 3) = cos(pos / 100) for positions 0, 1 and 2 (angles in radians).",
+            answer=[Table("PE", trace.pe_small, 2, rows=[f"position {p}" for p in range(len(trace.pe_small))], columns=["sin", "cos", "sin", "cos"])],
+        ),
+        Exercise(
+            f"The video compares position {trace.reference} with positions {trace.near} and {trace.far} "
+            f"(d_model = {trace.d_model}). Which is more similar, and why?",
+            answer=[Table("cosine similarity", np.array([trace.similarity_near, trace.similarity_far]), 4, columns=[f"{trace.reference} and {trace.near}", f"{trace.reference} and {trace.far}"])],
+        ),
+    ]
+
+
+def kv_cache_exercises(trace: KVCacheTrace) -> list[Exercise]:
+    """The multiply-adds of each generation step, with and without the cache."""
+    steps = [str(int(t)) for t in trace.step_tokens]
+    d = trace.q.shape[1]
+    return [
+        Exercise(
+            f"With d = {d}, count the multiply-adds of each generation step t: with a cache, 3d² + 2td; "
+            "recomputing everything, 3td² + 2t²d. Add them up. How many times less work is the cache?",
+            answer=[
+                Table("with the cache", trace.macs_cached, 0, columns=steps),
+                Table("recomputing", trace.macs_full, 0, columns=steps),
+                Table("totals and ratio", np.array([trace.total_cached, trace.total_full, trace.saving_ratio]), 1, columns=["cached", "recomputed", "ratio"]),
+            ],
+        ),
+    ]
+
+
+def block_exercises(trace: TransformerBlockTrace) -> list[Exercise]:
+    """Layer norm of one residual sum by hand."""
+    f = trace.focus
+    return [
+        Exercise(
+            f"Layer norm of the residual sum of “{trace.tokens[f]}”: compute its mean and variance, "
+            "then (x − mean) / √(variance + ε) with ε ≈ 0.",
+            given=[Table("x + attention(x)", trace.residual1[f], 2)],
+            answer=[
+                Table("mean and variance", np.array([trace.residual1_mean[f], trace.residual1_var[f]]), 3, columns=["mean", "variance"]),
+                Table("norm₁", trace.norm1[f], 2),
+            ],
+        ),
+    ]
+
+
+def complexity_exercises(trace: ComplexityTrace) -> list[Exercise]:
+    """Weights, bytes and multiply-adds of attention for growing sequence lengths."""
+    lengths = [str(int(n)) for n in trace.lengths]
+    return [
+        Exercise(
+            f"For each sequence length n (d = {trace.d}): how many attention weights (n²), how many bytes in float32 (4 each), "
+            "and how many multiply-adds for QKᵀ and for weights·V (n²d each)? What happens when n doubles?",
+            answer=[
+                Table("weights", trace.weight_counts, 0, columns=lengths),
+                Table("bytes", trace.weight_bytes, 0, columns=lengths),
+                Table("multiply-adds", trace.total_macs, 0, columns=lengths),
+                Table("growth when n doubles", trace.growth, 1),
+            ],
+        ),
+    ]
+
+
+EXERCISES_BY_TRACE = {
+    AttentionTrace: attention_exercises,
+    ScalingTrace: scaling_exercises,
+    SoftmaxTrace: softmax_exercises,
+    BottleneckTrace: bottleneck_exercises,
+    MultiHeadTrace: multi_head_exercises,
+    PositionalTrace: positional_exercises,
+    KVCacheTrace: kv_cache_exercises,
+    TransformerBlockTrace: block_exercises,
+    ComplexityTrace: complexity_exercises,
+}
 
 
 def exercises_for(trace: Trace) -> list[Exercise]:
     """The worksheet exercises for a trace; empty when its kind has none yet."""
-    builder = EXERCISES_BY_TRACE.get(type(trace))
+    # The nearest kind in the trace's class hierarchy: a CausalMaskTrace is an AttentionTrace.
+    builder = next((EXERCISES_BY_TRACE[kind] for kind in type(trace).__mro__ if kind in EXERCISES_BY_TRACE), None)
     return builder(trace) if builder else []
 
 

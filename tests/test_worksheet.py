@@ -8,9 +8,11 @@ import numpy as np
 from click.testing import CliRunner
 
 import render
+import pytest
 import torch
 
-from attention_math import attention_trace, causal_mask, self_attention_trace, softmax_trace
+from attention_math import attention_trace, causal_mask, causal_mask_trace, self_attention_trace, softmax_trace
+from scenes import SCENES
 from scenes.self_attention import SelfAttentionScene
 from scenes.softmax import SoftmaxScene
 from scenes.theme import format_number, parse_number
@@ -58,6 +60,25 @@ def test_softmax_worksheet_is_the_courses_exercise_with_the_computed_answer(tmp_
     np.testing.assert_allclose(table_rows(page, "scores")[0], [0.89, 0.76, 0.31], atol=0.005)  # seed 000's stated scores
     weights = table_rows(page, "weights")[0]
     np.testing.assert_allclose(weights, torch.softmax(torch.tensor([0.89, 0.76, 0.31]), 0).numpy(), atol=0.0005)
+
+
+def test_mask_scenes_get_attention_exercises_with_their_mask():
+    trace = causal_mask_trace()
+    questions = [e.question for e in exercises_for(trace)]
+    assert any("The mask hides" in q for q in questions)
+
+
+@pytest.mark.parametrize("name", list(SCENES))
+def test_every_scene_has_a_worksheet_whose_answers_are_its_trace(name, tmp_path):
+    scene = SCENES[name]
+    trace = scene.build_trace()
+    page = write_worksheet(scene, trace, tmp_path / "w.html").read_text()
+    exercises = exercises_for(trace)
+    assert len(exercises) >= 1 and page.count("<li>") >= 2 * len(exercises)
+    for exercise in exercises:
+        for table in exercise.answer + exercise.given:
+            drawn = np.array(table_rows(page, table.caption), dtype=float)
+            np.testing.assert_allclose(drawn, np.atleast_2d(np.round(table.values, table.decimals)), atol=10**-table.decimals)
 
 
 def test_unknown_scene_is_a_usage_error(tmp_path):
