@@ -102,9 +102,10 @@ def render_scene(
         shared_cache, cache = media_root / ".cache", staging / "cache"
         # Each render typesets into a private copy of the shared LaTeX/Pango cache: a formula is
         # typeset once across renders, yet no two processes ever share manim's Tex/ folder
-        # (manim's cleanup deletes files another process is still using).
+        # (manim's cleanup deletes files another process is still using). Files only ever join
+        # the shared cache by rename from a dot-named temporary, which the copy skips.
         if shared_cache.exists():
-            shutil.copytree(shared_cache, cache)
+            shutil.copytree(shared_cache, cache, ignore=shutil.ignore_patterns(".*"))
         settings = {
             "media_dir": str(manim_dir),
             "video_dir": str(manim_dir / "video"),
