@@ -162,10 +162,13 @@ Captions are on by default; each video has a transcript, per-step clips and a st
 "use strict";
 for (const video of document.querySelectorAll("video")) {{
   if (location.protocol === "file:") {{
-    // Browsers refuse <track> files on pages opened from disk; the same cues are inline.
-    video.querySelector("track").remove();
+    // Browsers refuse <track> files on pages opened from disk, so the same cues come inline.
     const track = video.addTextTrack("captions", "English", "en");
     for (const cue of JSON.parse(video.nextElementSibling.textContent)) track.addCue(new VTTCue(cue.start, cue.end, cue.text));
+  }} else {{
+    // Added here rather than in the markup, so that a page opened from disk never requests it.
+    const track = Object.assign(document.createElement("track"), {{kind: "captions", src: video.dataset.captions, srclang: "en", label: "English", default: true}});
+    video.appendChild(track);
   }}
   // Captions on by default, whatever the browser's own setting.
   for (const track of video.textTracks) track.mode = "showing";
@@ -190,9 +193,8 @@ for (const button of document.querySelectorAll("button[data-copy]")) {{
 ARTICLE = """<article id="{anchor}">
   <h2>{title}</h2>
   <p class="muted">{description} <span>({quality}, {theme} theme, {duration})</span></p>
-  <video controls preload="metadata" poster="{folder}/poster.png">
+  <video controls preload="metadata" poster="{folder}/poster.png" data-captions="{folder}/captions.vtt">
     {sources}
-    <track kind="captions" src="{folder}/captions.vtt" srclang="en" label="English" default>
   </video>
   <script type="application/json" class="cues">{cues}</script>
   <p class="files">{links}</p>
