@@ -16,7 +16,7 @@ from .core import (
     softmax,
     split_heads,
 )
-from .examples import CAT_DOG_MAT, DEFAULT_SEED, SPANISH_TRANSLATION, THE_CAT_SAT, THREE_TOKENS, Example, random_matrix
+from .examples import CAT_DOG_MAT, DEFAULT_SEED, SPANISH_TRANSLATION, THE_CAT_SAT, THREE_TOKENS, Example, random_matrix, sentence_example, word_vector
 from .traces import (
     AttentionTrace,
     ScalingTrace,
@@ -84,6 +84,8 @@ __all__ = [
     "THREE_TOKENS",
     "DEFAULT_SEED",
     "random_matrix",
+    "sentence_example",
+    "word_vector",
     "Trace",
     "AttentionTrace",
     "ScalingTrace",

@@ -6,6 +6,7 @@ teacher can find the matching page of the course.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,6 +19,8 @@ __all__ = [
     "SPANISH_TRANSLATION",
     "DEFAULT_SEED",
     "random_matrix",
+    "sentence_example",
+    "word_vector",
 ]
 
 DEFAULT_SEED = 42
@@ -81,3 +84,39 @@ def random_matrix(rng: np.random.Generator, rows: int, cols: int, scale: float |
     if scale is None:
         scale = 1.0 / np.sqrt(rows)
     return rng.standard_normal((rows, cols)) * scale
+
+
+def word_vector(word: str, dim: int) -> np.ndarray:
+    """A made-up embedding for ``word``: ``dim`` numbers from 0.0 to 0.9, the same for the same word.
+
+    The numbers come from ``numpy.random.default_rng`` seeded with the SHA-256 of the
+    lower-cased word (Python's own ``hash`` changes between runs), so "The" and "the"
+    share a vector as in the course notebook, and every run and machine agree.
+    """
+    seed = int.from_bytes(hashlib.sha256(word.lower().encode("utf-8")).digest()[:8], "little")
+    return np.random.default_rng(seed).integers(0, 10, dim) / 10
+
+
+COURSE_VOCABULARY = {token.lower(): row for token, row in zip(THE_CAT_SAT.tokens, THE_CAT_SAT.embeddings)}
+"""The notebook's own 4-number embeddings, by lower-cased word."""
+
+
+def sentence_example(sentence: str, dim: int = 4) -> Example:
+    """A teacher's sentence as an example: one token per whitespace-separated word.
+
+    Words the course notebook embeds ("the", "cat", "sat", "on", "mat") keep its
+    4-number vectors when ``dim`` is 4, so the default sentence gives the course's
+    numbers; every other word gets :func:`word_vector`. Tokens are kept exactly as
+    typed (no lower-casing, no escaping): they are user text, drawn literally.
+    """
+    tokens = tuple(sentence.split())
+    if not tokens:
+        raise ValueError("the sentence has no words")
+    use_course = dim == len(THE_CAT_SAT.embeddings[0])
+    rows = [
+        COURSE_VOCABULARY[token.lower()] if use_course and token.lower() in COURSE_VOCABULARY else word_vector(token, dim)
+        for token in tokens
+    ]
+    known = "the course notebook's vectors for its words, " if use_course else ""
+    source = f"embeddings: {known}numbers drawn from default_rng(SHA-256 of the word) for any other word"
+    return Example(name="sentence", tokens=tokens, embeddings=np.array(rows, dtype=float), source=source)

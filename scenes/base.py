@@ -102,6 +102,13 @@ class ExplainerScene(Scene):
         Which course material (``../shared/seeds/``) it follows.
     poster_step
         The step whose last frame is the poster image; the last step when empty.
+    options
+        The teacher's inputs the scene takes (keys of :data:`scenes.inputs.OPTIONS`),
+        passed to :meth:`build_trace` by name.
+    min_tokens, max_tokens
+        How many words a ``sentence`` may have: the most that fit the scene's layout.
+    default_d_model, d_model_range, default_heads, heads_range
+        The model size the scene draws, and the sizes its layout can show.
     """
 
     name: ClassVar[str] = ""
@@ -109,6 +116,13 @@ class ExplainerScene(Scene):
     description: ClassVar[str] = ""
     sources: ClassVar[str] = ""
     poster_step: ClassVar[str] = ""
+    options: ClassVar[tuple[str, ...]] = ()
+    min_tokens: ClassVar[int] = 2
+    max_tokens: ClassVar[int] = 0
+    default_d_model: ClassVar[int] = 0
+    d_model_range: ClassVar[tuple[int, int]] = (0, 0)
+    default_heads: ClassVar[int] = 1
+    heads_range: ClassVar[tuple[int, int]] = (1, 1)
 
     def __init__(self, trace: Trace | None = None, theme: Theme = DARK, **kwargs):
         self.trace = trace if trace is not None else self.build_trace()
@@ -118,9 +132,13 @@ class ExplainerScene(Scene):
         super().__init__(**kwargs)
 
     @classmethod
-    def build_trace(cls) -> Trace:
-        """Compute the scene's trace with its default settings."""
+    def build_trace(cls, **settings) -> Trace:
+        """Compute the scene's trace: its defaults, changed by the ``settings`` given (see :attr:`options`)."""
         raise NotImplementedError
+
+    @classmethod
+    def check_settings(cls, settings: dict) -> None:
+        """Raise ``ValueError`` with a one-line reason when ``settings`` cannot be shown (beyond the common checks)."""
 
     def setup(self):
         self.camera.background_color = self.theme.background

@@ -25,6 +25,7 @@ from manim import (
     Write,
 )
 
+from attention_math import DEFAULT_SEED
 from attention_math.intro import bottleneck_trace
 
 from .base import ExplainerScene
@@ -40,9 +41,11 @@ class BottleneckScene(ExplainerScene):
     description = "An RNN squeezes a sentence through one hidden state; attention links every word to every word."
     sources = "seed 000 'The Problem Without Attention'; seed 001 part 1; seed 003 'Before Attention' / 'With Attention'"
 
+    options = ("seed",)
+
     @classmethod
-    def build_trace(cls):
-        return bottleneck_trace()
+    def build_trace(cls, seed: int = DEFAULT_SEED):
+        return bottleneck_trace(seed)
 
     def construct(self):
         t = self.trace

@@ -22,6 +22,7 @@ from manim import (
     VGroup,
 )
 
+from attention_math import THE_CAT_SAT, sentence_example
 from attention_math.masking import causal_mask_trace
 
 from .base import ExplainerScene
@@ -37,9 +38,13 @@ class CausalMaskScene(ExplainerScene):
     description = "GPT's lower-triangular mask: −∞ above the diagonal, softmax over the past; BERT vs GPT."
     sources = "seed 001 part 7; seed 003 'Causal Masking', 'BERT vs GPT'; seed 002 masked_fill"
 
+    options = ("sentence",)
+    max_tokens = 8
+
     @classmethod
-    def build_trace(cls):
-        return causal_mask_trace()
+    def build_trace(cls, sentence: str | None = None):
+        example = THE_CAT_SAT if sentence is None else sentence_example(sentence)
+        return causal_mask_trace(example, focus=min(2, len(example.tokens) - 1))
 
     def construct(self):
         t = self.trace

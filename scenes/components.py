@@ -31,6 +31,7 @@ __all__ = [
     "ColorGrid",
     "ColorScale",
     "label",
+    "fit_label",
     "number_label",
     "formula",
     "NumberGrid",
@@ -48,6 +49,14 @@ def label(theme: Theme, content: str, size: int | None = None, color: str | None
         font_size=max(size or theme.body_size, theme.min_size),
         color=color or theme.text,
     )
+
+
+def fit_label(theme: Theme, content: str, max_width: float, size: int | None = None, color: str | None = None) -> Text:
+    """A :func:`label` shrunk, if needed, to ``max_width``: a teacher's long word still fits its slot, drawn whole."""
+    text = label(theme, content, size=size, color=color)
+    if text.width > max_width:
+        text.scale_to_fit_width(max_width)
+    return text
 
 
 def number_label(theme: Theme, value: float, decimals: int, size: int | None = None, color: str | None = None) -> Text:
@@ -80,6 +89,8 @@ class NumberGrid(VGroup):
         Colour each cell from the theme's colour map between ``vmin`` and ``vmax``.
     row_labels, col_labels
         Optional labels (tokens) left of the rows and above the columns.
+    row_label_width
+        Widest a row label may be; longer tokens shrink to it (column labels fit their cell).
     """
 
     def __init__(
@@ -98,6 +109,7 @@ class NumberGrid(VGroup):
         row_label_color: str | None = None,
         col_label_color: str | None = None,
         label_size: int | None = None,
+        row_label_width: float = 2.2,
     ):
         super().__init__()
         values = np.asarray(values, dtype=float)
@@ -138,15 +150,13 @@ class NumberGrid(VGroup):
         size = label_size or theme.small_size
         if row_labels is not None:
             for i, token in enumerate(row_labels):
-                text = label(theme, token, size=size, color=row_label_color)
+                text = fit_label(theme, token, row_label_width, size=size, color=row_label_color)
                 text.next_to(self.cell(i, 0), LEFT, buff=0.15)
                 self.row_labels.add(text)
             self.add(self.row_labels)
         if col_labels is not None:
             for j, token in enumerate(col_labels):
-                text = label(theme, token, size=size, color=col_label_color)
-                if text.width > cell_width * 0.95:
-                    text.scale_to_fit_width(cell_width * 0.95)
+                text = fit_label(theme, token, cell_width * 0.95, size=size, color=col_label_color)
                 text.next_to(self.cell(0, j), UP, buff=0.12)
                 self.col_labels.add(text)
             self.add(self.col_labels)
@@ -170,9 +180,20 @@ class NumberGrid(VGroup):
 
 
 class TokenRow(VGroup):
-    """Tokens side by side in boxes; user text, so drawn with ``Text`` only."""
+    """Tokens side by side in boxes; user text, so drawn with ``Text`` only.
 
-    def __init__(self, theme: Theme, tokens: Sequence[str], color: str | None = None, size: int | None = None, buff: float = 0.25):
+    A row wider than ``max_width`` (a teacher's long sentence) is shrunk to it as a whole.
+    """
+
+    def __init__(
+        self,
+        theme: Theme,
+        tokens: Sequence[str],
+        color: str | None = None,
+        size: int | None = None,
+        buff: float = 0.25,
+        max_width: float = 13.0,
+    ):
         super().__init__()
         self.tokens = tuple(tokens)
         for token in tokens:
@@ -181,6 +202,8 @@ class TokenRow(VGroup):
             box.move_to(text)
             self.add(VGroup(box, text))
         self.arrange(RIGHT, buff=buff)
+        if self.width > max_width:
+            self.scale_to_fit_width(max_width)
 
 
 class Histogram(VGroup):

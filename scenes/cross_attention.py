@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from manim import DOWN, LEFT, RIGHT, UP, Arrow, FadeIn, FadeOut, GrowFromEdge, ReplacementTransform, SurroundingRectangle, TransformFromCopy, VGroup
 
+from attention_math import DEFAULT_SEED
 from attention_math.masking import cross_attention_trace
 
 from .base import ExplainerScene
@@ -25,9 +26,11 @@ class CrossAttentionScene(ExplainerScene):
     description = "Spanish decoder queries attend to English encoder keys/values: a 7×6 weight matrix."
     sources = "seed 000 translation example; seed 004 slide 12 CrossAttention; seed 002 cross-attention exercise"
 
+    options = ("seed",)
+
     @classmethod
-    def build_trace(cls):
-        return cross_attention_trace()
+    def build_trace(cls, seed: int = DEFAULT_SEED):
+        return cross_attention_trace(seed)
 
     def construct(self):
         t = self.trace

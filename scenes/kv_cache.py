@@ -22,6 +22,7 @@ from manim import (
     Write,
 )
 
+from attention_math import DEFAULT_SEED, THE_CAT_SAT, sentence_example
 from attention_math.generation import kv_cache_trace
 
 from .base import ExplainerScene
@@ -41,9 +42,13 @@ class KVCacheScene(ExplainerScene):
     description = "Generating token by token: one new query row against cached keys and values, and the work saved."
     sources = "seed 004 slide 13 'Performance Optimization with Attention Caching' (CachedAttention)"
 
+    options = ("sentence", "seed")
+    max_tokens = 8
+
     @classmethod
-    def build_trace(cls):
-        return kv_cache_trace()
+    def build_trace(cls, sentence: str | None = None, seed: int = DEFAULT_SEED):
+        example = THE_CAT_SAT if sentence is None else sentence_example(sentence)
+        return kv_cache_trace(example, seed)
 
     def construct(self):
         t = self.trace

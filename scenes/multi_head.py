@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Indicate, ReplacementTransform, SurroundingRectangle, TransformFromCopy, VGroup, Write
 
+from attention_math import DEFAULT_SEED, THE_CAT_SAT, sentence_example
 from attention_math.heads import multi_head_trace
 
 from .base import ExplainerScene
@@ -38,9 +39,15 @@ class MultiHeadScene(ExplainerScene):
     description = "d_model split into 8 heads, 8 attention patterns, concatenation and W_O, then GPT-3's scale."
     sources = "seed 000 'Multi-Head Attention'; seed 001 part 4; seed 003 'Multi-Head Attention' and 'Scale Comparison'"
 
+    options = ("sentence", "seed", "d_model", "heads")
+    max_tokens = 8
+    default_d_model, d_model_range = 16, (4, 32)
+    default_heads, heads_range = 8, (1, 8)
+
     @classmethod
-    def build_trace(cls):
-        return multi_head_trace()
+    def build_trace(cls, sentence: str | None = None, seed: int = DEFAULT_SEED, d_model: int | None = None, heads: int | None = None):
+        tokens = THE_CAT_SAT.tokens if sentence is None else sentence_example(sentence).tokens
+        return multi_head_trace(seed, tokens, d_model or cls.default_d_model, heads or cls.default_heads)
 
     def construct(self):
         t = self.trace

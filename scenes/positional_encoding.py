@@ -24,6 +24,7 @@ from manim import (
     Write,
 )
 
+from attention_math import DEFAULT_SEED
 from attention_math.positions import positional_trace
 
 from .base import ExplainerScene
@@ -42,9 +43,11 @@ class PositionalEncodingScene(ExplainerScene):
     description = "“dog bites man” = “man bites dog” to attention, until sin/cos position fingerprints are added."
     sources = "seed 000 'Positional Encoding'; seed 001 part 5; seed 004 slide 5"
 
+    options = ("seed",)
+
     @classmethod
-    def build_trace(cls):
-        return positional_trace()
+    def build_trace(cls, seed: int = DEFAULT_SEED):
+        return positional_trace(seed)
 
     def construct(self):
         t = self.trace

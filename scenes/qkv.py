@@ -22,6 +22,7 @@ from manim import (
     Write,
 )
 
+from attention_math import DEFAULT_SEED, THE_CAT_SAT, sentence_example
 from attention_math.intro import qkv_trace
 
 from .base import ExplainerScene
@@ -41,9 +42,13 @@ class QKVScene(ExplainerScene):
     description = "Q, K and V are three projections X·W of the same embeddings; Q and K meet in the scores."
     sources = "seed 003 'Query, Key, Value'; seed 000 'Attention Mathematics' (What am I looking for?)"
 
+    options = ("sentence", "seed")
+    max_tokens = 8
+
     @classmethod
-    def build_trace(cls):
-        return qkv_trace()
+    def build_trace(cls, sentence: str | None = None, seed: int = DEFAULT_SEED):
+        example = THE_CAT_SAT if sentence is None else sentence_example(sentence)
+        return qkv_trace(seed, example, focus=min(1, len(example.tokens) - 1))
 
     def construct(self):
         t = self.trace

@@ -2,7 +2,8 @@
 
 ``render_scene`` renders into ``media/.staging/<scene>-<quality>-XXXX``, packages
 the video with its captions, sections, trace and manifest there, and only then
-swaps the finished folder into ``media/<scene>/<quality>/``. An interrupted or
+swaps the finished folder into ``media/<scene>/<quality>/`` (``media/<scene>--<tag>/<quality>/``
+with a teacher's own settings). An interrupted or
 failed render leaves the previous files untouched and no stray files behind.
 """
 
@@ -19,6 +20,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import av
 import manim
@@ -29,6 +31,7 @@ import attention_math
 
 from . import SCENES
 from .base import ExplainerScene
+from .inputs import variant_folder
 from .theme import THEMES
 from .web import write_presenter
 from .worksheet import exercises_for, write_worksheet
@@ -73,9 +76,17 @@ FORMATS = ("mp4", "webm", "both")
 
 
 def render_scene(
-    name: str, quality: str = "high", media_root: Path | str = "media", theme: str = "dark", video_format: str = "mp4"
+    name: str,
+    quality: str = "high",
+    media_root: Path | str = "media",
+    theme: str = "dark",
+    video_format: str = "mp4",
+    inputs: dict[str, Any] | None = None,
 ) -> RenderResult:
-    """Render one scene and publish it to ``media_root/<name>/<quality>/``.
+    """Render one scene and publish it to ``media_root/<folder>/<quality>/``.
+
+    The folder is the scene's name, or with ``inputs`` the name and a tag of them
+    (:func:`scenes.inputs.variant_folder`), so renders of different sentences coexist.
 
     Parameters
     ----------
@@ -90,8 +101,11 @@ def render_scene(
     video_format
         ``"mp4"``; ``"webm"`` or ``"both"`` add a VP9 WebM copy (the MP4 is always made:
         the section clips and the presenter use it).
+    inputs
+        The teacher's settings, already checked by :func:`scenes.inputs.validate`.
     """
     scene_class = SCENES[name]
+    inputs = dict(inputs or {})
     media_root = Path(media_root)
     staging_root = media_root / ".staging"
     staging_root.mkdir(parents=True, exist_ok=True)
@@ -122,15 +136,16 @@ def render_scene(
             "verbosity": "WARNING",
         }
         with tempconfig(settings):
-            scene = scene_class(theme=THEMES[theme])
+            scene = scene_class(trace=scene_class.build_trace(**inputs), theme=THEMES[theme])
             scene.render()
         merge_cache(cache, shared_cache)
         package = staging / "package"
         write_package(
             scene, manim_dir / "video", package, quality=quality, theme=theme,
-            webm=video_format in ("webm", "both"), fingerprint=fingerprint(name, quality, theme, video_format),
+            webm=video_format in ("webm", "both"), inputs=inputs,
+            fingerprint=fingerprint(name, quality, theme, video_format, inputs),
         )
-        final = media_root / name / quality
+        final = media_root / variant_folder(name, inputs) / quality
         publish(package, final, staging)
         return RenderResult(name, quality, final, final / f"{name}.mp4", time.monotonic() - started)
     finally:
@@ -152,7 +167,7 @@ def merge_cache(private: Path, shared: Path) -> None:
             os.replace(temporary, target)
 
 
-def fingerprint(name: str, quality: str, theme: str, video_format: str) -> str:
+def fingerprint(name: str, quality: str, theme: str, video_format: str, inputs: dict[str, Any] | None = None) -> str:
     """What a render depends on: the scene's source, the shared code, the settings, the versions.
 
     The shared code is every module of ``attention_math`` and every non-scene module of
@@ -167,7 +182,9 @@ def fingerprint(name: str, quality: str, theme: str, video_format: str) -> str:
     digest = hashlib.sha256()
     for path in [own, *shared]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    settings = {"scene": name, "quality": quality, "theme": theme, "format": video_format, "versions": versions()}
+    settings = {
+        "scene": name, "quality": quality, "theme": theme, "format": video_format, "inputs": inputs or {}, "versions": versions()
+    }
     digest.update(json.dumps(settings, sort_keys=True).encode())
     return digest.hexdigest()
 
@@ -183,14 +200,16 @@ def versions() -> dict[str, str]:
     }
 
 
-def up_to_date(name: str, quality: str, media_root: Path | str, theme: str = "dark", video_format: str = "mp4") -> RenderResult | None:
+def up_to_date(
+    name: str, quality: str, media_root: Path | str, theme: str = "dark", video_format: str = "mp4", inputs: dict[str, Any] | None = None
+) -> RenderResult | None:
     """The existing render when its manifest matches the current code and settings and its files are all there."""
-    folder = Path(media_root) / name / quality
+    folder = Path(media_root) / variant_folder(name, inputs or {}) / quality
     try:
         manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if manifest.get("fingerprint") != fingerprint(name, quality, theme, video_format):
+    if manifest.get("fingerprint") != fingerprint(name, quality, theme, video_format, inputs):
         return None
     for entry in manifest["files"]:
         path = folder / entry["path"]
@@ -209,7 +228,14 @@ def publish(package: Path, final: Path, staging: Path) -> None:
 
 
 def write_package(
-    scene: ExplainerScene, video_dir: Path, package: Path, quality: str, theme: str, webm: bool = False, fingerprint: str = ""
+    scene: ExplainerScene,
+    video_dir: Path,
+    package: Path,
+    quality: str,
+    theme: str,
+    webm: bool = False,
+    fingerprint: str = "",
+    inputs: dict[str, Any] | None = None,
 ) -> None:
     """Collect manim's output and write the web video, poster, preview, captions, transcript, sections, trace and manifest."""
     package.mkdir()
@@ -264,6 +290,7 @@ def write_package(
         "title": scene.title,
         "description": scene.description,
         "sources": scene.sources,
+        "inputs": inputs or {},
         "settings": {"quality": quality, "theme": theme, **scene.trace.settings},
         "versions": versions(),
         "fingerprint": fingerprint,

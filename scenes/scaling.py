@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from manim import DOWN, LEFT, RIGHT, UP, FadeIn, GrowFromEdge, ReplacementTransform, VGroup, Write
 
-from attention_math import scaling_trace
+from attention_math import DEFAULT_SEED, scaling_trace
 
 from .base import ExplainerScene
 from .components import Histogram, formula, label
@@ -24,9 +24,11 @@ class ScalingScene(ExplainerScene):
     sources = "seed 001 part 3; seed 003 'Why scaling matters'"
     poster_step = "softmax-with-scaling"
 
+    options = ("seed",)
+
     @classmethod
-    def build_trace(cls):
-        return scaling_trace()
+    def build_trace(cls, seed: int = DEFAULT_SEED):
+        return scaling_trace(seed)
 
     def construct(self):
         t = self.trace

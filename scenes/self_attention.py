@@ -22,7 +22,7 @@ from manim import (
     Write,
 )
 
-from attention_math import self_attention_trace
+from attention_math import THE_CAT_SAT, self_attention_trace, sentence_example
 
 from .base import ExplainerScene
 from .components import axis_names, formula, label
@@ -35,9 +35,13 @@ class SelfAttentionScene(ExplainerScene):
     description = "\"The cat sat on the mat\": scores, scaling, softmax and the weighted sum, then the 6×6 heatmap."
     sources = "seed 000 'Simple Attention Mechanism from Scratch' and 'Self-Attention Explained'"
 
+    options = ("sentence",)
+    max_tokens = 8
+
     @classmethod
-    def build_trace(cls):
-        return self_attention_trace()
+    def build_trace(cls, sentence: str | None = None):
+        example = THE_CAT_SAT if sentence is None else sentence_example(sentence)
+        return self_attention_trace(example, focus=min(1, len(example.tokens) - 1))
 
     def construct(self):
         t = self.trace

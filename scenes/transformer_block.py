@@ -26,6 +26,7 @@ from manim import (
     Write,
 )
 
+from attention_math import DEFAULT_SEED, THE_CAT_SAT, sentence_example
 from attention_math.block import transformer_block_trace
 
 from .base import ExplainerScene
@@ -101,9 +102,16 @@ class TransformerBlockScene(ExplainerScene):
     description = "Embeddings + positions, attention, residuals, layer norm and feed-forward, stacked N times."
     sources = "seed 003 'Where Attention Lives in GPT'; seed 004 slides 4, 7, 8 (FeedForward, LayerNorm, EncoderBlock)"
 
+    options = ("sentence", "seed", "d_model", "heads")
+    max_tokens = 6
+    default_d_model, d_model_range = 8, (4, 12)
+    default_heads, heads_range = 2, (1, 4)
+
     @classmethod
-    def build_trace(cls):
-        return transformer_block_trace()
+    def build_trace(cls, sentence: str | None = None, seed: int = DEFAULT_SEED, d_model: int | None = None, heads: int | None = None):
+        tokens = THE_CAT_SAT.tokens[:4] if sentence is None else sentence_example(sentence).tokens
+        d_model = d_model or cls.default_d_model
+        return transformer_block_trace(tokens, seed, d_model, heads or cls.default_heads, d_ff=2 * d_model)
 
     def construct(self):
         t = self.trace

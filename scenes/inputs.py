@@ -1,0 +1,146 @@
+"""A teacher's own inputs for a scene: which options each scene takes, and their checks.
+
+Every check runs before anything is rendered and raises :class:`InvalidInput` with a
+message that says what is allowed, so the CLI can answer with a usage error (exit 2)
+instead of a traceback halfway through a render.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["OPTIONS", "InvalidInput", "validate", "describe_options", "variant_folder", "MAX_TOKEN_CHARACTERS", "MAX_SEED"]
+
+MAX_TOKEN_CHARACTERS = 24
+"""Longest word a scene draws; longer ones would shrink their labels below the readable size."""
+
+MAX_SEED = 2**32 - 1
+
+
+class InvalidInput(ValueError):
+    """An option value a scene cannot use; the message says what it can."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One CLI option a scene may take: ``--sentence`` is the setting ``sentence``."""
+
+    name: str
+    flag: str
+    metavar: str
+    help: str
+
+
+OPTIONS = {
+    option.name: option
+    for option in (
+        Option("sentence", "--sentence", "TEXT", "Your own sentence, one token per word (drawn literally)."),
+        Option("token", "--token", "TEXT", "The query token to follow through the model (trained-heads)."),
+        Option("seed", "--seed", "N", "Seed of the random weights and embeddings (0 to 2^32 - 1)."),
+        Option("d_model", "--d-model", "N", "Model width: numbers per token."),
+        Option("heads", "--heads", "N", "Number of attention heads (must divide --d-model)."),
+    )
+}
+
+
+def validate(scene: type, given: dict[str, Any]) -> dict[str, Any]:
+    """Check ``given`` (option name to raw value, ``None`` when not given) for ``scene``.
+
+    Returns the settings to build the scene's trace with: only the options given,
+    converted to their types. Raises :class:`InvalidInput` for an option the scene does
+    not take and for any value out of range.
+    """
+    settings = {name: value for name, value in given.items() if value is not None}
+    for name in settings:
+        if name not in scene.options:
+            takes = ", ".join(OPTIONS[o].flag for o in scene.options) or "no options"
+            raise InvalidInput(f"{scene.name} takes no {OPTIONS[name].flag} (it takes: {takes})")
+    if "sentence" in settings:
+        settings["sentence"] = _check_sentence(scene, settings["sentence"])
+    if "token" in settings:
+        settings["token"] = str(settings["token"]).strip()
+        if not settings["token"]:
+            raise InvalidInput("--token is empty: give one word of the sentence")
+    if "seed" in settings:
+        settings["seed"] = _check_seed(settings["seed"])
+    for name, (low, high) in (("d_model", scene.d_model_range), ("heads", scene.heads_range)):
+        if name in settings:
+            settings[name] = _check_integer(OPTIONS[name].flag, settings[name], low, high)
+    d_model = settings.get("d_model", scene.default_d_model)
+    heads = settings.get("heads", scene.default_heads)
+    if ("d_model" in settings or "heads" in settings) and d_model % heads:
+        raise InvalidInput(
+            f"--heads {heads} does not divide --d-model {d_model}: each head gets d_model / heads numbers"
+        )
+    try:
+        scene.check_settings(settings)
+    except ValueError as error:
+        raise InvalidInput(str(error)) from None
+    return settings
+
+
+def _check_sentence(scene: type, sentence: Any) -> str:
+    sentence = str(sentence)
+    words = sentence.split()
+    if not words:
+        raise InvalidInput("--sentence is empty: give a few words, e.g. --sentence \"The cat sat on the mat\"")
+    if scene.max_tokens and not scene.min_tokens <= len(words) <= scene.max_tokens:
+        raise InvalidInput(
+            f"--sentence has {len(words)} words; {scene.name} shows {scene.min_tokens} to {scene.max_tokens} "
+            "(one token per word, and each must fit on the screen)"
+        )
+    too_long = [word for word in words if len(word) > MAX_TOKEN_CHARACTERS]
+    if too_long:
+        raise InvalidInput(f"--sentence has a word longer than {MAX_TOKEN_CHARACTERS} characters: {too_long[0]!r}")
+    # Tabs and line breaks only separate words; the trace keeps the words, joined by single spaces.
+    return " ".join(words)
+
+
+def _check_seed(value: Any) -> int:
+    text = str(value).strip()
+    if not re.fullmatch(r"\d+", text) or int(text) > MAX_SEED:
+        raise InvalidInput(f"--seed must be a whole number from 0 to {MAX_SEED}, got {value!r}")
+    return int(text)
+
+
+def _check_integer(flag: str, value: Any, low: int, high: int) -> int:
+    text = str(value).strip()
+    if not re.fullmatch(r"\d+", text) or not low <= int(text) <= high:
+        raise InvalidInput(f"{flag} must be a whole number from {low} to {high}, got {value!r}")
+    return int(text)
+
+
+def describe_options(scene: type) -> str:
+    """One line saying which options ``scene`` takes and their limits, for ``--list``."""
+    parts = []
+    for name in scene.options:
+        flag = OPTIONS[name].flag
+        if name == "sentence" and scene.max_tokens:
+            parts.append(f"{flag} ({scene.min_tokens}-{scene.max_tokens} words)")
+        elif name == "d_model":
+            parts.append(f"{flag} ({scene.d_model_range[0]}-{scene.d_model_range[1]}, default {scene.default_d_model})")
+        elif name == "heads":
+            parts.append(f"{flag} ({scene.heads_range[0]}-{scene.heads_range[1]}, default {scene.default_heads})")
+        else:
+            parts.append(flag)
+    return ", ".join(parts) if parts else "no options"
+
+
+def variant_folder(name: str, settings: dict[str, Any]) -> str:
+    """The folder a render goes to: the scene's name, plus a tag for non-default settings.
+
+    Two renders with different settings never share a folder: the tag ends with a hash of
+    all the settings, and begins with a readable slug of them (ASCII letters and digits
+    only, so any sentence makes a safe folder name).
+    """
+    if not settings:
+        return name
+    canonical = json.dumps(settings, sort_keys=True, ensure_ascii=False)
+    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:8]
+    readable = " ".join(str(settings[key]) for key in sorted(settings))
+    slug = "-".join(re.findall(r"[a-z0-9]+", readable.lower()))[:40].strip("-")
+    return f"{name}--{slug}-{digest}" if slug else f"{name}--{digest}"
