@@ -7,9 +7,11 @@
     python render.py --list                      # what there is
     python render.py gallery                     # media/index.html: every rendered scene
     python render.py worksheet self-attention    # a printable handout with an answer key
+    python render.py self-attention --sentence "I love learning about attention"
 
-Finished files go to media/<scene>/<quality>/; the path of every finished video
-is printed on standard output, one per line, at the end.
+Finished files go to media/<scene>/<quality>/ (media/<scene>--<tag>/<quality>/ with your own
+--sentence, --seed, ...); the path of every finished video is printed on standard output,
+one per line, at the end.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pathlib import Path
 import click
 
 from scenes import SCENES
+from scenes.inputs import OPTIONS, InvalidInput, describe_options, validate, variant_folder
 from scenes.rendering import FORMATS, QUALITIES, MissingTool, RenderResult, check_tools, render_scene, up_to_date
 from scenes.theme import THEMES
 from scenes.web import write_gallery
@@ -35,10 +38,11 @@ QUALITY_HELP = "low = 480p15, medium = 720p30, high = 1080p60, 4k = 2160p60."
 
 
 def list_scenes() -> None:
-    """Print every scene with its one-line description, in teaching order."""
+    """Print every scene with its one-line description and the options it takes, in teaching order."""
     width = max(len(name) for name in SCENES)
     for name, scene in SCENES.items():
         click.echo(f"{name:<{width}}  {scene.description}")
+        click.echo(f"{'':<{width}}  options: {describe_options(scene)}")
 
 
 def select(names: tuple[str, ...]) -> list[str]:
@@ -67,14 +71,29 @@ def select(names: tuple[str, ...]) -> list[str]:
 @click.option("--format", "video_format", type=click.Choice(FORMATS), default="mp4", show_default=True, help="webm or both add a VP9 WebM beside the MP4.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Scenes rendered at once, each in its own process. [default: the number of cores]")
 @click.option("--force", is_flag=True, help="Render even scenes whose existing render is up to date.")
-@click.option("--list", "show_list", is_flag=True, help="List the scenes and exit.")
+@click.option("--list", "show_list", is_flag=True, help="List the scenes, the options each takes, and exit.")
+@click.option("--sentence", metavar="TEXT", help=OPTIONS["sentence"].help)
+@click.option("--token", metavar="TEXT", help=OPTIONS["token"].help)
+@click.option("--seed", metavar="N", help=OPTIONS["seed"].help)
+@click.option("--d-model", "d_model", metavar="N", help=OPTIONS["d_model"].help)
+@click.option("--heads", metavar="N", help=OPTIONS["heads"].help)
 def main(
-    scenes: tuple[str, ...], quality: str, theme: str, media_dir: Path, video_format: str, jobs: int | None, force: bool, show_list: bool
+    scenes: tuple[str, ...],
+    quality: str,
+    theme: str,
+    media_dir: Path,
+    video_format: str,
+    jobs: int | None,
+    force: bool,
+    show_list: bool,
+    **given: str | None,
 ) -> None:
     """Render SCENES (names from --list, or `all`) to media/<scene>/<quality>/.
 
-    `python render.py gallery` writes media/index.html, a page of every rendered scene;
-    `python render.py worksheet SCENES...` writes printable exercises with an answer key.
+    --sentence, --token, --seed, --d-model and --heads change a scene's example;
+    `--list` says which scene takes which. `python render.py gallery` writes
+    media/index.html, a page of every rendered scene; `python render.py worksheet
+    SCENES...` writes printable exercises with an answer key.
     """
     if show_list or scenes == ("list",):
         list_scenes()
@@ -83,14 +102,16 @@ def main(
         click.echo(str(write_gallery(media_dir)))
         return
     if scenes and scenes[0] == "worksheet":
-        for name in select(scenes[1:]):
+        for name, inputs in check_inputs(select(scenes[1:]), given).items():
             scene = SCENES[name]
             try:
-                click.echo(str(write_worksheet(scene, scene.build_trace(), media_dir / name / "worksheet.html")))
+                target = media_dir / variant_folder(name, inputs) / "worksheet.html"
+                click.echo(str(write_worksheet(scene, scene.build_trace(**inputs), target)))
             except LookupError as error:
                 raise click.ClickException(str(error)) from None
         return
     selected = select(scenes)
+    inputs_by_scene = check_inputs(selected, given)
     try:
         check_tools()
     except MissingTool as error:
@@ -99,7 +120,8 @@ def main(
     finished: dict[str, RenderResult] = {}
     todo = []
     for name in selected:
-        existing = None if force else up_to_date(name, quality, media_dir, theme, video_format)
+        inputs = inputs_by_scene[name]
+        existing = None if force else up_to_date(name, quality, media_dir, theme, video_format, inputs)
         if existing:
             click.echo(f"{name} ({quality}): up to date (--force renders it anyway)", err=True)
             finished[name] = existing
@@ -108,7 +130,7 @@ def main(
     jobs = min(jobs or os.cpu_count() or 1, max(len(todo), 1))
     settings = {"quality": quality, "theme": theme, "media_root": media_dir, "video_format": video_format}
     try:
-        failed = render_scenes(todo, finished, jobs, settings) if todo else []
+        failed = render_scenes(todo, finished, jobs, settings, inputs_by_scene) if todo else []
     except KeyboardInterrupt:
         click.echo("\nInterrupted: unfinished scenes were not written; finished videos are kept.", err=True)
         sys.exit(130)
@@ -118,6 +140,23 @@ def main(
             click.echo(str(finished[name].video))
     if failed:
         raise click.ClickException(f"{len(failed)} of {len(selected)} scenes failed: {', '.join(failed)}")
+
+
+def check_inputs(selected: list[str], given: dict[str, str | None]) -> dict[str, dict]:
+    """Each scene's checked settings; a value or option a scene cannot take is a usage error (exit 2).
+
+    Runs before anything renders, so a typo never costs a render; a scene that needs an
+    optional extra that is not installed says how to install it (exit 1).
+    """
+    checked = {}
+    for name in selected:
+        try:
+            checked[name] = validate(SCENES[name], given)
+        except InvalidInput as error:
+            raise click.UsageError(str(error)) from None
+        except ImportError as error:  # an optional extra (the trained model) is missing
+            raise click.ClickException(str(error)) from None
+    return checked
 
 
 class QueueProgress(logging.Handler):
@@ -146,8 +185,10 @@ WORKER = render_in_worker
 """The function each worker process runs; tests put a stand-in here."""
 
 
-def render_scenes(names: list[str], finished: dict, jobs: int, settings: dict) -> list[str]:
+def render_scenes(names: list[str], finished: dict, jobs: int, settings: dict, inputs: dict[str, dict] | None = None) -> list[str]:
     """Render each scene in a fresh process, ``jobs`` at a time; return the names that failed.
+
+    ``settings`` are shared by every scene; ``inputs`` holds each scene's own (its ``--sentence`` ...).
 
     A fresh interpreter per scene (spawned, one task per process) makes a render depend on
     nothing but its scene and settings: ``--jobs 1`` and ``--jobs N`` give identical frames,
@@ -160,7 +201,9 @@ def render_scenes(names: list[str], finished: dict, jobs: int, settings: dict) -
         printer = threading.Thread(target=echo_events, args=(events,), daemon=True)
         printer.start()
         with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context, max_tasks_per_child=1) as pool:
-            futures = {pool.submit(WORKER, name, settings, events): name for name in names}
+            futures = {
+                pool.submit(WORKER, name, {**settings, "inputs": (inputs or {}).get(name, {})}, events): name for name in names
+            }
             click.echo(f"Rendering {len(names)} scene(s), {jobs} at a time: {', '.join(names)}", err=True)
             try:
                 for future in concurrent.futures.as_completed(futures):
@@ -174,7 +217,8 @@ def render_scenes(names: list[str], finished: dict, jobs: int, settings: dict) -
                         finished[name] = result
                         click.echo(f"{prefix}: done in {result.seconds:.1f} s ({len(finished)} finished)", err=True)
                     else:
-                        log_file = write_error_log(settings["media_root"], name, settings["quality"], details)
+                        folder = variant_folder(name, (inputs or {}).get(name, {}))
+                        log_file = write_error_log(settings["media_root"], folder, settings["quality"], details)
                         click.echo(f"{prefix}: FAILED: {error} (details in {log_file})", err=True)
                         failed.append(name)
             except KeyboardInterrupt:

@@ -129,6 +129,8 @@ class ExplainerScene(Scene):
         self.theme = theme
         self.steps: list[Step] = []
         self.shown: list[Shown] = []
+        self.drawn_text: set[str] = set()
+        """Every ``Text`` on screen at the end of a step, as written (for tests of literal user text)."""
         super().__init__(**kwargs)
 
     @classmethod
@@ -177,6 +179,7 @@ class ExplainerScene(Scene):
         if self.mobjects:
             on_screen = Group(*self.mobjects)
             step.extent = (on_screen.get_left()[0], on_screen.get_right()[0], on_screen.get_bottom()[1], on_screen.get_top()[1])
+            self.drawn_text.update(m.original_text for m in on_screen.get_family() if isinstance(m, Text))
         self._add_captions(step)
 
     def _add_captions(self, step: Step) -> None:

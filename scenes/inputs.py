@@ -127,7 +127,7 @@ def describe_options(scene: type) -> str:
             parts.append(f"{flag} ({scene.heads_range[0]}-{scene.heads_range[1]}, default {scene.default_heads})")
         else:
             parts.append(flag)
-    return ", ".join(parts) if parts else "no options"
+    return ", ".join(parts) if parts else "none"
 
 
 def variant_folder(name: str, settings: dict[str, Any]) -> str:

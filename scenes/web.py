@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 from . import SCENES
+from .inputs import OPTIONS
 
 QUALITIES = ("low", "medium", "high", "4k")
 
@@ -192,7 +193,7 @@ for (const button of document.querySelectorAll("button[data-copy]")) {{
 
 ARTICLE = """<article id="{anchor}">
   <h2>{title}</h2>
-  <p class="muted">{description} <span>({quality}, {theme} theme, {duration})</span></p>
+  <p class="muted">{description} <span>({quality}, {theme} theme, {duration})</span></p>{inputs}
   <video controls preload="metadata" poster="{folder}/poster.png" data-captions="{folder}/captions.vtt">
     {sources}
   </video>
@@ -236,19 +237,30 @@ def parse_vtt(text: str) -> list[dict]:
     return cues
 
 
+def _describe_inputs(inputs: dict) -> str:
+    """A line naming a render's own settings (a teacher's sentence, seed...), escaped; empty for the defaults."""
+    if not inputs:
+        return ""
+    parts = [f"{_esc(OPTIONS[key].flag if key in OPTIONS else key)} <q>{_esc(str(value))}</q>" for key, value in sorted(inputs.items())]
+    return '\n  <p class="inputs">Rendered with ' + ", ".join(parts) + "</p>"
+
+
 def write_gallery(media_root: Path | str) -> Path:
     """Write ``media_root/index.html`` listing every finished render found under it."""
     media_root = Path(media_root)
     media_root.mkdir(parents=True, exist_ok=True)
     order = {name: index for index, name in enumerate(SCENES)}
     quality_order = {name: index for index, name in enumerate(QUALITIES)}
+    manifests = {path: json.loads(path.read_text(encoding="utf-8")) for path in media_root.glob("*/*/manifest.json")}
 
     def teaching_order(path: Path):
-        return (order.get(path.parent.parent.name, len(order)), quality_order.get(path.parent.name, 9), str(path))
+        # A scene's own renders first, then its renders with a teacher's settings, each by quality.
+        scene = manifests[path]["scene"]
+        return (order.get(scene, len(order)), bool(manifests[path].get("inputs")), quality_order.get(path.parent.name, 9), str(path))
 
     articles = []
-    for manifest_path in sorted(media_root.glob("*/*/manifest.json"), key=teaching_order):
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    for manifest_path in sorted(manifests, key=teaching_order):
+        manifest = manifests[manifest_path]
         package = manifest_path.parent
         folder = package.relative_to(media_root).as_posix()
         scene = manifest["scene"]
@@ -269,6 +281,7 @@ def write_gallery(media_root: Path | str) -> Path:
                 title=_esc(manifest["title"]),
                 description=_esc(manifest["description"]),
                 quality=_esc(manifest["settings"]["quality"]),
+                inputs=_describe_inputs(manifest.get("inputs") or {}),
                 theme=_esc(manifest["settings"]["theme"]),
                 duration=f"{int(seconds // 60)}:{int(seconds % 60):02d}",
                 folder=_esc(folder),

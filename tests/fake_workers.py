@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from scenes.inputs import variant_folder
 from scenes.rendering import RenderResult
 
 
@@ -15,7 +16,8 @@ def _record(name: str, settings: dict) -> Path:
     media = Path(settings["media_root"])
     media.mkdir(parents=True, exist_ok=True)
     with (media / "calls.txt").open("a") as calls:
-        calls.write(f"{name} {settings['quality']} {settings['theme']}\n")
+        inputs = [f"{key}={value}" for key, value in sorted(settings.get("inputs", {}).items())]
+        calls.write("\t".join([name, settings["quality"], settings["theme"], *inputs]) + "\n")
     return media
 
 
@@ -23,7 +25,7 @@ def renders(name: str, settings: dict, events):
     """Writes a small file where the video would go, and one progress line."""
     media = _record(name, settings)
     events.put(f"    {name}: step 1: pretend")
-    video = media / name / settings["quality"] / f"{name}.mp4"
+    video = media / variant_folder(name, settings.get("inputs", {})) / settings["quality"] / f"{name}.mp4"
     video.parent.mkdir(parents=True, exist_ok=True)
     video.write_bytes(b"video")
     return RenderResult(name, settings["quality"], video.parent, video, 0.1), None, None
@@ -40,4 +42,4 @@ def self_attention_fails(name: str, settings: dict, events):
 def calls(media: Path) -> list[tuple[str, str, str]]:
     """The calls recorded so far, in order."""
     path = Path(media) / "calls.txt"
-    return [tuple(line.split()) for line in path.read_text().splitlines()] if path.exists() else []
+    return [tuple(line.split("\t")) for line in path.read_text().splitlines()] if path.exists() else []

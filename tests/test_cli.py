@@ -104,7 +104,7 @@ def test_up_to_date_scenes_are_skipped_unless_forced(fake_render, monkeypatch, t
     up_to_date = {"scaling"}
     monkeypatch.setattr(
         render, "up_to_date",
-        lambda name, quality, media_dir, theme, video_format: RenderResult(name, quality, tmp_path, tmp_path / f"{name}.mp4", 0.0) if name in up_to_date else None,
+        lambda name, quality, media_dir, theme, video_format, inputs: RenderResult(name, quality, tmp_path, tmp_path / f"{name}.mp4", 0.0) if name in up_to_date else None,
     )
     result = run("scaling", "self-attention", "--media-dir", str(tmp_path))
     assert result.exit_code == 0, result.output

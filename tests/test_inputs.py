@@ -1,0 +1,266 @@
+"""A teacher's own inputs: option checks, usage errors, literal tokens, and separate output folders."""
+
+from __future__ import annotations
+
+import functools
+import html
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from manim import config, tempconfig
+
+import render
+from attention_math import THE_CAT_SAT, sentence_example, word_vector
+from scenes import SCENES
+from scenes.inputs import MAX_SEED, MAX_TOKEN_CHARACTERS, InvalidInput, validate, variant_folder
+from scenes.web import parse_vtt, write_gallery
+
+from . import fake_workers
+from .test_scenes import check_shown_numbers
+
+# The issue's list of tokens that must be drawn literally, as two sentences (scenes show at most 8 words).
+ADVERSARIAL = (
+    r"\input{/etc/hostname} 50% a_b # { <eos>",
+    '</span> & "quoted" café 猫 🙂',
+)
+SENTENCE_SCENES = [name for name, scene in SCENES.items() if "sentence" in scene.options and name != "trained-heads"]
+
+
+def test_sentence_scenes_are_the_ones_that_show_a_sentence():
+    assert {"qkv", "self-attention", "multi-head", "causal-mask", "kv-cache", "transformer-block"} <= set(SENTENCE_SCENES)
+
+
+# --- the checks ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name, given, message",
+    [
+        ("self-attention", {"sentence": "  \t "}, "--sentence is empty"),
+        ("self-attention", {"sentence": " ".join(["word"] * 9)}, "9 words; self-attention shows 2 to 8"),
+        ("self-attention", {"sentence": "x" * (MAX_TOKEN_CHARACTERS + 1) + " b"}, f"longer than {MAX_TOKEN_CHARACTERS} characters"),
+        ("qkv", {"seed": "-1"}, f"--seed must be a whole number from 0 to {MAX_SEED}"),
+        ("qkv", {"seed": "1.5"}, "--seed must be a whole number"),
+        ("qkv", {"seed": str(MAX_SEED + 1)}, "--seed must be a whole number"),
+        ("multi-head", {"heads": "3"}, "--heads 3 does not divide --d-model 16"),
+        ("multi-head", {"d_model": "12", "heads": "8"}, "--heads 8 does not divide --d-model 12"),
+        ("multi-head", {"d_model": "1000"}, "--d-model must be a whole number from"),
+        ("multi-head", {"heads": "0"}, "--heads must be a whole number from"),
+        ("scaling", {"sentence": "I love attention"}, "scaling takes no --sentence (it takes: --seed)"),
+        ("complexity", {"seed": "3"}, "complexity takes no --seed (it takes: no options)"),
+    ],
+)
+def test_bad_input_is_refused_with_its_limits(name, given, message):
+    with pytest.raises(InvalidInput) as error:
+        validate(SCENES[name], given)
+    assert message in str(error.value)
+
+
+def test_good_input_is_converted():
+    settings = validate(SCENES["multi-head"], {"sentence": " I  love\tattention ", "seed": "7", "d_model": "8", "heads": "4", "token": None})
+    assert settings == {"sentence": "I love attention", "seed": 7, "d_model": 8, "heads": 4}
+    assert validate(SCENES["self-attention"], {"sentence": None}) == {}
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["self-attention", "--sentence", ""], "--sentence is empty"),
+        (["self-attention", "--sentence", "a b c d e f g h i"], "shows 2 to 8"),
+        (["multi-head", "--heads", "5"], "does not divide"),
+        (["multi-head", "--d-model", "2"], "from 4 to"),
+        (["qkv", "--seed", "abc"], "--seed must be a whole number"),
+        (["scaling", "--sentence", "hi there"], "scaling takes no --sentence"),
+        (["all", "--seed", "3"], "takes no --seed"),
+        (["worksheet", "scaling", "--sentence", "hi there"], "scaling takes no --sentence"),
+    ],
+)
+def test_cli_refuses_bad_input_with_exit_2_before_rendering(args, message, tmp_path, monkeypatch):
+    monkeypatch.setattr(render, "WORKER", fake_workers.renders)
+    result = CliRunner().invoke(render.main, [*args, "--media-dir", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert fake_workers.calls(tmp_path) == []
+
+
+def test_list_says_which_options_each_scene_takes():
+    result = CliRunner().invoke(render.main, ["--list"])
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    for name, scene in SCENES.items():
+        index = next(k for k, line in enumerate(lines) if line.startswith(name + " "))
+        options_line = lines[index + 1]
+        assert "options:" in options_line
+        for option in scene.options:
+            assert "--" + option.replace("_", "-") in options_line
+        if not scene.options:
+            assert options_line.strip() == "options: none"
+    assert "--sentence (2-8 words)" in result.output
+
+
+# --- where the numbers come from ------------------------------------------------
+
+
+def test_the_course_sentence_keeps_the_course_numbers():
+    example = sentence_example("The cat sat on the mat")
+    assert example.tokens == THE_CAT_SAT.tokens
+    np.testing.assert_array_equal(example.embeddings, THE_CAT_SAT.embeddings)
+
+
+def test_other_words_get_the_same_vector_every_time():
+    first = sentence_example("attention is all you need")
+    second = sentence_example("You need attention")
+    np.testing.assert_array_equal(first.embeddings[4], second.embeddings[1])  # "need"
+    np.testing.assert_array_equal(first.embeddings[3], second.embeddings[0])  # "you" and "You"
+    assert not np.array_equal(word_vector("you", 4), word_vector("need", 4))
+    assert "SHA-256" in first.source
+
+
+def test_tokens_are_kept_exactly_as_typed():
+    example = sentence_example(ADVERSARIAL[0] + " " + ADVERSARIAL[1])
+    assert " ".join(example.tokens) == ADVERSARIAL[0] + " " + ADVERSARIAL[1]
+
+
+def test_settings_change_the_trace():
+    scene = SCENES["qkv"]
+    assert not np.array_equal(scene.build_trace(seed=1).w_q, scene.build_trace(seed=2).w_q)
+    np.testing.assert_array_equal(scene.build_trace(seed=5).w_q, scene.build_trace(seed=5).w_q)
+    trace = SCENES["multi-head"].build_trace(sentence="I love attention", d_model=8, heads=2)
+    assert trace.x.shape == (3, 8) and trace.weights.shape == (2, 3, 3)
+
+
+# --- drawn literally, never through LaTeX -----------------------------------------
+
+
+@functools.lru_cache(maxsize=None)
+def built_with(name: str, sentence: str):
+    """The scene built (animations skipped) with a sentence; also every .tex file written meanwhile."""
+    with tempfile.TemporaryDirectory() as media_dir:
+        settings = {"dry_run": True, "media_dir": media_dir, "quality": "low_quality", "verbosity": "WARNING", "progress_bar": "none", "disable_caching": True}
+        with tempconfig(settings):
+            scene_class = SCENES[name]
+            scene = scene_class(trace=scene_class.build_trace(**validate(scene_class, {"sentence": sentence})), skip_animations=True)
+            scene.render()
+        tex_sources = [path.read_text(encoding="utf-8", errors="replace") for path in Path(media_dir).rglob("*.tex")]
+    return scene, tex_sources
+
+
+@pytest.mark.parametrize("sentence", ADVERSARIAL)
+@pytest.mark.parametrize("name", SENTENCE_SCENES)
+def test_adversarial_tokens_are_drawn_literally_and_never_reach_latex(name, sentence):
+    scene, tex_sources = built_with(name, sentence)
+    words = sentence.split()
+    tokens = getattr(scene.trace, "query_tokens", None) or scene.trace.tokens
+    assert list(tokens) == words
+    for word in words:
+        assert word in scene.drawn_text, f"{word!r} was never on screen as a Text of its own"
+    assert tex_sources, "the scene's formulas should have been typeset"
+    for source in tex_sources:
+        for word in words:
+            if len(word) > 1 and not word.isalpha():
+                assert word not in source, f"{word!r} reached LaTeX"
+    assert "hostname" not in "".join(tex_sources)
+
+
+LONG_WORDS = "internationalize characteristically overwhelmingly misunderstanding counterproductive uncharacteristic disproportionate incomprehensibly"
+
+
+@pytest.mark.parametrize("name", SENTENCE_SCENES)
+@pytest.mark.parametrize("kind", ["adversarial", "most-words", "fewest-words"])
+def test_custom_sentences_show_their_numbers_and_fit_the_frame(name, kind):
+    scene_class = SCENES[name]
+    sentence = {
+        "adversarial": ADVERSARIAL[1],
+        "most-words": " ".join(LONG_WORDS.split()[: scene_class.max_tokens]),
+        "fewest-words": " ".join(["Hello", "world", "again", "today"][: scene_class.min_tokens]),
+    }[kind]
+    scene, _ = built_with(name, sentence)
+    check_shown_numbers(scene)
+    half_width, half_height = config.frame_width / 2, config.frame_height / 2
+    for step in scene.steps:
+        left, right, bottom, top = step.extent
+        assert -half_width < left and right < half_width, f"{step.name}: off the frame sideways ({left:.2f}, {right:.2f})"
+        assert -half_height < bottom and top < half_height, f"{step.name}: off the frame vertically ({bottom:.2f}, {top:.2f})"
+    assert 60 <= scene.steps[-1].end <= 180
+
+
+# --- separate folders; the gallery lists every render ------------------------------
+
+
+def test_different_settings_never_share_a_folder():
+    folders = {
+        variant_folder("self-attention", {}),
+        variant_folder("self-attention", {"sentence": "I love attention"}),
+        variant_folder("self-attention", {"sentence": "I love Attention"}),
+        variant_folder("self-attention", {"sentence": "猫 🙂"}),
+        variant_folder("self-attention", {"sentence": "🙂 猫"}),
+        variant_folder("qkv", {"seed": 1}),
+        variant_folder("qkv", {"seed": 2}),
+    }
+    assert len(folders) == 7
+    assert variant_folder("self-attention", {}) == "self-attention"
+    for folder in folders:
+        assert folder.replace("-", "").isalnum() and folder.isascii(), folder
+
+
+def test_cli_sends_each_sentence_to_its_own_folder(tmp_path, monkeypatch):
+    monkeypatch.setattr(render, "WORKER", fake_workers.renders)
+    runner = CliRunner()
+    first = runner.invoke(render.main, ["self-attention", "--sentence", "I love attention", "--quality", "low", "--media-dir", str(tmp_path)])
+    second = runner.invoke(render.main, ["self-attention", "--sentence", ADVERSARIAL[0], "--quality", "low", "--media-dir", str(tmp_path)])
+    assert first.exit_code == 0 and second.exit_code == 0, first.output + second.output
+    videos = {Path(first.stdout.strip()), Path(second.stdout.strip())}
+    assert len({video.parent.parent for video in videos}) == 2
+    assert all(video.is_file() for video in videos)
+    assert [call[3:] for call in fake_workers.calls(tmp_path)] == [
+        ("sentence=I love attention",), (f"sentence={ADVERSARIAL[0]}",)
+    ]
+
+
+@pytest.fixture(scope="module")
+def custom_render(rendered):
+    """`render.py self-attention --sentence <adversarial>` for real, beside the default scaling render."""
+    media, _ = rendered
+    result = CliRunner().invoke(
+        render.main, ["self-attention", "--sentence", ADVERSARIAL[1], "--quality", "low", "--media-dir", str(media)]
+    )
+    assert result.exit_code == 0, result.output
+    return media, Path(result.stdout.strip()).parent
+
+
+def test_a_custom_render_keeps_its_sentence_literally(custom_render):
+    media, folder = custom_render
+    assert folder.parent.name == variant_folder("self-attention", {"sentence": ADVERSARIAL[1]})
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["inputs"] == {"sentence": ADVERSARIAL[1]}
+    trace = json.loads((folder / "trace.json").read_text(encoding="utf-8"))
+    assert trace["query_tokens"] == ADVERSARIAL[1].split()
+    # Captions quote the tokens as typed: raw in SRT, escaped as WebVTT requires (and decoded by players).
+    srt = (folder / "captions.srt").read_text(encoding="utf-8")
+    cues = " ".join(html.unescape(cue["text"]) for cue in parse_vtt((folder / "captions.vtt").read_text(encoding="utf-8")))
+    quoted = [word for word in ADVERSARIAL[1].split() if f"“{word}”" in srt]
+    assert quoted, "the captions should name a token of the sentence"
+    for word in quoted:
+        assert f"“{word}”" in cues
+    assert "</span>" not in (folder / "captions.vtt").read_text(encoding="utf-8")
+
+
+def test_the_gallery_lists_every_sentence_escaped(custom_render, tmp_path):
+    media, folder = custom_render
+    # A second sentence of the same scene: the same files under another variant's folder and settings.
+    other = media / variant_folder("self-attention", {"sentence": "I love attention"}) / "low"
+    shutil.copytree(folder, other, dirs_exist_ok=True)
+    manifest = json.loads((other / "manifest.json").read_text(encoding="utf-8"))
+    manifest["inputs"] = {"sentence": "I love attention"}
+    (other / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    page = write_gallery(media).read_text(encoding="utf-8")
+    assert page.count("<article") == 3  # scaling, and self-attention with two sentences
+    assert "--sentence <q>I love attention</q>" in page
+    assert "--sentence <q>&lt;/span&gt; &amp; &quot;quoted&quot; café 猫 🙂</q>" in page
+    assert "</span> &" not in page
