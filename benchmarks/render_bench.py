@@ -3,6 +3,7 @@
 
     python benchmarks/render_bench.py --quick     # every scene at low, scaling at high (~15 min on 2 cores)
     python benchmarks/render_bench.py             # every scene at high
+    python benchmarks/render_bench.py --repeat 3  # three runs; the table shows their medians
 
 Measures, in one run on this machine (ratios are what to compare across machines):
 
@@ -14,7 +15,8 @@ Measures, in one run on this machine (ratios are what to compare across machines
 3. a re-render with nothing changed;
 4. the peak resident memory of the largest process.
 
-Prints a table and writes ``benchmarks/results.json``. Never run as a test: wall-clock
+Prints a table and writes ``benchmarks/results.json`` (with ``--repeat N``: every run, and the
+median of each figure over the runs, each run's R from its own wall time and floor). Never run as a test: wall-clock
 numbers on a shared machine are for reading, not for asserting.
 """
 
@@ -26,6 +28,7 @@ import os
 import platform
 import re
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -114,6 +117,16 @@ def measure(names: list[str], quality: str, media: Path, cores: int) -> dict:
     }
 
 
+def medians(runs: list[dict]):
+    """The median of every number across ``runs`` (dicts of the same shape); other values from the first run."""
+    first = runs[0]
+    if isinstance(first, dict):
+        return {key: medians([run[key] for run in runs]) for key in first}
+    if isinstance(first, (int, float)) and not isinstance(first, bool):
+        return round(statistics.median(runs), 2)
+    return first
+
+
 def print_table(result: dict, cores: int) -> None:
     print(f"\n{result['quality']} quality")
     print(f"{'scene':<22}{'frames':>8}{'wall s':>9}{'floor s':>9}{'R':>7}")
@@ -131,6 +144,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="every scene at low quality, scaling at high")
     parser.add_argument("--scenes", nargs="+", metavar="NAME", help="only these scenes (default: the whole catalog)")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N", help="measure N times and report medians (default 1)")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from scenes import SCENES
@@ -138,17 +152,30 @@ def main() -> None:
     cores = os.cpu_count() or 1
     names = args.scenes or list(SCENES)
     runs = [(names, "low"), (["scaling"], "high")] if args.quick else [(names, "high")]
-    results = []
-    with tempfile.TemporaryDirectory(prefix="render-bench-") as media:
-        for run_names, quality in runs:
-            result = measure(run_names, quality, Path(media), cores)
+    started = time.perf_counter()
+    repeats = []
+    for repeat in range(args.repeat):
+        results = []
+        with tempfile.TemporaryDirectory(prefix="render-bench-") as media:
+            for run_names, quality in runs:
+                result = measure(run_names, quality, Path(media), cores)
+                print(f"\nrun {repeat + 1} of {args.repeat}", end="")
+                print_table(result, cores)
+                results.append(result)
+        repeats.append(results)
+    summary = [medians([results[k] for results in repeats]) for k in range(len(runs))]
+    if args.repeat > 1:
+        print(f"\nmedians of {args.repeat} runs", end="")
+        for result in summary:
             print_table(result, cores)
-            results.append(result)
     report = {
         "mode": ("quick" if args.quick else "full") + (" (subset)" if args.scenes else ""),
         "machine": {"cores": cores, "platform": platform.platform(), "python": platform.python_version()},
-        "runs": results,
+        "repeats": args.repeat,
+        "runs": summary,
+        "every_run": repeats if args.repeat > 1 else None,
         "peak_process_memory_mb": round(peak_child_memory_mb(), 1),
+        "benchmark_wall_s": round(time.perf_counter() - started, 1),
     }
     print(f"\npeak memory of the largest process: {report['peak_process_memory_mb']:.0f} MB")
     RESULTS.write_text(json.dumps(report, indent=1) + "\n")
