@@ -64,6 +64,16 @@ from .masking import (
     translation_embeddings,
 )
 from .positions import PositionalTrace, cosine_similarity_matrix, encoding_curves, positional_trace, wavelengths
+from .trained import (
+    DEFAULT_SENTENCE,
+    INSTALL_HINT,
+    ModelNotInstalled,
+    TrainedHeadsTrace,
+    load_trained_model,
+    trained_forward,
+    trained_heads_trace,
+    trained_token_count,
+)
 
 __version__ = "0.1.0"
 
@@ -144,4 +154,13 @@ __all__ = [
     "cosine_similarity_matrix",
     "PositionalTrace",
     "positional_trace",
+    # a trained model (optional extra)
+    "DEFAULT_SENTENCE",
+    "INSTALL_HINT",
+    "ModelNotInstalled",
+    "TrainedHeadsTrace",
+    "load_trained_model",
+    "trained_forward",
+    "trained_heads_trace",
+    "trained_token_count",
 ]

@@ -271,8 +271,9 @@ class TrainedHeadsTrace(Trace):
     special
         For each piece, whether it is [CLS] or [SEP] (added by the tokenizer, not typed).
     candidates
-        For each piece, whether it can be the query's "other word": not the query
-        itself, not [CLS]/[SEP], not punctuation.
+        For each piece, whether it can be the query's "other word": a real word piece
+        (not [CLS]/[SEP], not punctuation) before the query and not right before it; when
+        there is none, any such piece not next to the query; then any other real piece.
     query
         The query token as typed.
     focus
@@ -290,13 +291,15 @@ class TrainedHeadsTrace(Trace):
     head_top_keys
         ``(n_layers, n_heads)``: per head, the candidate piece holding that weight.
     layer, head
-        The chosen head (0-based): the argmax of ``head_scores``.
+        The chosen head (0-based): the argmax of ``head_scores`` unless given.
     q, k
         ``(n, d_head)``: the chosen head's queries and keys.
     raw_scores, scaled_scores, weights
         ``(n, n)``: the chosen head's ``q k^T``, that divided by ``scale``, and its softmax.
     focus_q
         ``(d_head,)``: the query piece's query vector in the chosen head.
+    focus_terms
+        ``(n, d_head)``: ``focus_q * k``, the products whose row sums are ``focus_raw_scores``.
     focus_raw_scores, focus_scaled_scores, focus_weights
         ``(n,)``: the query piece's row of each.
     top_key, top_weight
@@ -334,6 +337,7 @@ class TrainedHeadsTrace(Trace):
     scaled_scores: np.ndarray
     weights: np.ndarray
     focus_q: np.ndarray
+    focus_terms: np.ndarray
     focus_raw_scores: np.ndarray
     focus_scaled_scores: np.ndarray
     focus_weights: np.ndarray
@@ -367,7 +371,9 @@ def _find_query(tokens: list[str], token: str, tokenizer) -> int:
     raise ValueError(f"token {token!r} is not in the sentence; its pieces are: {' '.join(tokens)}")
 
 
-def trained_heads_trace(sentence: str = DEFAULT_SENTENCE, token: str = "it") -> TrainedHeadsTrace:
+def trained_heads_trace(
+    sentence: str = DEFAULT_SENTENCE, token: str = "it", layer: int | None = None, head: int | None = None
+) -> TrainedHeadsTrace:
     """Run all-MiniLM-L6-v2 on ``sentence`` and pick the head where ``token`` looks hardest at another word.
 
     Parameters
@@ -377,13 +383,15 @@ def trained_heads_trace(sentence: str = DEFAULT_SENTENCE, token: str = "it") -> 
     token
         The query: one of the sentence's pieces (case-insensitive), or a word of it,
         which stands for its first piece. The first match is used.
+    layer, head
+        Show this head (0-based) instead of the one the criterion picks; give both or neither.
 
     Returns
     -------
     TrainedHeadsTrace
         Every head's weights and, for the head (among all 72) where the query's
-        largest weight on another real word piece (not itself, not [CLS]/[SEP],
-        not punctuation) is highest, every intermediate of that head.
+        largest weight on a candidate piece is highest (an earlier real word, not the
+        one right before it: see ``candidates``), every intermediate of that head.
 
     Raises
     ------
@@ -398,9 +406,15 @@ def trained_heads_trace(sentence: str = DEFAULT_SENTENCE, token: str = "it") -> 
     tokens = list(encoding.tokens)
     focus = _find_query(tokens, token, model.tokenizer)
     special = [bool(s) for s in encoding.special_tokens_mask]
-    candidates = np.array(
-        [not s and j != focus and not is_punctuation_piece(piece) for j, (piece, s) in enumerate(zip(tokens, special))]
-    )
+    # "What does it refer to?": a word looks back for its meaning, so the candidates are the real
+    # words before the query, its neighbour excepted (many heads just look one piece back, whatever
+    # the words mean: layer 0 head 2 puts about 1.0 there). The first word looks ahead instead.
+    real = [not s and j != focus and not is_punctuation_piece(piece) for j, (piece, s) in enumerate(zip(tokens, special))]
+    candidates = np.array([ok and j < focus - 1 for j, ok in enumerate(real)])
+    if not candidates.any():
+        candidates = np.array([ok and abs(j - focus) > 1 for j, ok in enumerate(real)])
+    if not candidates.any():
+        candidates = np.array(real)
     if not candidates.any():
         raise ValueError(f"the sentence needs another word besides {token!r} to attend to; its pieces are: {' '.join(tokens)}")
 
@@ -408,7 +422,12 @@ def trained_heads_trace(sentence: str = DEFAULT_SENTENCE, token: str = "it") -> 
     focus_rows = np.where(candidates, forward.weights[:, :, focus, :], -np.inf)  # (layers, heads, n)
     head_top_keys = focus_rows.argmax(axis=-1)  # (layers, heads)
     head_scores = focus_rows.max(axis=-1)  # (layers, heads)
-    layer, head = (int(i) for i in np.unravel_index(head_scores.argmax(), head_scores.shape))
+    if (layer is None) != (head is None):
+        raise ValueError("give both layer and head, or neither")
+    if layer is None:
+        layer, head = (int(i) for i in np.unravel_index(head_scores.argmax(), head_scores.shape))
+    elif not (0 <= layer < model.n_layers and 0 <= head < model.n_heads):
+        raise ValueError(f"layer must be 0-{model.n_layers - 1} and head 0-{model.n_heads - 1}, got {layer}, {head}")
 
     spans = [match.span() for match in re.finditer(r"\S+", sentence)]
     piece_words = [
@@ -447,6 +466,7 @@ def trained_heads_trace(sentence: str = DEFAULT_SENTENCE, token: str = "it") -> 
         scaled_scores=scaled,
         weights=weights,
         focus_q=forward.q[layer, head, focus],
+        focus_terms=forward.q[layer, head, focus] * forward.k[layer, head],  # (n, d_head)
         focus_raw_scores=raw[focus],
         focus_scaled_scores=scaled[focus],
         focus_weights=weights[focus],

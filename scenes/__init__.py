@@ -20,6 +20,7 @@ from .scaling import ScalingScene
 from .self_attention import SelfAttentionScene
 from .softmax import SoftmaxScene
 from .transformer_block import TransformerBlockScene
+from .trained_heads import TrainedHeadsScene
 
 SCENES: dict[str, type[ExplainerScene]] = {
     scene.name: scene
@@ -37,6 +38,7 @@ SCENES: dict[str, type[ExplainerScene]] = {
         KVCacheScene,
         TransformerBlockScene,
         ComplexityScene,
+        TrainedHeadsScene,
     )
 }
 

@@ -9,9 +9,11 @@ embeddings with Q = K = V = X.
 from __future__ import annotations
 
 from manim import (
+    DL,
     DOWN,
     LEFT,
     RIGHT,
+    UL,
     UP,
     FadeIn,
     FadeOut,
@@ -26,10 +28,16 @@ from attention_math import THE_CAT_SAT, sentence_example
 from attention_math.masking import causal_mask_trace
 
 from .base import ExplainerScene
-from .components import TokenRow, axis_names, formula, label, shade_mask
+from .components import TokenRow, axis_names, fit_label, formula, label, shade_mask
 from .theme import format_number
 
 CHECK, CROSS = "✓", "✗"
+
+RIGHT_EDGE = 6.9
+"""Furthest from the centre anything may reach, left or right (the frame ends at 7.1)."""
+
+LABEL_WIDTH = 2.6
+"""Widest a word left of a matrix may be; longer words shrink to it."""
 
 
 class CausalMaskScene(ExplainerScene):
@@ -44,7 +52,8 @@ class CausalMaskScene(ExplainerScene):
     @classmethod
     def build_trace(cls, sentence: str | None = None):
         example = THE_CAT_SAT if sentence is None else sentence_example(sentence)
-        return causal_mask_trace(example, focus=min(2, len(example.tokens) - 1))
+        # "sat" in the course sentence; always a word with at least one word after it.
+        return causal_mask_trace(example, focus=min(2, len(example.tokens) - 2))
 
     def construct(self):
         t = self.trace
@@ -62,27 +71,27 @@ class CausalMaskScene(ExplainerScene):
         )
         with self.step("no-looking-ahead", caption):
             heading = self.heading("Causal masking: no looking ahead")
-            row = TokenRow(theme, tokens, size=theme.title_size, buff=0.45).move_to(UP * 0.6)
+            row, marks, lines = self.token_lines()
             for j, box in enumerate(row):
                 if not t.mask[i, j]:
                     box[1].set_color(theme.muted)
                     box[0].set_stroke(theme.line)
             row[i][0].set_stroke(theme.query, width=4)
             row[i][1].set_color(theme.query)
-            query_name = label(theme, f"query: {query}", color=theme.query).next_to(row[i], UP, buff=0.5)
-            marks = VGroup(*[
-                label(theme, CHECK if t.mask[i, j] else CROSS, size=theme.title_size, color=theme.value if t.mask[i, j] else theme.masked)
-                .next_to(row[j], DOWN, buff=0.35)
-                for j in range(n)
-            ])
+            query_name = fit_label(theme, f"query: {query}", 2 * RIGHT_EDGE, color=theme.query).next_to(row[i], UP, buff=0.5)
+            # A query on a second line of words has its name above them all.
+            query_name.shift(UP * max(0.0, row.get_top()[1] + 0.3 - query_name.get_bottom()[1]))
+            query_name.shift(LEFT * max(0.0, query_name.get_right()[0] - RIGHT_EDGE) + RIGHT * max(0.0, -RIGHT_EDGE - query_name.get_left()[0]))
+            # Under words on two or three lines the notes are smaller, and long lists of words wrap.
+            size = theme.body_size if lines == 1 else theme.small_size
             notes = VGroup(
-                label(theme, f"{CHECK} may look at: " + ", ".join(seen), color=theme.value),
-                label(theme, f"{CROSS} not written yet: " + ", ".join(unseen), color=theme.masked),
-            ).arrange(DOWN, buff=0.35, aligned_edge=LEFT).next_to(marks, DOWN, buff=0.8)
+                self.word_list(f"{CHECK} may look at:", seen, size, theme.value),
+                self.word_list(f"{CROSS} not written yet:", unseen, size, theme.masked),
+            ).arrange(DOWN, buff=0.35 if lines == 1 else 0.15, aligned_edge=LEFT).next_to(marks, DOWN, buff=0.8 if lines == 1 else 0.35)
             self.play(FadeIn(heading), FadeIn(row, lag_ratio=0.1), run_time=1.5)
             self.play(FadeIn(query_name, shift=DOWN * 0.2))
             self.play(FadeIn(marks, lag_ratio=0.15), run_time=1.5)
-            self.play(FadeIn(notes[0]), FadeIn(notes[1]))
+            self.play(FadeIn(notes))
 
         caption = (
             "The causal mask is a lower-triangular grid: row i is the query, column j the key, and 1 means that i may attend to j. "
@@ -91,45 +100,64 @@ class CausalMaskScene(ExplainerScene):
         with self.step("the-mask", caption):
             self.clear()
             heading = self.heading("The causal mask: 1 = may attend")
+            # Cells 0.8 wide as in the course example; many or long words narrow them, and then the legend too.
+            left = max(self.label_width(), 1.55) + 0.15  # the words, or "queries ↓" above them
+            for size, buff in ((theme.small_size, 0.8), (theme.min_size, 0.6)):
+                legend = VGroup(
+                    label(theme, f"1  {CHECK}  key at or before the query", size=size, color=theme.value),
+                    label(theme, f"0  {CROSS}  key in the future", size=size, color=theme.masked),
+                    label(theme, "np.tril(np.ones((n, n)))", size=size, color=theme.muted, mono=True),
+                ).arrange(DOWN, buff=0.45, aligned_edge=LEFT)
+                cell_width = min(0.8, (2 * RIGHT_EDGE - left - buff - legend.width) / n)
+                if cell_width >= 0.78:
+                    break
             mask = self.grid(
-                "mask", 0, cell_width=0.8, cell_height=0.55, row_labels=tokens, col_labels=tokens,
-                row_label_color=theme.query, col_label_color=theme.key,
+                "mask", 0, cell_width=cell_width, cell_height=min(0.55, 4.0 / n), row_labels=tokens, col_labels=tokens,
+                row_label_color=theme.query, col_label_color=theme.key, row_label_width=LABEL_WIDTH, col_label_lines=0,
             )
             shade_mask(theme, mask, t.mask)
             mask.move_to(LEFT * 2.6 + DOWN * 0.35)
             names = axis_names(theme, mask)
-            legend = VGroup(
-                label(theme, f"1  {CHECK}  key at or before the query", size=theme.small_size, color=theme.value),
-                label(theme, f"0  {CROSS}  key in the future", size=theme.small_size, color=theme.masked),
-                label(theme, "np.tril(np.ones((n, n)))", size=theme.small_size, color=theme.muted, mono=True),
-            ).arrange(DOWN, buff=0.45, aligned_edge=LEFT)
-            legend.next_to(mask, RIGHT, buff=0.8)
+            # Beside the cells, never beside a long last word above them.
+            legend.next_to(mask.cells, RIGHT, buff=buff).set_y(mask.get_y())
+            legend.shift(DOWN * max(0.0, legend.get_top()[1] - mask.cells.get_top()[1]))
+            self.fit(VGroup(mask, names, legend))
             self.play(FadeIn(heading), FadeIn(mask.row_labels), FadeIn(mask.col_labels), FadeIn(names))
             for r in range(n):
                 self.play(FadeIn(mask.row(r)), run_time=0.4)
             self.play(FadeIn(legend[:2], lag_ratio=0.3))
             self.play(FadeIn(legend[2]))
 
+        course = tokens == THE_CAT_SAT.tokens
+        embeddings = (
+            "the course embeddings of “The cat sat on the mat”" if course
+            else "the embeddings of your sentence (written at the bottom)"
+        )
         caption = (
-            "The scores are the self-attention scene's: Q = K = V = the course embeddings of “The cat sat on the mat”, "
+            f"The scores are the self-attention scene's: Q = K = V = {embeddings}, "
             f"divided by √{t.d_k} = {format_number(t.scale, 0)}. "
             "Adding the mask M, 0 where allowed and minus infinity above the diagonal, blanks out every future key."
         )
+        # The scores' cells 0.8 wide and M's 0.6, 1.4 apart, as in the course example; all narrower when they do not fit.
+        narrow = min(1.0, (2 * RIGHT_EDGE - self.label_width() - 0.15) / (n * 1.4 + 1.4))
+        cells = {"cell_width": 0.8 * narrow, "cell_height": min(0.55, 3.6 / n), "font_size": theme.min_size}
         with self.step("minus-infinity", caption):
             self.clear()
             heading = self.heading("Masked scores: −∞ above the diagonal")
-            scores = self.grid("scaled_scores", 2, cell_width=0.8, cell_height=0.55, font_size=theme.min_size, row_labels=tokens, col_labels=tokens,
-                               row_label_color=theme.query, col_label_color=theme.key)
+            scores = self.grid("scaled_scores", 2, **cells, row_labels=tokens, col_labels=tokens,
+                               row_label_color=theme.query, col_label_color=theme.key, row_label_width=LABEL_WIDTH, col_label_lines=0)
             scores.move_to(LEFT * 3.3 + DOWN * 0.45)
             scores_name = formula(theme, r"QK^\top / \sqrt{d_k}").next_to(scores.col_labels, UP, buff=0.3)
-            additive = self.grid("additive_mask", 0, cell_width=0.6, cell_height=0.55, font_size=theme.min_size)
-            additive.next_to(scores.cells, RIGHT, buff=1.4)
+            additive = self.grid("additive_mask", 0, **{**cells, "cell_width": 0.6 * narrow})
+            additive.next_to(scores.cells, RIGHT, buff=1.4 * narrow)
             plus = label(theme, "+", size=theme.title_size).move_to((scores.cells.get_right() + additive.get_left()) / 2)
             additive_name = formula(theme, r"M").next_to(additive, UP, buff=0.3).align_to(scores_name, DOWN)
-            self.play(FadeIn(heading), FadeIn(scores.row_labels), FadeIn(scores.col_labels), FadeIn(scores_name))
+            self.fit(VGroup(scores, scores_name, additive, plus, additive_name))
+            note = None if course else self.source_note()
+            self.play(FadeIn(heading), FadeIn(scores.row_labels), FadeIn(scores.col_labels), FadeIn(scores_name), *([FadeIn(note)] if note else []))
             self.play(FadeIn(scores.cells), FadeIn(scores.numbers, lag_ratio=0.02), run_time=1.2)
             self.play(FadeIn(plus), FadeIn(additive_name), FadeIn(additive), run_time=1.0)
-            masked = self.grid("masked_scores", 2, cell_width=0.8, cell_height=0.55, font_size=theme.min_size)
+            masked = self.grid("masked_scores", 2, **cells)
             masked.move_to(scores.cells)
             masked_name = formula(theme, r"QK^\top / \sqrt{d_k} + M").move_to(scores_name)
             self.play(
@@ -147,20 +175,37 @@ class CausalMaskScene(ExplainerScene):
         )
         with self.step("softmax-over-the-past", caption):
             new_heading = self.heading("Softmax over the visible keys only")
-            self.play(FadeOut(plus), FadeOut(additive), FadeOut(additive_name), ReplacementTransform(heading, new_heading), run_time=0.8)
-            weights = self.grid("weights", 2, heat=True, vmin=0.0, vmax=1.0, cell_width=0.8, cell_height=0.55, font_size=theme.min_size,
-                                col_labels=tokens, col_label_color=theme.key)
-            weights.next_to(masked, RIGHT, buff=0.9).align_to(masked, UP)
-            weights.shift(UP * (masked.get_top()[1] - weights.cells.get_top()[1]))
-            weights_name = formula(theme, r"\mathrm{softmax}").next_to(weights.col_labels, UP, buff=0.3).align_to(masked_name, DOWN)
-            sums = self.grid("row_sums", 2, cell_width=0.8, cell_height=0.55, font_size=theme.min_size)
+            leaving = [plus, additive, additive_name] + ([note] if note else [])
+            self.play(*[FadeOut(m) for m in leaving], ReplacementTransform(heading, new_heading), run_time=0.8)
+            # Beside the masked scores as in the course example; where that does not fit, in their place.
+            beside = masked.get_right()[0] + 0.9 + n * cells["cell_width"] + 1.4 <= RIGHT_EDGE
+            # In their place the weights take the room M leaves, in wider cells, so their numbers stay apart.
+            width = cells["cell_width"] if beside else min(1.0, (RIGHT_EDGE - 1.4 - masked.get_left()[0]) / n)
+            weights = self.grid("weights", 2, heat=True, vmin=0.0, vmax=1.0, **{**cells, "cell_width": width},
+                                col_labels=tokens, col_label_color=theme.key, col_label_lines=0)
+            if beside:
+                weights.next_to(masked, RIGHT, buff=0.9).align_to(masked, UP)
+                weights.shift(UP * (masked.get_top()[1] - weights.cells.get_top()[1]))
+                weights_name = formula(theme, r"\mathrm{softmax}").next_to(weights.col_labels, UP, buff=0.3).align_to(masked_name, DOWN)
+            else:
+                weights.shift(masked.get_corner(UL) - weights.cells.get_corner(UL))
+                weights_name = formula(theme, r"\mathrm{softmax}(QK^\top / \sqrt{d_k} + M)").next_to(weights.col_labels, UP, buff=0.3)
+            sums = self.grid("row_sums", 2, **{**cells, "cell_width": 0.8})
             sums_column = VGroup(*[VGroup(sums.cells[r], sums.numbers[r]) for r in range(n)])
             for r in range(n):
-                sums_column[r].move_to(weights.cell(r, n - 1)).shift(RIGHT * 1.0)
+                sums_column[r].move_to(weights.cell(r, n - 1)).shift(RIGHT * (cells["cell_width"] / 2 + 0.6))
             sums_name = formula(theme, r"\textstyle\sum").next_to(sums_column[0], UP, buff=0.2).align_to(weights_name, DOWN)
-            arrow = label(theme, "→", size=theme.title_size).move_to((masked.get_right() + weights.cells.get_left()) / 2)
-            self.play(FadeIn(arrow), FadeIn(weights_name), FadeIn(weights.col_labels))
-            self.play(TransformFromCopy(masked, VGroup(weights.cells, weights.numbers)), run_time=1.8)
+            if beside:
+                arrow = label(theme, "→", size=theme.title_size).move_to((masked.get_right() + weights.cells.get_left()) / 2)
+                self.play(FadeIn(arrow), FadeIn(weights_name), FadeIn(weights.col_labels))
+                self.play(TransformFromCopy(masked, VGroup(weights.cells, weights.numbers)), run_time=1.8)
+            else:
+                self.play(ReplacementTransform(masked_name, weights_name))
+                self.play(
+                    ReplacementTransform(masked, VGroup(weights.cells, weights.numbers)),
+                    ReplacementTransform(scores.col_labels, weights.col_labels),
+                    run_time=1.8,
+                )
             self.play(FadeIn(sums_name), FadeIn(sums_column, lag_ratio=0.1))
             self.play(
                 FadeIn(SurroundingRectangle(weights.row(0), color=theme.highlight, buff=0.03)),
@@ -177,14 +222,10 @@ class CausalMaskScene(ExplainerScene):
         with self.step("bert-vs-gpt", caption):
             self.clear()
             heading = self.heading("Same scores: BERT vs GPT")
-            maps = []
-            for source, title, x in (("bidirectional_weights", "BERT: bidirectional", -3.45), ("weights", "GPT: causal", 3.45)):
-                heatmap = self.grid(source, 2, heat=True, vmin=0.0, vmax=1.0, cell_width=0.88, cell_height=0.62,
-                                    row_labels=tokens, col_labels=tokens, row_label_color=theme.query, col_label_color=theme.key)
-                heatmap.move_to(RIGHT * x + DOWN * 0.55)
-                name = label(theme, title, color=theme.text).next_to(heatmap.col_labels, UP, buff=0.35)
-                box = SurroundingRectangle(heatmap.row(i), color=theme.highlight, buff=0.03)
-                maps.append((heatmap, name, box))
+            # Two maps side by side, cells 0.88 wide as in the course example, narrower for more words;
+            # when eight words or long ones leave too little room, just the query's row of each.
+            cell_width = min(0.88, (RIGHT_EDGE - 0.2 - self.label_width() - 0.15) / n)
+            maps = self.model_maps(cell_width) if cell_width >= 0.84 else self.model_rows()
             self.play(FadeIn(heading))
             for heatmap, name, _ in maps:
                 self.play(FadeIn(name), FadeIn(heatmap), run_time=1.2)
@@ -212,6 +253,130 @@ class CausalMaskScene(ExplainerScene):
             for line in table[1:]:
                 self.play(FadeIn(line, shift=UP * 0.1), run_time=0.6)
             self.wait(1)
+
+    def label_width(self) -> float:
+        """Width of the widest word as a row label (at most :data:`LABEL_WIDTH`)."""
+        return min(LABEL_WIDTH, max(label(self.theme, token, size=self.theme.small_size).width for token in self.trace.query_tokens))
+
+    @staticmethod
+    def fit(picture: VGroup) -> None:
+        """Centre ``picture`` when it reaches out of the frame at the side, and move it down from the heading."""
+        if picture.get_left()[0] < -RIGHT_EDGE or picture.get_right()[0] > RIGHT_EDGE:
+            picture.set_x(0)
+        picture.shift(DOWN * max(0.0, picture.get_top()[1] - 2.75))
+
+    def source_note(self) -> VGroup:
+        """Where a teacher's sentence's embeddings come from (the trace's ``source``), on two lines at the bottom."""
+        theme = self.theme
+        source = self.trace.source
+        # Break at the comma nearest the middle, so both lines stay short enough to read.
+        commas = [k for k, c in enumerate(source) if c == ","] or [len(source)]
+        cut = min(commas, key=lambda k: abs(k - len(source) / 2)) + 1
+        lines = VGroup(*[label(theme, part.strip(), size=theme.min_size, color=theme.muted) for part in (source[:cut], source[cut:]) if part.strip()])
+        lines.arrange(DOWN, buff=0.12)
+        if lines.width > 13.0:
+            lines.scale_to_fit_width(13.0)
+        return lines.to_edge(DOWN, buff=0.35)
+
+    def model_maps(self, cell_width: float) -> list:
+        """BERT's and GPT's weight maps side by side, each with its name and the query's row boxed."""
+        theme = self.theme
+        t = self.trace
+        tokens = t.query_tokens
+        maps = []
+        for source, title, x in (("bidirectional_weights", "BERT: bidirectional", -3.45), ("weights", "GPT: causal", 3.45)):
+            heatmap = self.grid(source, 2, heat=True, vmin=0.0, vmax=1.0, cell_width=cell_width, cell_height=min(0.62, 4.0 / len(tokens)),
+                                row_labels=tokens, col_labels=tokens, row_label_color=theme.query, col_label_color=theme.key,
+                                row_label_width=LABEL_WIDTH, col_label_lines=0)
+            heatmap.move_to(RIGHT * x + DOWN * 0.55)
+            name = label(theme, title, color=theme.text).next_to(heatmap.col_labels, UP, buff=0.35)
+            box = SurroundingRectangle(heatmap.row(t.focus), color=theme.highlight, buff=0.03)
+            maps.append((heatmap, name, box))
+        VGroup(*[VGroup(*m) for m in maps]).shift(DOWN * max(0.0, max(name.get_top()[1] for _, name, _ in maps) - 2.75))
+        return maps
+
+    def model_rows(self) -> list:
+        """The query's row of BERT's weights above GPT's, under the words: the comparison the caption makes."""
+        theme = self.theme
+        t = self.trace
+        i = t.focus
+        n = len(t.key_tokens)
+        names = ("BERT: bidirectional", "GPT: causal")
+        name_width = max(label(theme, name, size=theme.small_size).width for name in names)
+        cell_width = min(1.1, (2 * RIGHT_EDGE - name_width - 0.8) / n)  # room for a long last word above
+        maps = []
+        for source, title, color in ((f"bidirectional_weights[{i}]", names[0], theme.key), (f"weights[{i}]", names[1], theme.query)):
+            first = not maps
+            row = self.grid(source, 2, heat=True, vmin=0.0, vmax=1.0, cell_width=cell_width, cell_height=0.62,
+                            row_labels=[title], row_label_color=color, row_label_width=name_width,
+                            col_labels=t.key_tokens if first else None, col_label_color=theme.key, col_label_lines=0)
+            if not first:
+                row.shift(maps[0].cells.get_corner(DL) + DOWN * 0.3 - row.cells.get_corner(UL))
+            maps.append(row)
+        query_name = fit_label(theme, f"query: {t.query_tokens[i]}", 2 * RIGHT_EDGE, color=theme.query)
+        query_name.next_to(maps[0].col_labels, UP, buff=0.4).align_to(maps[0].cells, LEFT)
+        picture = VGroup(*maps, query_name)
+        picture.move_to(DOWN * 0.3)
+        self.fit(picture)
+        boxes = [SurroundingRectangle(row.cells, color=theme.highlight, buff=0.03) for row in maps]
+        return [(maps[0], query_name, boxes[0]), (maps[1], VGroup(), boxes[1])]
+
+    def word_list(self, opening: str, words: list[str], size: int, color: str) -> VGroup:
+        """``opening`` and the words joined by commas, on as many lines as the frame's width needs."""
+        width = 2 * RIGHT_EDGE - 0.4
+        lines = [opening]
+        for k, word in enumerate(words):
+            text = word + ("," if k < len(words) - 1 else "")
+            if k and label(self.theme, lines[-1] + " " + text, size=size).width > width:
+                lines.append(text)
+            else:
+                lines[-1] += " " + text
+        texts = VGroup(*[fit_label(self.theme, line, width, size=size, color=color) for line in lines])
+        texts.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+        # Later lines are indented under the first word, as far as the frame's width allows.
+        indent = min(label(self.theme, opening, size=size).width + 0.1, width - max(t.width for t in texts))
+        for text in texts[1:]:
+            text.shift(RIGHT * max(0.0, indent))
+        return texts
+
+    def token_lines(self) -> tuple[VGroup, VGroup, int]:
+        """The words in boxes with ✓ or ✗ under each, and how many lines they take.
+
+        One line at the title size when it fits (the course sentence); otherwise two lines at
+        the largest size that fits, then three, so long words stay readable.
+        """
+        theme = self.theme
+        t = self.trace
+        width = 2 * RIGHT_EDGE - 0.4
+        sizes = (theme.title_size, theme.body_size, theme.small_size, theme.min_size)
+        for size, most in [(theme.title_size, 1)] + [(size, 2) for size in sizes] + [(theme.small_size, 3), (theme.min_size, 8)]:
+            row = TokenRow(theme, t.query_tokens, size=size, buff=0.45, max_width=float("inf"))
+            lines = [[]]
+            for box in row:
+                if lines[-1] and sum(b.width + 0.45 for b in lines[-1]) + box.width > width:
+                    lines.append([])
+                lines[-1].append(box)
+            if len(lines) <= most:
+                break
+        single = len(lines) == 1
+        marks = VGroup()
+        rows = VGroup()
+        for line in lines:
+            boxes = VGroup(*line).arrange(RIGHT, buff=0.45)
+            line_marks = VGroup()
+            for box in boxes:
+                j = len(marks) + len(line_marks)
+                seen = t.mask[t.focus, j]
+                mark = label(theme, CHECK if seen else CROSS, size=size, color=theme.value if seen else theme.masked)
+                line_marks.add(mark.next_to(box, DOWN, buff=0.35 if single else 0.15))
+            marks.add(*line_marks)
+            rows.add(VGroup(boxes, line_marks))
+        rows.arrange(DOWN, buff=0.2)
+        if rows.width > width:
+            rows.scale_to_fit_width(width)
+        # One line sits at y = 0.6 as in the course example; more lines start just under the query's name.
+        rows.shift(UP * ((0.6 - rows[0][0].get_center()[1]) if single else (1.7 - rows.get_top()[1])))
+        return row, marks, len(lines)
 
     def table(self, rows) -> VGroup:
         """A three-column text table with a rule under the header row."""

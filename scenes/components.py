@@ -32,6 +32,7 @@ __all__ = [
     "ColorScale",
     "label",
     "fit_label",
+    "label_lines",
     "number_label",
     "formula",
     "NumberGrid",
@@ -91,6 +92,10 @@ class NumberGrid(VGroup):
         Optional labels (tokens) left of the rows and above the columns.
     row_label_width
         Widest a row label may be; longer tokens shrink to it (column labels fit their cell).
+    col_label_lines
+        Lines the column labels take turns on, so each may be that many cells wide (a
+        teacher's long words); 0 picks the fewest lines, up to 3, at which every label
+        keeps its size, or else the readable size (see :func:`label_lines`).
     """
 
     def __init__(
@@ -110,6 +115,7 @@ class NumberGrid(VGroup):
         col_label_color: str | None = None,
         label_size: int | None = None,
         row_label_width: float = 2.2,
+        col_label_lines: int = 1,
     ):
         super().__init__()
         values = np.asarray(values, dtype=float)
@@ -155,9 +161,19 @@ class NumberGrid(VGroup):
                 self.row_labels.add(text)
             self.add(self.row_labels)
         if col_labels is not None:
+            # Picking the lines, words keep a gap of 15% of a cell; placed, they may fill 95% of their room.
+            lines = col_label_lines or label_lines(theme, col_labels, cell_width * 0.85, size)
+            ends = [-np.inf] * lines  # right edge of the last label on each line
             for j, token in enumerate(col_labels):
-                text = fit_label(theme, token, cell_width * 0.95, size=size, color=col_label_color)
+                text = fit_label(theme, token, cell_width * lines * 0.95, size=size, color=col_label_color)
                 text.next_to(self.cell(0, j), UP, buff=0.12)
+                # The lowest line where the label clears its neighbours: short words stay on the first
+                # (else the line with the most room: on ``lines`` lines it clears by at least 5% of a cell).
+                gap = min(0.25, 0.2 * cell_width)
+                free = [k for k in range(lines) if text.get_left()[0] > ends[k] + gap] or [int(np.argmin(ends))]
+                line = free[0]
+                text.shift(UP * line * 0.38)
+                ends[line] = text.get_right()[0]
                 self.col_labels.add(text)
             self.add(self.col_labels)
 
@@ -177,6 +193,21 @@ class NumberGrid(VGroup):
     def column(self, j: int) -> VGroup:
         """Cells and numbers of column ``j``."""
         return VGroup(*[self.cell(i, j) for i in range(self.shape[0])], *[self.number(i, j) for i in range(self.shape[0])])
+
+
+def label_lines(theme: Theme, tokens: Sequence[str], slot: float, size: int | None = None, most: int = 3) -> int:
+    """How many staggered lines labels ``slot`` apart need: the fewest at which every label keeps its size,
+    else the fewest at which it keeps the readable size.
+
+    On ``k`` lines a label may be ``k`` slots wide; ``most`` lines at the most (the
+    labels then shrink to fit, as :func:`fit_label` does).
+    """
+    widest = max((label(theme, token, size=size).width for token in tokens), default=0.0)
+    for scale in (1.0, theme.min_size / max(size or theme.body_size, theme.min_size)):
+        for k in range(1, most + 1):
+            if widest * scale <= k * slot:
+                return k
+    return most
 
 
 class TokenRow(VGroup):
@@ -303,6 +334,8 @@ def axis_names(theme: Theme, grid: NumberGrid) -> VGroup:
     """"queries ↓" above a grid's row labels and "keys →" above its column labels."""
     queries = label(theme, "queries ↓", size=theme.small_size, color=theme.query)
     queries.next_to(grid.row_labels, UP, buff=0.4).align_to(grid.row_labels, RIGHT)
+    # A long first key word (see ``col_label_lines``) reaches left of the map: "queries ↓" steps aside.
+    queries.shift(LEFT * max(0.0, queries.get_right()[0] + 0.2 - grid.col_labels[0].get_left()[0]))
     keys = label(theme, "keys →", size=theme.small_size, color=theme.key).next_to(grid.col_labels, UP, buff=0.2)
     return VGroup(queries, keys)
 

@@ -119,7 +119,9 @@ def describe_options(scene: type) -> str:
     parts = []
     for name in scene.options:
         flag = OPTIONS[name].flag
-        if name == "sentence" and scene.max_tokens:
+        if name == "sentence" and "token" in scene.options:  # a trained model's tokenizer, not words
+            parts.append(f"{flag} (at most {scene.max_tokens} WordPiece pieces with [CLS] and [SEP])")
+        elif name == "sentence" and scene.max_tokens:
             parts.append(f"{flag} ({scene.min_tokens}-{scene.max_tokens} words)")
         elif name == "d_model":
             parts.append(f"{flag} ({scene.d_model_range[0]}-{scene.d_model_range[1]}, default {scene.default_d_model})")

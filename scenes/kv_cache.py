@@ -42,7 +42,8 @@ class KVCacheScene(ExplainerScene):
     description = "Generating token by token: one new query row against cached keys and values, and the work saved."
     sources = "seed 004 slide 13 'Performance Optimization with Attention Caching' (CachedAttention)"
 
-    options = ("sentence", "seed")
+    # No --sentence yet: the layout was not yet checked with other sentences (long words run off the frame).
+    options = ("seed",)
     max_tokens = 8
 
     @classmethod

@@ -14,16 +14,33 @@ from attention_math import DEFAULT_SEED, THE_CAT_SAT, sentence_example
 from attention_math.heads import multi_head_trace
 
 from .base import ExplainerScene
-from .components import NumberGrid, formula, label
+from .components import NumberGrid, fit_label, formula, label
 from .theme import format_number
 
 CELL_WIDTH = 0.72
-"""Wide enough for "−0.5" at the smallest font, so 16 columns fit the frame."""
+"""Wide enough for "−0.5" at the smallest font, so 16 columns fit the frame (hence d_model ≤ 16)."""
 CELL_HEIGHT = 0.4
+LABEL_BUFF = 0.15
+"""Gap between a row label and its row (as NumberGrid draws it)."""
+USABLE_WIDTH = 13.9
+"""Frame width minus a small margin: what a row of grids and their token labels may span."""
+MAX_LABEL_WIDTH = 4.0
+"""Widest a token label gets, however much room there is."""
+PATTERN_WIDTH, PATTERN_HEIGHT = 14.0, 5.04
+"""Room for the heatmaps of all heads: the frame's width less a margin; from y = 2.0 down to y = -3.04."""
+MIN_HEAT_CELL = 0.52
+"""Narrowest heatmap cell that holds "0.5" at the smallest font."""
+MAX_HEAT_CELL = (0.8, 0.55)
+"""Largest heatmap cell (width, height), for few heads or few tokens."""
 GRID_TOP = 2.35
 """Top edge of the (6, 16) matrices, under the heading and their name."""
 NAME_X, DEMO_X, GPT3_X, ROW_STEP = -6.0, 2.6, 5.3, 0.72
 """Scale table: left edge of the row names, centres of the two model columns, row spacing."""
+
+
+def plural(count: int, noun: str) -> str:
+    """``"1 head"``, ``"8 heads"``."""
+    return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
 def place(grid: NumberGrid, left: float, top: float) -> NumberGrid:
@@ -40,8 +57,10 @@ class MultiHeadScene(ExplainerScene):
     sources = "seed 000 'Multi-Head Attention'; seed 001 part 4; seed 003 'Multi-Head Attention' and 'Scale Comparison'"
 
     options = ("sentence", "seed", "d_model", "heads")
-    max_tokens = 8
-    default_d_model, d_model_range = 16, (4, 32)
+    # Eight 2 x 4 heatmaps of n x n weights must share one screen: six tokens is the most that stay readable.
+    max_tokens = 6
+    # One column per number at a readable width: 16 columns fill the frame.
+    default_d_model, d_model_range = 16, (4, 16)
     default_heads, heads_range = 8, (1, 8)
 
     @classmethod
@@ -57,17 +76,36 @@ class MultiHeadScene(ExplainerScene):
         self.show_concat(t)
         self.show_scale(t)
 
+    def label_width(self, cells_width: float, size: int) -> float:
+        """How wide the token labels left of ``cells_width`` of cells may be: as needed, at most what the frame leaves."""
+        natural = max(label(self.theme, token, size=size).width for token in self.trace.tokens)
+        return min(natural, USABLE_WIDTH - cells_width - LABEL_BUFF, MAX_LABEL_WIDTH)
+
+    def labelled_left(self, cells_width: float, size: int) -> tuple[float, float]:
+        """Left edge of the cells that centres labels and cells together in the frame, and the labels' width."""
+        label_w = self.label_width(cells_width, size)
+        return -(label_w + LABEL_BUFF + cells_width) / 2 + label_w + LABEL_BUFF, label_w
+
     def wide_grid(self, source: str, with_labels: bool = True) -> NumberGrid:
         """A (seq, d_model) matrix with one decimal, tokens on the left, centred in the frame."""
         labels = self.trace.tokens if with_labels else None
-        grid = self.grid(source, 1, cell_width=CELL_WIDTH, cell_height=CELL_HEIGHT, font_size=self.theme.min_size, row_labels=labels)
         width = self.trace.d_model * CELL_WIDTH
-        return place(grid, -width / 2 + 0.35, GRID_TOP)
+        left, label_w = self.labelled_left(width, self.theme.small_size)
+        grid = self.grid(
+            source, 1, cell_width=CELL_WIDTH, cell_height=CELL_HEIGHT, font_size=self.theme.min_size,
+            row_labels=labels, row_label_width=label_w,
+        )
+        return place(grid, left, GRID_TOP)
 
     def matrix_name(self, text: str, grid: NumberGrid) -> VGroup:
         """A matrix's name and shape, just above its cells."""
         name = label(self.theme, text, size=self.theme.small_size, color=self.theme.muted)
-        return name.next_to(grid.cells, UP, buff=0.2).align_to(grid.cells, LEFT)
+        name.next_to(grid.cells, UP, buff=0.2).align_to(grid.cells, LEFT)
+        # A narrow matrix (small d_model) has a name wider than itself: keep the name inside the frame.
+        overhang = name.get_right()[0] - USABLE_WIDTH / 2
+        if overhang > 0:
+            name.shift(LEFT * overhang)
+        return name
 
     def show_input(self, t):
         theme = self.theme
@@ -77,7 +115,7 @@ class MultiHeadScene(ExplainerScene):
             f"Our input: the {seq} tokens of “{' '.join(t.tokens)}”, each a vector of d_model = {d_model} random numbers (seed {t.seed})."
         )
         with self.step("the-input", caption):
-            heading = self.heading(f"Multi-head attention: {t.n_heads} heads")
+            heading = self.heading(f"Multi-head attention: {plural(t.n_heads, 'head')}")
             x = self.wide_grid("x")
             x_name = self.matrix_name(f"X: {seq} tokens × {d_model} numbers, random (numpy default_rng({t.seed}))", x)
             self.play(FadeIn(heading), FadeIn(x_name))
@@ -108,13 +146,34 @@ class MultiHeadScene(ExplainerScene):
         theme = self.theme
         q = self.q
         seq, d_model = t.q.shape
-        caption = (
-            f"Now split the {d_model} columns among the {t.n_heads} heads: {d_model} ÷ {t.n_heads} = {t.d_head} columns each. "
-            f"The reshape turns ({seq}, {d_model}) into ({t.n_heads}, {seq}, {t.d_head}); no number changes, they are only regrouped."
-        )
+        if t.n_heads == 1:
+            caption = (
+                f"With a single head nothing is split: it keeps all {d_model} columns, so d_head = {t.d_head}. "
+                f"The reshape only adds a head axis, ({seq}, {d_model}) into (1, {seq}, {t.d_head}); no number changes."
+            )
+        else:
+            caption = (
+                f"Now split the {d_model} columns among the {t.n_heads} heads: {d_model} ÷ {t.n_heads} = {t.d_head} "
+                f"{'column' if t.d_head == 1 else 'columns'} each. "
+                f"The reshape turns ({seq}, {d_model}) into ({t.n_heads}, {seq}, {t.d_head}); no number changes, they are only regrouped."
+            )
         with self.step("split-into-heads", caption):
-            shape = label(theme, f"d_head = {d_model} ÷ {t.n_heads} = {t.d_head}      ({seq}, {d_model}) → ({t.n_heads}, {seq}, {t.d_head})", size=theme.small_size, color=theme.highlight)
-            shape.next_to(self.q_name, RIGHT).align_to(q.cells, RIGHT)
+            shape = VGroup(
+                label(theme, f"d_head = {d_model} ÷ {t.n_heads} = {t.d_head}", size=theme.small_size, color=theme.highlight),
+                label(theme, f"({seq}, {d_model}) → ({t.n_heads}, {seq}, {t.d_head})", size=theme.small_size, color=theme.highlight),
+            ).arrange(RIGHT, buff=0.6)
+            if self.q_name.get_right()[0] + 0.4 + shape.width <= USABLE_WIDTH / 2:
+                # Room on the matrix's name line: the shapes end where the matrix ends, or a little further.
+                shape.next_to(self.q_name, RIGHT, buff=0.4)
+                if shape.get_right()[0] < q.cells.get_right()[0]:
+                    shape.align_to(q.cells, RIGHT)
+            else:
+                # A narrower matrix (smaller d_model): the two lines go right of it, the matrix moving left to make room.
+                shape.arrange(DOWN, buff=0.2, aligned_edge=LEFT)
+                overhang = q.cells.get_right()[0] + 0.4 + shape.width - USABLE_WIDTH / 2
+                if overhang > 0:
+                    self.play(VGroup(q, self.q_name).animate.shift(LEFT * overhang), run_time=0.8)
+                shape.next_to(q.cells, RIGHT, buff=0.4).align_to(q.cells, UP)
             pairs = VGroup(*[
                 SurroundingRectangle(VGroup(q.cell(0, h * t.d_head), q.cell(seq - 1, (h + 1) * t.d_head - 1)), color=theme.highlight, buff=0.0, stroke_width=3)
                 for h in range(t.n_heads)
@@ -137,18 +196,22 @@ class MultiHeadScene(ExplainerScene):
     def head_blocks(self, source: str, top: float) -> tuple[list[NumberGrid], VGroup]:
         """One (seq, d_head) grid per head in a row, with "head h" above each; tokens left of the first."""
         t = self.trace
-        gap = 0.16
+        titles = VGroup(*[label(self.theme, f"head {h + 1}", size=self.theme.min_size, color=self.theme.highlight) for h in range(t.n_heads)])
         block_width = t.d_head * CELL_WIDTH
+        # Blocks one column wide are narrower than their titles: the gap keeps the titles apart.
+        gap = max(0.16, max(title.width for title in titles) - block_width + 0.12)
         total = t.n_heads * block_width + (t.n_heads - 1) * gap
-        left = -total / 2 + 0.35
-        blocks, titles = [], VGroup()
+        left, label_w = self.labelled_left(total, self.theme.small_size)
+        blocks = []
         for h in range(t.n_heads):
             labels = t.tokens if h == 0 else None
-            block = self.grid(f"{source}[{h}]", 1, cell_width=CELL_WIDTH, cell_height=CELL_HEIGHT, font_size=self.theme.min_size, row_labels=labels)
+            block = self.grid(
+                f"{source}[{h}]", 1, cell_width=CELL_WIDTH, cell_height=CELL_HEIGHT, font_size=self.theme.min_size,
+                row_labels=labels, row_label_width=label_w,
+            )
             place(block, left + h * (block_width + gap), top)
-            title = label(self.theme, f"head {h + 1}", size=self.theme.min_size, color=self.theme.highlight).next_to(block.cells, UP, buff=0.12)
+            titles[h].next_to(block.cells, UP, buff=0.12)
             blocks.append(block)
-            titles.add(title)
         return blocks, titles
 
     def show_patterns(self, t):
@@ -157,57 +220,95 @@ class MultiHeadScene(ExplainerScene):
         # The strongest single weight of each head: which word it makes which word look at.
         peaks = [np.unravel_index(int(np.argmax(t.weights[h])), t.weights[h].shape) for h in range(t.n_heads)]
         ranked = sorted(range(t.n_heads), key=lambda h: -t.weights[h][peaks[h]])
-        first, second = ranked[0], ranked[1]
+        marked = ranked[:2]
 
         def describe(h):
             i, j = peaks[h]
             return f"head {h + 1} sends “{t.tokens[i]}” to “{t.tokens[j]}” with weight {format_number(t.weights[h, i, j], 2)}"
 
-        caption = (
-            f"Each head now runs ordinary attention with its own {t.d_head}-number queries and keys, so each gets its own {n} × {n} pattern. "
-            f"Same sentence, {t.n_heads} different views: {describe(first)}, {describe(second)}."
-        )
-        with self.step("eight-patterns", caption):
+        if t.n_heads == 1:
+            caption = (
+                f"The head now runs ordinary attention with its {t.d_head}-number queries and keys, and gets one {n} × {n} pattern: "
+                f"{describe(0)}. With more heads, each would get a pattern of its own."
+            )
+        else:
+            caption = (
+                f"Each head now runs ordinary attention with its own {t.d_head}-number queries and keys, so each gets its own {n} × {n} pattern. "
+                f"Same sentence, {t.n_heads} different views: {describe(marked[0])}, {describe(marked[1])}."
+            )
+        with self.step("head-patterns", caption):
             self.clear()
-            heading = self.heading(f"{t.n_heads} heads, {t.n_heads} attention patterns")
+            heading = self.heading(f"{plural(t.n_heads, 'head')}, {plural(t.n_heads, 'attention pattern')}")
             vmax = float(t.weights.max())
-            cell_w, cell_h, gap = 0.54, 0.38, 0.14
+            # Up to four heatmaps per row, at most two rows; the cells fill the frame's width and height.
+            rows = -(-t.n_heads // 4)
+            columns = -(-t.n_heads // rows)
+            gap, row_gap, top = 0.14, 0.48, 2.0
+            natural = max(label(theme, token, size=theme.min_size).width for token in t.tokens)
+            label_w = min(natural, MAX_LABEL_WIDTH, PATTERN_WIDTH - LABEL_BUFF - (columns - 1) * gap - columns * n * MIN_HEAT_CELL)
+            cell_w = min(MAX_HEAT_CELL[0], (PATTERN_WIDTH - LABEL_BUFF - label_w - (columns - 1) * gap) / (columns * n))
+            cell_h = min(MAX_HEAT_CELL[1], (PATTERN_HEIGHT - (rows - 1) * row_gap) / (rows * n))
+            roomy = cell_w >= 0.75 and cell_h >= 0.5
+            size = theme.small_size if roomy else theme.min_size
+            stagger = 0.29 if roomy else 0.24
             width = n * cell_w
-            columns = 4
-            left0 = -(columns * width + (columns - 1) * gap) / 2 + 0.3
-            tops = (2.0, -0.76)
+            left0 = -(label_w + LABEL_BUFF + columns * width + (columns - 1) * gap) / 2 + label_w + LABEL_BUFF
             maps, titles = [], VGroup()
             for h in range(t.n_heads):
                 row, col = divmod(h, columns)
                 heatmap = self.grid(
                     f"weights[{h}]", 1, heat=True, vmin=0.0, vmax=vmax, cell_width=cell_w, cell_height=cell_h,
-                    font_size=theme.min_size, label_size=theme.min_size,
-                    row_labels=t.tokens if col == 0 else None, col_labels=t.tokens if row == 0 else None,
-                    row_label_color=theme.query, col_label_color=theme.key,
+                    font_size=size, label_size=size, row_labels=t.tokens if col == 0 else None,
+                    row_label_color=theme.query, row_label_width=label_w,
                 )
-                place(heatmap, left0 + col * (width + gap), tops[row])
+                place(heatmap, left0 + col * (width + gap), top - row * (n * cell_h + row_gap))
                 # Background-coloured borders keep neighbouring numbers apart in such small cells.
                 heatmap.cells.set_stroke(theme.background, width=3)
-                # Tokens are as wide as a cell: every other key label sits higher, so neighbours never touch.
-                for j in range(1, n, 2):
-                    if row == 0:
-                        heatmap.col_labels[j].shift(UP * 0.24)
+                if row == 0:
+                    heatmap.col_labels = self.key_labels(heatmap, col, last=col == columns - 1, size=size, stagger=stagger)
+                    heatmap.add(heatmap.col_labels)
                 above = heatmap.col_labels if row == 0 else heatmap.cells
                 titles.add(label(theme, f"head {h + 1}", size=theme.min_size, color=theme.highlight).next_to(above, UP, buff=0.1))
                 maps.append(heatmap)
             self.play(FadeIn(heading))
             for h, heatmap in enumerate(maps):
                 self.play(FadeIn(heatmap), FadeIn(titles[h]), run_time=0.6)
-            boxes = VGroup(*[SurroundingRectangle(maps[h].cell(*peaks[h]), color=theme.highlight, buff=0.0, stroke_width=4) for h in (first, second)])
+            boxes = VGroup(*[SurroundingRectangle(maps[h].cell(*peaks[h]), color=theme.highlight, buff=0.0, stroke_width=4) for h in marked])
             self.play(FadeIn(boxes))
             self.wait(1)
 
+    def key_labels(self, heatmap: NumberGrid, col: int, last: bool, size: int, stagger: float) -> VGroup:
+        """The key tokens above a heatmap's columns, every other one higher, so each may be two cells wide.
+
+        Which labels sit higher follows the column's place in the whole row of heatmaps, so
+        the last label of one heatmap and the first of the next are never at the same height.
+        The rightmost label of the row stays within its cell, inside the frame.
+        """
+        theme, n = self.theme, heatmap.shape[1]
+        cell_w = heatmap.cell(0, 0).width
+        labels = VGroup()
+        for j, token in enumerate(self.trace.tokens):
+            width = cell_w * 0.95 if (last and j == n - 1) else 2 * cell_w - 0.1
+            labels.add(fit_label(theme, token, width, size=size, color=theme.key).next_to(heatmap.cell(0, j), UP, buff=0.12))
+        # Higher by more than the tallest label (a "g" or an emoji reaches lower or higher than "The").
+        stagger = max(stagger, max(text.height for text in labels) + 0.04)
+        for j, text in enumerate(labels):
+            if (col * n + j) % 2:
+                text.shift(UP * stagger)
+        return labels
+
     def show_concat(self, t):
         seq, d_model = t.concat.shape
-        caption = (
-            f"Each head returns {t.d_head} numbers per token: its weights times its own values. "
-            f"Put the {t.n_heads} outputs side by side and every token has {d_model} numbers again: the concatenation, shape ({seq}, {d_model})."
-        )
+        if t.n_heads == 1:
+            caption = (
+                f"The head returns {t.d_head} numbers per token: its weights times its own values. "
+                f"With one head the concatenation is just that output, shape ({seq}, {d_model})."
+            )
+        else:
+            caption = (
+                f"Each head returns {plural(t.d_head, 'number')} per token: its weights times its own values. "
+                f"Put the {t.n_heads} outputs side by side and every token has {d_model} numbers again: the concatenation, shape ({seq}, {d_model})."
+            )
         with self.step("concatenate", caption):
             self.clear()
             heading = self.heading("Concatenate the heads")
@@ -215,8 +316,9 @@ class MultiHeadScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(titles), *[FadeIn(b) for b in blocks], run_time=1.2)
             self.wait(1)
             concat = self.wide_grid("concat")
-            concat_name = self.matrix_name(f"Concat(head 1, …, head {t.n_heads}): {seq} × {d_model}", concat)
-            # Each block slides onto its two columns of the concatenation.
+            heads = ", ".join(f"head {h + 1}" for h in range(t.n_heads)) if t.n_heads <= 2 else f"head 1, …, head {t.n_heads}"
+            concat_name = self.matrix_name(f"Concat({heads}): {seq} × {d_model}", concat)
+            # Each block slides onto its own columns of the concatenation.
             moves = []
             for h, block in enumerate(blocks):
                 moves.append(block.animate.shift(concat.cell(0, h * t.d_head).get_center() - block.cell(0, 0).get_center()))

