@@ -15,6 +15,7 @@ from typing import Sequence
 import numpy as np
 
 from attention_math import (
+    TrainedHeadsTrace,
     AttentionTrace,
     BottleneckTrace,
     ComplexityTrace,
@@ -269,6 +270,24 @@ def complexity_exercises(trace: ComplexityTrace) -> list[Exercise]:
     ]
 
 
+def trained_heads_exercises(trace) -> list[Exercise]:
+    """The chosen head's query row: scale the real scores, then softmax them."""
+    pieces = list(trace.tokens)
+    query = pieces[trace.focus]
+    return [
+        Exercise(
+            f"These are the raw scores q·k of “{query}” in layer {trace.layer}, head {trace.head} of all-MiniLM-L6-v2. "
+            f"Divide each by √{trace.d_head}. Which piece scores highest?",
+            given=[Table("raw scores", trace.focus_raw_scores, 1, columns=pieces)],
+            answer=[Table("scaled scores", trace.focus_scaled_scores, 2, columns=pieces)],
+        ),
+        Exercise(
+            "Apply softmax to the scaled scores. Which piece gets the most weight, and how much?",
+            answer=[Table("weights", trace.focus_weights, 2, columns=pieces)],
+        ),
+    ]
+
+
 EXERCISES_BY_TRACE = {
     AttentionTrace: attention_exercises,
     ScalingTrace: scaling_exercises,
@@ -279,6 +298,7 @@ EXERCISES_BY_TRACE = {
     KVCacheTrace: kv_cache_exercises,
     TransformerBlockTrace: block_exercises,
     ComplexityTrace: complexity_exercises,
+    TrainedHeadsTrace: trained_heads_exercises,
 }
 
 
