@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import ClassVar, Iterator, Sequence
 
-from manim import DOWN, UL, FadeOut, Group, Mobject, Scene, Text
+from manim import DOWN, UL, FadeOut, Group, Mobject, Scene, Text, VGroup
 
 from attention_math import Trace, lookup
 
@@ -231,3 +231,16 @@ class ExplainerScene(Scene):
             line.scale_to_fit_width(width)
         line.to_edge(DOWN, buff=0.4)
         return line
+
+    def source_note(self) -> VGroup:
+        """Where a teacher's sentence's embeddings come from (the trace's ``source``), on two lines at the bottom."""
+        theme = self.theme
+        source = self.trace.source
+        # Break at the comma nearest the middle, so both lines stay short enough to read.
+        commas = [k for k, c in enumerate(source) if c == ","] or [len(source)]
+        cut = min(commas, key=lambda k: abs(k - len(source) / 2)) + 1
+        lines = VGroup(*[label(theme, part.strip(), size=theme.min_size, color=theme.muted) for part in (source[:cut], source[cut:]) if part.strip()])
+        lines.arrange(DOWN, buff=0.12)
+        if lines.width > 13.0:
+            lines.scale_to_fit_width(13.0)
+        return lines.to_edge(DOWN, buff=0.35)

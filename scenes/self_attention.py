@@ -204,19 +204,6 @@ class SelfAttentionScene(ExplainerScene):
             heading.scale_to_fit_width(room).to_corner(UL, buff=0.45)
         return heading
 
-    def source_note(self) -> VGroup:
-        """Where a teacher's sentence's embeddings come from (the trace's ``source``), on two lines at the bottom."""
-        theme = self.theme
-        source = self.trace.source
-        # Break at the comma nearest the middle, so both lines stay short enough to read.
-        commas = [k for k, c in enumerate(source) if c == ","] or [len(source)]
-        cut = min(commas, key=lambda k: abs(k - len(source) / 2)) + 1
-        lines = VGroup(*[label(theme, part.strip(), size=theme.min_size, color=theme.muted) for part in (source[:cut], source[cut:]) if part.strip()])
-        lines.arrange(DOWN, buff=0.12)
-        if lines.width > 13.0:
-            lines.scale_to_fit_width(13.0)
-        return lines.to_edge(DOWN, buff=0.35)
-
     def weight_bars(self, x, weights):
         """The weights of the focus row as bars beside the weights column, and the edge they grow from.
 
