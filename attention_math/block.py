@@ -175,7 +175,7 @@ class TransformerBlockTrace(Trace):
     Attributes
     ----------
     seed
-        Seed of ``numpy.random.default_rng`` that drew the embeddings and every weight.
+        Seed of ``numpy.random.default_rng`` that drew every weight (and the embeddings, unless given).
     tokens
         The input tokens.
     focus
@@ -208,6 +208,8 @@ class TransformerBlockTrace(Trace):
         Blocks in GPT-3, as seed 003 states.
     source
         The course material this follows.
+    embeddings_source
+        Where the embeddings come from, said on screen for a teacher's sentence.
     """
 
     seed: int
@@ -238,6 +240,7 @@ class TransformerBlockTrace(Trace):
     layer_outputs: np.ndarray
     gpt3_layers: int
     source: str
+    embeddings_source: str
 
     @property
     def d_model(self) -> int:
@@ -260,6 +263,8 @@ def transformer_block_trace(
     causal: bool = True,
     focus: int = 1,
     eps: float = 1e-5,
+    embeddings: np.ndarray | None = None,
+    embeddings_source: str | None = None,
 ) -> TransformerBlockTrace:
     """Embed ``tokens``, add positions, and run them through ``n_layers`` seeded blocks.
 
@@ -267,10 +272,18 @@ def transformer_block_trace(
     embeddings, then blocks of causal multi-head attention, layer norm and a
     feed-forward network, x96 in GPT-3) and seed 004 slides 4, 7 and 8
     (FeedForward, LayerNorm, EncoderBlock).
+
+    The embeddings are drawn from the seed unless ``embeddings`` (``(seq, d_model)``, e.g. a
+    teacher's sentence's word vectors) are given with ``embeddings_source`` saying where they
+    come from. They are drawn either way, so a seed gives the same block weights for any sentence.
     """
     rng = np.random.default_rng(seed)
     seq = len(tokens)
-    embeddings = rng.standard_normal((seq, d_model))
+    drawn = rng.standard_normal((seq, d_model))
+    if embeddings is None:
+        embeddings, embeddings_source = drawn, f"embeddings: random numbers from default_rng({seed})"
+    elif np.shape(embeddings) != (seq, d_model) or embeddings_source is None:
+        raise ValueError(f"embeddings must be ({seq}, {d_model}) and come with their embeddings_source")
     positions = sinusoidal_encoding(seq, d_model)
     x = embeddings + positions
     mask = causal_mask(seq) if causal else None
@@ -310,4 +323,5 @@ def transformer_block_trace(
         layer_outputs=np.stack([layer.output for layer in layers]),
         gpt3_layers=96,
         source="seed 003 'Where Attention Lives in GPT'; seed 004 slides 4, 7, 8 (FeedForward, LayerNorm, EncoderBlock)",
+        embeddings_source=embeddings_source,
     )

@@ -136,6 +136,8 @@ class KVCacheTrace(Trace):
         Numbers held in the K and V caches after ``n`` steps: ``2 n d``.
     source
         The course material this follows.
+    embeddings_source
+        Where the embeddings come from (the example's ``source``), said on screen for a teacher's sentence.
     """
 
     seed: int
@@ -167,6 +169,7 @@ class KVCacheTrace(Trace):
     long_ratios: np.ndarray
     cache_floats: int
     source: str
+    embeddings_source: str
 
     @property
     def d(self) -> int:
@@ -248,6 +251,7 @@ def kv_cache_trace(
         long_ratios=long[:, 1] / long[:, 0],
         cache_floats=2 * n * d,
         source="seed 004 slide 13, 'Performance Optimization with Attention Caching' (CachedAttention)",
+        embeddings_source=example.source,
     )
 
 

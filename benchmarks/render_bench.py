@@ -4,6 +4,7 @@
     python benchmarks/render_bench.py --quick     # every scene at low, scaling at high (~15 min on 2 cores)
     python benchmarks/render_bench.py             # every scene at high
     python benchmarks/render_bench.py --repeat 3  # three runs; the table shows their medians
+    python benchmarks/render_bench.py --add       # one more run, medians over it and the runs kept so far
 
 Measures, in one run on this machine (ratios are what to compare across machines):
 
@@ -16,8 +17,10 @@ Measures, in one run on this machine (ratios are what to compare across machines
 4. the peak resident memory of the largest process.
 
 Prints a table and writes ``benchmarks/results.json`` (with ``--repeat N``: every run, and the
-median of each figure over the runs, each run's R from its own wall time and floor). Never run as a test: wall-clock
-numbers on a shared machine are for reading, not for asserting.
+median of each figure over the runs, each run's R from its own wall time and floor). ``--add``
+keeps the runs already in ``results.json`` (same mode and cores) and adds this one's, so that
+a full run of about 1.5 hours on 2 cores can be repeated on different days until there are
+three. Never run as a test: wall-clock numbers on a shared machine are for reading, not for asserting.
 """
 
 from __future__ import annotations
@@ -104,6 +107,7 @@ def measure(names: list[str], quality: str, media: Path, cores: int) -> dict:
     floor_total = sum(s["encode_floor_s"] for s in scenes.values())
     return {
         "quality": quality,
+        "measured_on": time.strftime("%Y-%m-%d"),
         "scenes": scenes,
         "catalog": {
             "jobs_1_wall_s": round(serial_wall, 2),
@@ -145,13 +149,23 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="every scene at low quality, scaling at high")
     parser.add_argument("--scenes", nargs="+", metavar="NAME", help="only these scenes (default: the whole catalog)")
     parser.add_argument("--repeat", type=int, default=1, metavar="N", help="measure N times and report medians (default 1)")
+    parser.add_argument("--add", action="store_true", help="keep the runs in results.json (same mode and cores) and add these")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from scenes import SCENES
 
     cores = os.cpu_count() or 1
     names = args.scenes or list(SCENES)
+    mode = ("quick" if args.quick else "full") + (" (subset)" if args.scenes else "")
     runs = [(names, "low"), (["scaling"], "high")] if args.quick else [(names, "high")]
+    kept = []
+    if args.add and RESULTS.exists():
+        previous = json.loads(RESULTS.read_text())
+        kept = previous.get("every_run") or [previous["runs"]]
+        same_scenes = all([list(result["scenes"]) for result in run] == [names for names, _ in runs] for run in kept)
+        if previous["mode"] != mode or previous["machine"]["cores"] != cores or not same_scenes:
+            print(f"results.json holds a {previous['mode']} run of other scenes or on other cores: not kept")
+            kept = []
     started = time.perf_counter()
     repeats = []
     for repeat in range(args.repeat):
@@ -163,17 +177,18 @@ def main() -> None:
                 print_table(result, cores)
                 results.append(result)
         repeats.append(results)
+    repeats = kept + repeats
     summary = [medians([results[k] for results in repeats]) for k in range(len(runs))]
-    if args.repeat > 1:
-        print(f"\nmedians of {args.repeat} runs", end="")
+    if len(repeats) > 1:
+        print(f"\nmedians of {len(repeats)} runs", end="")
         for result in summary:
             print_table(result, cores)
     report = {
-        "mode": ("quick" if args.quick else "full") + (" (subset)" if args.scenes else ""),
+        "mode": mode,
         "machine": {"cores": cores, "platform": platform.platform(), "python": platform.python_version()},
-        "repeats": args.repeat,
+        "repeats": len(repeats),
         "runs": summary,
-        "every_run": repeats if args.repeat > 1 else None,
+        "every_run": repeats if len(repeats) > 1 else None,
         "peak_process_memory_mb": round(peak_child_memory_mb(), 1),
         "benchmark_wall_s": round(time.perf_counter() - started, 1),
     }

@@ -197,6 +197,9 @@ class ExplainerScene(Scene):
     def heading(self, text: str) -> Text:
         """The step's heading, top left (scene text from the code, drawn with ``Text``)."""
         heading = label(self.theme, text, size=self.theme.title_size)
+        # Only a teacher's long word makes a heading wider than the frame.
+        if heading.width > 13.3:
+            heading.scale_to_fit_width(13.3)
         heading.to_corner(UL, buff=0.45)
         return heading
 
@@ -232,15 +235,23 @@ class ExplainerScene(Scene):
         line.to_edge(DOWN, buff=0.4)
         return line
 
-    def source_note(self) -> VGroup:
-        """Where a teacher's sentence's embeddings come from (the trace's ``source``), on two lines at the bottom."""
-        theme = self.theme
-        source = self.trace.source
+    def source_note(self, source: str | None = None, more: tuple[str, ...] = ()) -> VGroup:
+        """Where a teacher's sentence's embeddings come from, on two lines at the bottom.
+
+        ``source`` defaults to the trace's ``source``; a trace whose ``source`` names something
+        else (a slide) passes where its embeddings come from instead. ``more`` lines follow.
+        """
+        source = self.trace.source if source is None else source
         # Break at the comma nearest the middle, so both lines stay short enough to read.
         commas = [k for k, c in enumerate(source) if c == ","] or [len(source)]
         cut = min(commas, key=lambda k: abs(k - len(source) / 2)) + 1
-        lines = VGroup(*[label(theme, part.strip(), size=theme.min_size, color=theme.muted) for part in (source[:cut], source[cut:]) if part.strip()])
-        lines.arrange(DOWN, buff=0.12)
-        if lines.width > 13.0:
-            lines.scale_to_fit_width(13.0)
-        return lines.to_edge(DOWN, buff=0.35)
+        return self.note_lines((source[:cut], source[cut:], *more))
+
+    def note_lines(self, lines: tuple[str, ...]) -> VGroup:
+        """Small muted lines at the bottom of the frame, no wider than it (empty lines dropped)."""
+        theme = self.theme
+        note = VGroup(*[label(theme, line.strip(), size=theme.min_size, color=theme.muted) for line in lines if line.strip()])
+        note.arrange(DOWN, buff=0.12)
+        if note.width > 13.0:
+            note.scale_to_fit_width(13.0)
+        return note.to_edge(DOWN, buff=0.35)

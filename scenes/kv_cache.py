@@ -18,6 +18,7 @@ from manim import (
     Indicate,
     ReplacementTransform,
     SurroundingRectangle,
+    Text,
     VGroup,
     Write,
 )
@@ -30,6 +31,16 @@ from .components import TokenRow, formula, label
 from .theme import format_number
 
 CELL_W, CELL_H = 0.95, 0.5
+K_FIRST_X = -5.2
+"""Centre of the K cache's first cell; further right when long words need room on its left."""
+LEFT_EDGE = -6.95
+"""Leftmost x anything reaches (the frame's edge less a margin)."""
+MAX_LABEL_WIDTH = 3.2
+"""Widest a token label left of the K cache gets: the cache and V keep their place in the frame."""
+ROW_WIDTH = 13.0
+"""Widest the row of words in the first step gets."""
+COLUMN_WIDTH, COLUMN_HEIGHT = 3.6, 5.4
+"""Largest the column of words gets when the row would be too small to read (long words)."""
 # Transforms between different mobjects use ReplacementTransform(source.copy(), target): TransformFromCopy
 # would align the *target's* submobjects with the source's and leave it with duplicated cells.
 CACHED_FORMULA = r"3d^2 + 2td"
@@ -42,8 +53,7 @@ class KVCacheScene(ExplainerScene):
     description = "Generating token by token: one new query row against cached keys and values, and the work saved."
     sources = "seed 004 slide 13 'Performance Optimization with Attention Caching' (CachedAttention)"
 
-    # No --sentence yet: the layout was not yet checked with other sentences (long words run off the frame).
-    options = ("seed",)
+    options = ("sentence", "seed")
     max_tokens = 8
 
     @classmethod
@@ -69,38 +79,83 @@ class KVCacheScene(ExplainerScene):
             "Each new token attends to itself and to every token before it, never to the future."
         )
         with self.step("one-token-at-a-time", caption):
-            heading = self.heading("Generating “" + " ".join(t.tokens) + "”")
-            row = TokenRow(theme, t.tokens, size=theme.body_size, buff=0.35).move_to(UP * 0.3)
+            heading = self.generation_heading()
+            row = TokenRow(theme, t.tokens, size=theme.body_size, buff=0.35, max_width=float("inf"))
+            # Words that would shrink below 70% in one row (long ones) stand in a column instead.
+            column = row.width > ROW_WIDTH / 0.7
+            if column:
+                row = TokenRow(theme, t.tokens, size=theme.small_size, max_width=float("inf"))
+                row.arrange(DOWN, buff=0.12, aligned_edge=RIGHT)
+                if row.width > COLUMN_WIDTH:
+                    row.scale_to_fit_width(COLUMN_WIDTH)
+                if row.height > COLUMN_HEIGHT:
+                    row.scale_to_fit_height(COLUMN_HEIGHT)
+                row.shift(RIGHT * (LEFT_EDGE + 0.3 - row.get_left()[0]) + UP * (-0.15 - row.get_y()))
+            else:
+                if row.width > ROW_WIDTH:
+                    row.scale_to_fit_width(ROW_WIDTH)
+                row.move_to(UP * 0.3)
             self.play(FadeIn(heading))
             arrows = VGroup()
             for i in range(n):
                 self.play(FadeIn(row[i], shift=LEFT * 0.2), FadeOut(arrows), run_time=0.5)
-                arrows = VGroup(
-                    *[
-                        CurvedArrow(row[i].get_top() + UP * 0.05, row[j].get_top() + UP * 0.05, angle=0.9, color=theme.query, stroke_width=3, tip_length=0.15)
-                        for j in range(i)
-                    ]
-                )
+                arrows = VGroup(*[self.attend_arrow(row, i, j, column) for j in range(i)])
                 highlight = row[i][0].copy().set_stroke(theme.query, width=4)
                 self.play(FadeIn(arrows), FadeIn(highlight), run_time=0.6)
                 self.remove(highlight)
             projections = formula(theme, r"q_t = x_t W_Q, \quad k_t = x_t W_K, \quad v_t = x_t W_V", size=theme.formula_size)
-            projections.next_to(row, DOWN, buff=1.0)
             note = label(theme, "each step: the new token's query, key and value", size=theme.small_size, color=theme.muted)
-            note.next_to(projections, DOWN, buff=0.35)
+            text = VGroup(projections, note).arrange(DOWN, buff=0.35)
+            if t.tokens != THE_CAT_SAT.tokens:
+                # A teacher's sentence: say where its embeddings come from.
+                text.add(self.source_note(t.embeddings_source)).arrange(DOWN, buff=0.35)
+                text[-1].shift(DOWN * 0.1)
+            if column:
+                # Right of the column and its arrows, centred in the room left there.
+                left = row.get_right()[0] + 1.0
+                if text.width > -LEFT_EDGE - left:
+                    text.scale_to_fit_width(-LEFT_EDGE - left)
+                text.move_to([(left - LEFT_EDGE) / 2, row.get_y(), 0])
+            else:
+                text.next_to(row, DOWN, buff=1.0)
             self.play(Write(projections), FadeIn(note))
+            if len(text) > 2:
+                self.play(FadeIn(text[2]))
+
+    def attend_arrow(self, row: VGroup, i: int, j: int, column: bool) -> CurvedArrow:
+        """The arrow from word ``i`` back to word ``j``: an arc over the row, or right of the column."""
+        style = dict(angle=0.9, color=self.theme.query, stroke_width=3, tip_length=0.15)
+        if column:
+            x = row.get_right()[0] + 0.1
+            return CurvedArrow([x, row[i].get_y(), 0], [x, row[j].get_y(), 0], **style)
+        return CurvedArrow(row[i].get_top() + UP * 0.05, row[j].get_top() + UP * 0.05, **style)
+
+    def generation_heading(self) -> Text:
+        """"Generating “sentence”" when it fits the frame's width, else a heading without the sentence."""
+        for text in ("Generating “" + " ".join(self.trace.tokens) + "”", "Generating one token at a time"):
+            heading = self.heading(text)
+            if heading.get_right()[0] < -LEFT_EDGE:
+                break
+        return heading
 
     # --- 2-3. the caches grow ------------------------------------------------------
 
     def cache_layout(self, t):
         """K cache, V cache, the score and weight columns between them, the query and output rows."""
         theme = self.theme
-        k = self.grid("k", 2, cell_width=CELL_W, cell_height=CELL_H, row_labels=t.tokens, row_label_color=theme.muted, font_size=theme.min_size)
+        # Long words get up to MAX_LABEL_WIDTH left of K: K moves right as far as that needs (V still fits).
+        natural = max(label(theme, token, size=theme.small_size).width for token in t.tokens)
+        label_w = min(natural, MAX_LABEL_WIDTH)
+        first_x = max(K_FIRST_X, LEFT_EDGE + label_w + 0.15 + CELL_W / 2)
+        k = self.grid(
+            "k", 2, cell_width=CELL_W, cell_height=CELL_H, row_labels=t.tokens, row_label_color=theme.muted,
+            font_size=theme.min_size, row_label_width=label_w,
+        )
         v = self.grid("v", 2, cell_width=CELL_W, cell_height=CELL_H, font_size=theme.min_size)
         k.cells.set_stroke(theme.key)
         v.cells.set_stroke(theme.value)
-        # K's first cell at (-5.2, 2.0); the columns and V follow to the right.
-        k.shift(LEFT * (5.2 + k.cell(0, 0).get_x()) + UP * (2.0 - k.cell(0, 0).get_y()))
+        # K's first cell at (first_x, 2.0); the columns and V follow to the right.
+        k.shift(RIGHT * (first_x - k.cell(0, 0).get_x()) + UP * (2.0 - k.cell(0, 0).get_y()))
         self.score_x = k.cells.get_right()[0] + 0.35 + CELL_W / 2
         self.weight_x = self.score_x + CELL_W + 0.3
         v.shift(RIGHT * (self.weight_x + CELL_W / 2 + 0.35 - v.cells.get_left()[0]) + UP * (k.cells.get_top()[1] - v.cells.get_top()[1]))
@@ -170,7 +225,7 @@ class KVCacheScene(ExplainerScene):
         token = t.tokens[last]
         top = int(t.weights[last].argmax())
         caption = (
-            f"The last step, “{token}”: its query meets all {n} cached keys. "
+            f"The last step, “{token}”: its query meets {'both' if n == 2 else f'all {n}'} cached keys. "
             f"Softmax gives the largest weight, {format_number(t.weights[last, top], 2)}, to “{t.tokens[top]}”, "
             "and the output is the weighted sum of the cached values."
         )
@@ -199,7 +254,10 @@ class KVCacheScene(ExplainerScene):
         with self.step("same-as-recomputing", caption):
             self.clear()
             heading = self.heading("Cached = recomputed from scratch")
-            cached = self.grid("outputs", 2, cell_width=CELL_W, cell_height=CELL_H, row_labels=t.tokens, row_label_color=theme.muted, font_size=theme.min_size)
+            cached = self.grid(
+                "outputs", 2, cell_width=CELL_W, cell_height=CELL_H, row_labels=t.tokens, row_label_color=theme.muted,
+                font_size=theme.min_size, row_label_width=MAX_LABEL_WIDTH,
+            )
             full = self.grid("recomputed_outputs", 2, cell_width=CELL_W, cell_height=CELL_H, font_size=theme.min_size)
             equals = label(theme, "=", size=theme.title_size)
             VGroup(cached, equals, full).arrange(RIGHT, buff=0.5).move_to(DOWN * 0.2)

@@ -138,7 +138,8 @@ class MultiHeadScene(ExplainerScene):
             q_name = self.matrix_name(f"Q = X · W_Q: still {seq} × {d_model}", q)
             self.play(ReplacementTransform(self.x_name, q_name), ReplacementTransform(self.x.cells, q.cells), ReplacementTransform(self.x.numbers, q.numbers), run_time=1.5)
             self.add(q)
-            self.remove(self.x)
+            # X's labels were faded in on their own: they leave too (Q has the same labels), so Q can move.
+            self.remove(self.x, self.x.row_labels)
             self.wait(1)
         self.q, self.q_name = q, q_name
 
@@ -161,19 +162,8 @@ class MultiHeadScene(ExplainerScene):
             shape = VGroup(
                 label(theme, f"d_head = {d_model} ÷ {t.n_heads} = {t.d_head}", size=theme.small_size, color=theme.highlight),
                 label(theme, f"({seq}, {d_model}) → ({t.n_heads}, {seq}, {t.d_head})", size=theme.small_size, color=theme.highlight),
-            ).arrange(RIGHT, buff=0.6)
-            if self.q_name.get_right()[0] + 0.4 + shape.width <= USABLE_WIDTH / 2:
-                # Room on the matrix's name line: the shapes end where the matrix ends, or a little further.
-                shape.next_to(self.q_name, RIGHT, buff=0.4)
-                if shape.get_right()[0] < q.cells.get_right()[0]:
-                    shape.align_to(q.cells, RIGHT)
-            else:
-                # A narrower matrix (smaller d_model): the two lines go right of it, the matrix moving left to make room.
-                shape.arrange(DOWN, buff=0.2, aligned_edge=LEFT)
-                overhang = q.cells.get_right()[0] + 0.4 + shape.width - USABLE_WIDTH / 2
-                if overhang > 0:
-                    self.play(VGroup(q, self.q_name).animate.shift(LEFT * overhang), run_time=0.8)
-                shape.next_to(q.cells, RIGHT, buff=0.4).align_to(q.cells, UP)
+            )
+            self.place_shape(shape)
             pairs = VGroup(*[
                 SurroundingRectangle(VGroup(q.cell(0, h * t.d_head), q.cell(seq - 1, (h + 1) * t.d_head - 1)), color=theme.highlight, buff=0.0, stroke_width=3)
                 for h in range(t.n_heads)
@@ -192,6 +182,43 @@ class MultiHeadScene(ExplainerScene):
             ]
             self.play(*moves, FadeIn(blocks[0].row_labels), run_time=2)
             self.wait(1)
+
+    def place_shape(self, shape: VGroup) -> None:
+        """Put the two shape lines of the split on Q's name line, or in a column right of Q.
+
+        Layouts in order of preference: one line after the name (ending where Q ends, or a
+        little further), the lines stacked right of Q, one tighter line. Q and its name move
+        left only when no layout fits where they are (d_model from about 9 to 14).
+        """
+        q, q_name = self.q, self.q_name
+        half = USABLE_WIDTH / 2
+        free_left = VGroup(q, q_name).get_left()[0] + half
+
+        def overhang(stacked: bool, buff: float, gap: float) -> float:
+            if stacked:
+                shape.arrange(DOWN, buff=buff, aligned_edge=LEFT)
+                return q.cells.get_right()[0] + gap + shape.width - half
+            shape.arrange(RIGHT, buff=buff)
+            return q_name.get_right()[0] + gap + shape.width - half
+
+        layouts = ((False, 0.6, 0.4), (True, 0.2, 0.4), (False, 0.35, 0.3))
+        # A layout that fits where Q is; else the first that fits with Q moved left; else the last,
+        # with Q as far left as it goes and the lines shrunk to the room left (long words and a wide Q).
+        fitting = [layout for layout in layouts if overhang(*layout) <= 0]
+        movable = [layout for layout in layouts if overhang(*layout) <= free_left]
+        stacked, buff, gap = (fitting or movable or layouts[-1:])[0]
+        shift = min(overhang(stacked, buff, gap), free_left)
+        if shift > 0:
+            self.play(VGroup(q, q_name).animate.shift(LEFT * shift), run_time=0.8)
+        if stacked:
+            shape.next_to(q.cells, RIGHT, buff=gap).align_to(q.cells, UP)
+        else:
+            shape.next_to(q_name, RIGHT, buff=gap)
+            if shape.get_right()[0] < q.cells.get_right()[0]:
+                shape.align_to(q.cells, RIGHT)
+        if shape.get_right()[0] > half:
+            left = shape.get_left()[0]
+            shape.scale_to_fit_width(half - left).align_to([left, 0, 0], LEFT)
 
     def head_blocks(self, source: str, top: float) -> tuple[list[NumberGrid], VGroup]:
         """One (seq, d_head) grid per head in a row, with "head h" above each; tokens left of the first."""
@@ -282,14 +309,19 @@ class MultiHeadScene(ExplainerScene):
 
         Which labels sit higher follows the column's place in the whole row of heatmaps, so
         the last label of one heatmap and the first of the next are never at the same height.
-        The rightmost label of the row stays within its cell, inside the frame.
+        The rightmost label of the row ends with its cell, inside the frame, and reaches left at most
+        half a cell, clear of the label two columns before it.
         """
         theme, n = self.theme, heatmap.shape[1]
         cell_w = heatmap.cell(0, 0).width
         labels = VGroup()
         for j, token in enumerate(self.trace.tokens):
-            width = cell_w * 0.95 if (last and j == n - 1) else 2 * cell_w - 0.1
-            labels.add(fit_label(theme, token, width, size=size, color=theme.key).next_to(heatmap.cell(0, j), UP, buff=0.12))
+            edge = last and j == n - 1
+            text = fit_label(theme, token, 1.5 * cell_w - 0.1 if edge else 2 * cell_w - 0.1, size=size, color=theme.key)
+            text.next_to(heatmap.cell(0, j), UP, buff=0.12)
+            if edge and text.width > cell_w:
+                text.align_to(heatmap.cell(0, j), RIGHT)
+            labels.add(text)
         # Higher by more than the tallest label (a "g" or an emoji reaches lower or higher than "The").
         stagger = max(stagger, max(text.height for text in labels) + 0.04)
         for j, text in enumerate(labels):

@@ -150,31 +150,20 @@ class QKVScene(ExplainerScene):
             ).arrange(DOWN, buff=0.5, aligned_edge=LEFT).move_to(RIGHT * 2.2 + UP * 0.5)
             self.play(FadeIn(heading), FadeIn(x_name), FadeIn(x.row_labels, lag_ratio=0.1), FadeIn(x.cells), FadeIn(x.numbers), run_time=1.5)
             self.play(FadeIn(recipes, lag_ratio=0.4), run_time=1.5)
-            self.note = self.source_note(course)
+            self.note = self.inputs_note(course)
             if self.note is not None:
                 self.play(FadeIn(self.note))
             self.x, self.x_name, self.heading_mobject, self.recipes = x, x_name, heading, recipes
             self.wait(1)
 
-    def source_note(self, course: bool) -> VGroup | None:
-        """Where a teacher's sentence or seed gets its numbers (from the trace's ``source``), at the bottom; None for the course's."""
-        theme = self.theme
+    def inputs_note(self, course: bool) -> VGroup | None:
+        """Where a teacher's sentence or seed gets its numbers (from the trace's ``source``); None for the course's."""
         embeddings, weights = self.trace.source.rsplit("; ", 1)
-        lines = []
         if not course:
-            # Break at the comma nearest the middle, so both lines stay short enough to read.
-            commas = [k for k, c in enumerate(embeddings) if c == ","] or [len(embeddings)]
-            cut = min(commas, key=lambda k: abs(k - len(embeddings) / 2)) + 1
-            lines += [embeddings[:cut], embeddings[cut:]]
-        if not course or not weights.endswith(f"default_rng({DEFAULT_SEED})"):
-            lines.append(weights)
-        lines = [line.strip() for line in lines if line.strip()]
-        if not lines:
-            return None
-        note = VGroup(*[label(theme, line, size=theme.min_size, color=theme.muted) for line in lines]).arrange(DOWN, buff=0.12)
-        if note.width > 13.0:
-            note.scale_to_fit_width(13.0)
-        return note.to_edge(DOWN, buff=0.35)
+            return self.source_note(embeddings, more=(weights,))
+        if not weights.endswith(f"default_rng({DEFAULT_SEED})"):
+            return self.note_lines((weights,))
+        return None
 
     def expansion_text(self) -> str:
         """The worked entry Q[focus, 0] in the caption, every number from the trace."""

@@ -202,6 +202,16 @@ class TrainedHeadsScene(ExplainerScene):
             self.play(*[FadeIn(box[2]) for box in boxes], run_time=0.8)
             self.play(FadeIn(notes, shift=UP * 0.2))
 
+    @property
+    def candidates_look_back(self) -> bool:
+        """Whether the head was chosen among earlier words only, the one right before the query aside.
+
+        That is the trace's first choice of candidates (see ``attention_math.trained``); short
+        sentences fall back to any word but the neighbours, then to any word.
+        """
+        t = self.trace
+        return all(j < t.focus - 1 for j, candidate in enumerate(t.candidates) if candidate)
+
     # --- (b) the model view --------------------------------------------------------
 
     def show_all_heads(self, t):
@@ -209,10 +219,9 @@ class TrainedHeadsScene(ExplainerScene):
         size, gap = 0.78, 0.12
         n_layers, n_heads = t.n_layers, t.n_heads
         top_row, top_col = t.layer, t.head
-        # The trace's candidates: earlier words, the one right before excepted (see attention_math.trained).
         looks_back = (
             "earlier word, not the one right before it (many heads just watch the previous piece)"
-            if t.top_key < t.focus else "other word"
+            if self.candidates_look_back else "other word"
         )
         caption = (
             f"The model has {format_number(n_layers, 0)} layers of {format_number(n_heads, 0)} heads, "
@@ -388,8 +397,10 @@ class TrainedHeadsScene(ExplainerScene):
         softmax_heading = self.heading(f"“{self.query_piece}”: softmax gives the weights")
         others = sorted((j for j in range(n) if t.candidates[j]), key=lambda j: -t.focus_weights[j])
         runner_up = others[1] if len(others) > 1 else None
+        # The runner-up among the same candidates the head was chosen by (see show_all_heads).
+        among = "earlier word (the one right before it aside)" if self.candidates_look_back else "other word"
         second = (
-            f", and the next other word, “{t.tokens[runner_up]}”, gets {format_number(t.focus_weights[runner_up], 2)}" if runner_up is not None else ""
+            f", and the next {among}, “{t.tokens[runner_up]}”, gets {format_number(t.focus_weights[runner_up], 2)}" if runner_up is not None else ""
         )
         caption = (
             "Softmax turns the scaled scores into weights between 0 and 1 that add up to 1. "

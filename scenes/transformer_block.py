@@ -36,6 +36,12 @@ from .theme import format_number
 CELL_W, CELL_H = 0.92, 0.46
 GRID_LEFT = -0.6
 """Left edge of the one-token rows in the right-hand panel; their names end just left of it."""
+LEFT_EDGE, RIGHT_EDGE = -6.95, 6.9
+"""Leftmost and rightmost x anything reaches (the frame's edges less a margin)."""
+MAPS_LEFT, MAPS_RIGHT = -3.6, 6.7
+"""Room for the attention maps right of the block diagram."""
+MAX_MAP_CELLS = 12
+"""Most heads × tokens the attention maps show in a row with numbers still readable (one decimal when narrow)."""
 BLOCK_FORMULA = (r"x = \mathrm{norm}_1(x + \mathrm{attention}(x))", r"x = \mathrm{norm}_2(x + \mathrm{ff}(x))")
 
 
@@ -102,17 +108,39 @@ class TransformerBlockScene(ExplainerScene):
     description = "Embeddings + positions, attention, residuals, layer norm and feed-forward, stacked N times."
     sources = "seed 003 'Where Attention Lives in GPT'; seed 004 slides 4, 7, 8 (FeedForward, LayerNorm, EncoderBlock)"
 
-    # No --sentence, --d-model or --heads yet: the layout was not yet checked with them (long words run off the frame).
-    options = ("seed",)
+    options = ("sentence", "seed", "d_model", "heads")
     max_tokens = 6
-    default_d_model, d_model_range = 8, (4, 12)
+    # A token's vector is one row of cells right of the block diagram: 8 cells fill it.
+    default_d_model, d_model_range = 8, (4, 8)
     default_heads, heads_range = 2, (1, 4)
+    DEFAULT_TOKENS = THE_CAT_SAT.tokens[:4]
 
     @classmethod
     def build_trace(cls, sentence: str | None = None, seed: int = DEFAULT_SEED, d_model: int | None = None, heads: int | None = None):
-        tokens = THE_CAT_SAT.tokens[:4] if sentence is None else sentence_example(sentence).tokens
         d_model = d_model or cls.default_d_model
-        return transformer_block_trace(tokens, seed, d_model, heads or cls.default_heads, d_ff=2 * d_model)
+        heads = heads or cls.default_heads
+        if sentence is None:
+            return transformer_block_trace(cls.DEFAULT_TOKENS, seed, d_model, heads, d_ff=2 * d_model)
+        example = sentence_example(sentence, dim=d_model)
+        return transformer_block_trace(
+            example.tokens, seed, d_model, heads, d_ff=2 * d_model, embeddings=example.embeddings, embeddings_source=example.source
+        )
+
+    @classmethod
+    def check_settings(cls, settings: dict) -> None:
+        """Refuse more heads × tokens than the attention maps show side by side."""
+        tokens = len(settings["sentence"].split()) if "sentence" in settings else len(cls.DEFAULT_TOKENS)
+        heads = settings.get("heads", cls.default_heads)
+        if heads * tokens > MAX_MAP_CELLS:
+            raise ValueError(
+                f"{heads} heads of {tokens} tokens do not fit the attention maps: {cls.name} shows at most "
+                f"{MAX_MAP_CELLS} heads × tokens (with {heads} heads, at most {MAX_MAP_CELLS // heads} tokens)"
+            )
+
+    @property
+    def course_input(self) -> bool:
+        """Whether the block runs on the default tokens with seeded embeddings (no teacher's sentence)."""
+        return self.trace.embeddings_source.startswith("embeddings: random")
 
     def construct(self):
         t = self.trace
@@ -199,32 +227,50 @@ class TransformerBlockScene(ExplainerScene):
     def show_input(self, t):
         theme = self.theme
         n, d = len(t.tokens), t.d_model
+        embedded = (
+            f"The embeddings are random (seed {t.seed})" if self.course_input
+            else "Each word brings its own embedding (where from is noted below)"
+        )
         caption = (
             f"Our block is small enough to see every number: {n} tokens, each a vector of {d} numbers. "
-            f"The embeddings are random (seed {t.seed}); the sinusoidal position encodings add where each token sits. "
+            f"{embedded}; the sinusoidal position encodings add where each token sits. "
             "Their sum x is what enters the block."
         )
         with self.step("embeddings-plus-positions", caption):
             self.clear()
             heading = self.heading("Input: token embedding + position")
-            grids = VGroup(
-                *[
-                    self.grid(source, 2, cell_width=CELL_W, cell_height=0.42, font_size=theme.min_size, row_labels=t.tokens, row_label_color=theme.muted)
-                    for source in ("embeddings", "positions", "x")
-                ]
-            )
-            grids.arrange(DOWN, buff=0.32, aligned_edge=RIGHT)
-            grids.shift(RIGHT * (1.7 - grids.get_right()[0]) + UP * (2.75 - grids.get_top()[1]))
+            note = None if self.course_input else self.source_note(t.embeddings_source)
             names = VGroup(
                 label(theme, "token embeddings", size=theme.small_size, color=theme.muted),
                 label(theme, "+ position encodings", size=theme.small_size, color=theme.key),
                 label(theme, "= x, the block's input", size=theme.small_size, color=theme.highlight),
             )
+            # Three grids of n rows between the heading and the bottom (or the note): rows get lower for more tokens.
+            top, bottom, gap = 2.75, (note.get_top()[1] + 0.2) if note else -3.55, 0.32
+            cell_h = min(0.42, (top - bottom - 2 * gap) / (3 * n))
+            # Cells end at x = 1.7, or further right when long words need room on their left (the names still fit).
+            grid_w = d * CELL_W
+            natural = max(label(theme, token, size=theme.small_size).width for token in t.tokens)
+            right = min(max(1.7, LEFT_EDGE + natural + 0.15 + grid_w), RIGHT_EDGE - 0.35 - names.width)
+            grids = VGroup(
+                *[
+                    self.grid(
+                        source, 2, cell_width=CELL_W, cell_height=cell_h, font_size=theme.min_size, row_labels=t.tokens,
+                        row_label_color=theme.muted, row_label_width=right - grid_w - 0.15 - LEFT_EDGE,
+                        label_size=theme.small_size if cell_h >= 0.42 else theme.min_size,
+                    )
+                    for source in ("embeddings", "positions", "x")
+                ]
+            )
+            grids.arrange(DOWN, buff=gap, aligned_edge=RIGHT)
+            grids.shift(RIGHT * (right - grids.get_right()[0]) + UP * (top - grids.get_top()[1]))
             for name, grid in zip(names, grids):
                 name.next_to(grid, RIGHT, buff=0.35)
             self.play(FadeIn(heading))
             for name, grid in zip(names, grids):
                 self.play(FadeIn(name), FadeIn(grid), run_time=1.0)
+            if note:
+                self.play(FadeIn(note))
             self.wait(1)
 
     # --- 3. multi-head attention -----------------------------------------------------------
@@ -233,12 +279,15 @@ class TransformerBlockScene(ExplainerScene):
         theme = self.theme
         f = t.focus
         token = t.tokens[f]
-        heads = " and ".join(
-            f"head {h + 1} gives {format_number(t.attention_weights[h, f, f], 2)} to itself"
-            for h in range(t.n_heads)
-        )
+        # The maps share the room right of the diagram: cells narrow as heads × tokens grows (see check_settings),
+        # and narrow cells show one decimal so that neighbouring numbers stay apart.
+        label_w = min(1.6, max(label(theme, word, size=theme.small_size).width for word in t.tokens))
+        cell_w = min(0.9, (MAPS_RIGHT - MAPS_LEFT - label_w - 0.15 - 0.5 * (t.n_heads - 1)) / (t.n_heads * len(t.tokens)))
+        self.map_decimals = 2 if cell_w >= 0.85 else 1
+        gives = [f"head {h + 1} gives {format_number(t.attention_weights[h, f, f], self.map_decimals)} to itself" for h in range(t.n_heads)]
+        heads = gives[0] if len(gives) == 1 else ", ".join(gives[:-1]) + " and " + gives[-1]
         caption = (
-            f"Multi-head attention: {t.n_heads} heads, each with its own {t.d_head}-number queries and keys. "
+            f"Multi-head attention: {t.n_heads} {'head' if t.n_heads == 1 else 'heads'}, each with its own {t.d_head}-number queries and keys. "
             f"As in GPT it is causal, so “{token}” sees only itself and the tokens before it: {heads}. "
             f"The heads' outputs are joined and projected back to {t.d_model} numbers per token."
         )
@@ -251,14 +300,19 @@ class TransformerBlockScene(ExplainerScene):
             maps = VGroup()
             for h in range(t.n_heads):
                 heat = self.grid(
-                    f"attention_weights[{h}]", 2, heat=True, vmin=0.0, vmax=1.0, cell_width=0.9, cell_height=0.48, font_size=theme.min_size,
+                    f"attention_weights[{h}]", self.map_decimals, heat=True, vmin=0.0, vmax=1.0, cell_width=cell_w, cell_height=0.48, font_size=theme.min_size,
                     row_labels=t.tokens if h == 0 else None, col_labels=t.tokens, row_label_color=theme.query, col_label_color=theme.key,
+                    row_label_width=label_w, col_label_lines=0,
                 )
                 title = label(theme, f"head {h + 1}", size=theme.small_size, color=theme.muted).next_to(heat.col_labels, UP, buff=0.15)
                 maps.add(VGroup(title, heat))
             maps.arrange(RIGHT, buff=0.5, aligned_edge=DOWN)
-            maps.shift(RIGHT * (6.7 - maps.get_right()[0]) + UP * (2.7 - maps.get_top()[1]))
-            output = self.token_row(r"\mathrm{attention}(x)", f"attention[{f}]", -1.35, color=theme.query)
+            if maps.width > MAPS_RIGHT - MAPS_LEFT:
+                # Long words' column labels reach past their map: the row shrinks a little to stay clear of the diagram.
+                maps.scale_to_fit_width(MAPS_RIGHT - MAPS_LEFT)
+            maps.shift(RIGHT * (MAPS_RIGHT - maps.get_right()[0]) + UP * (2.7 - maps.get_top()[1]))
+            # The output row below the maps (lower when long words stack their labels or there are many tokens).
+            output = self.token_row(r"\mathrm{attention}(x)", f"attention[{f}]", min(-1.35, maps.get_bottom()[1] - 0.85), color=theme.query)
             focus_name = label(theme, f"for “{token}”:", size=theme.small_size, color=theme.muted).next_to(output, UP, buff=0.2).align_to(output, LEFT)
             self.play(*[FadeIn(m) for m in maps], run_time=1.2)
             rows = VGroup(*[maps[h][1].row(f) for h in range(t.n_heads)])

@@ -332,12 +332,20 @@ def test_block_matches_torch_modules(causal):
     np.testing.assert_allclose(result.output, expected, rtol=1e-10, atol=1e-12)
 
 
-def test_block_trace_matches_a_torch_encoder_stack():
-    trace = transformer_block_trace()
+@pytest.mark.parametrize("sentence", [None, "I love attention"])
+def test_block_trace_matches_a_torch_encoder_stack(sentence):
+    if sentence is None:
+        trace = transformer_block_trace()
+    else:
+        # A teacher's sentence: its words' own vectors replace the drawn embeddings; the weights stay the seed's.
+        example = am.sentence_example(sentence, dim=8)
+        trace = transformer_block_trace(example.tokens, embeddings=example.embeddings, embeddings_source=example.source)
+        assert trace.embeddings_source == example.source
     seq, d_model = trace.x.shape
-    # The builder draws the embeddings first, then each layer's weights in turn.
+    # The builder draws the embeddings first (used only without a sentence), then each layer's weights in turn.
     rng = np.random.default_rng(trace.seed)
-    np.testing.assert_array_equal(rng.standard_normal((seq, d_model)), trace.embeddings)
+    drawn = rng.standard_normal((seq, d_model))
+    np.testing.assert_array_equal(drawn if sentence is None else example.embeddings, trace.embeddings)
     np.testing.assert_allclose(trace.positions, am.sinusoidal_encoding(seq, d_model))
     np.testing.assert_allclose(trace.x, trace.embeddings + trace.positions)
     hidden = torch.as_tensor(~am.causal_mask(seq))
@@ -354,6 +362,13 @@ def test_block_trace_matches_a_torch_encoder_stack():
             current = layer(current, src_mask=hidden)
         np.testing.assert_allclose(trace.layer_outputs[i], current[0].numpy(), rtol=1e-10, atol=1e-12)
     np.testing.assert_array_equal(trace.layer_outputs[0], trace.output)
+
+
+def test_block_trace_refuses_embeddings_of_the_wrong_shape_or_without_a_source():
+    with pytest.raises(ValueError, match="embeddings must be"):
+        transformer_block_trace(("a", "b"), d_model=8, embeddings=np.zeros((2, 4)), embeddings_source="zeros")
+    with pytest.raises(ValueError, match="embeddings_source"):
+        transformer_block_trace(("a", "b"), d_model=8, embeddings=np.zeros((2, 8)))
 
 
 def test_block_trace_intermediates_fit_together():

@@ -33,7 +33,7 @@ SENTENCE_SCENES = [name for name, scene in SCENES.items() if "sentence" in scene
 
 
 def test_sentence_scenes_are_the_ones_that_show_a_sentence():
-    assert {"qkv", "self-attention", "multi-head", "causal-mask"} <= set(SENTENCE_SCENES)
+    assert {"qkv", "self-attention", "multi-head", "causal-mask", "kv-cache", "transformer-block"} <= set(SENTENCE_SCENES)
 
 
 # --- the checks ------------------------------------------------------------------
@@ -52,6 +52,9 @@ def test_sentence_scenes_are_the_ones_that_show_a_sentence():
         ("multi-head", {"d_model": "12", "heads": "8"}, "--heads 8 does not divide --d-model 12"),
         ("multi-head", {"d_model": "1000"}, "--d-model must be a whole number from"),
         ("multi-head", {"heads": "0"}, "--heads must be a whole number from"),
+        ("transformer-block", {"heads": "4"}, "4 heads of 4 tokens do not fit the attention maps"),
+        ("transformer-block", {"d_model": "12"}, "--d-model must be a whole number from 4 to 8"),
+        ("transformer-block", {"sentence": "a b c d e", "heads": "4", "d_model": "4"}, "with 4 heads, at most 3 tokens"),
         ("scaling", {"sentence": "I love attention"}, "scaling takes no --sentence (it takes: --seed)"),
         ("complexity", {"seed": "3"}, "complexity takes no --seed (it takes: no options)"),
     ],

@@ -231,3 +231,13 @@ def test_the_default_head_shows_it_referring_to_the_animal():
     row = dict(zip(trace.tokens, trace.weights[trace.focus]))
     assert max(row, key=row.get) == "animal"
     assert row["animal"] > 0.5 > 0.1 > row["street"]
+
+
+@pytest.mark.parametrize("sentence, looks_back", [(None, True), ("it rains", False), ("bark it", False)])
+def test_captions_name_the_words_the_head_was_chosen_among(sentence, looks_back):
+    # "bark it": the only word is the one right before "it", so the head is chosen among any word;
+    # the captions must not call the runner-up an earlier word "not the one right before it".
+    from scenes.trained_heads import TrainedHeadsScene
+
+    trace = trained_heads_trace() if sentence is None else trained_heads_trace(sentence, "it")
+    assert TrainedHeadsScene(trace=trace).candidates_look_back is looks_back
