@@ -18,8 +18,9 @@ APT_PACKAGES := build-essential pkg-config python3-dev python3-venv libcairo2-de
 demo: setup
 	$(PY) render.py scaling --quality $(QUALITY)
 
+# One test file per worker process, a worker per core: a file's cached scene builds and fixtures stay in one process.
 test: setup trained
-	$(PY) -m pytest -rs
+	$(PY) -m pytest -rs -n auto --dist loadfile
 
 setup: system $(VENV)/.installed
 
