@@ -87,6 +87,10 @@ class Shown:
     decimals: int
 
 
+HEADING_WIDTH = 13.3
+"""Widest a heading gets (the frame less its margins); a longer one shrinks to it."""
+
+
 class ExplainerScene(Scene):
     """A scene that explains one idea with numbers from an ``attention_math`` trace.
 
@@ -198,8 +202,8 @@ class ExplainerScene(Scene):
         """The step's heading, top left (scene text from the code, drawn with ``Text``)."""
         heading = label(self.theme, text, size=self.theme.title_size)
         # Only a teacher's long word makes a heading wider than the frame.
-        if heading.width > 13.3:
-            heading.scale_to_fit_width(13.3)
+        if heading.width > HEADING_WIDTH:
+            heading.scale_to_fit_width(HEADING_WIDTH)
         heading.to_corner(UL, buff=0.45)
         return heading
 

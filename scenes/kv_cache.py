@@ -26,7 +26,7 @@ from manim import (
 from attention_math import DEFAULT_SEED, THE_CAT_SAT, sentence_example
 from attention_math.generation import kv_cache_trace
 
-from .base import ExplainerScene
+from .base import HEADING_WIDTH, ExplainerScene
 from .components import TokenRow, formula, label
 from .theme import format_number
 
@@ -132,11 +132,9 @@ class KVCacheScene(ExplainerScene):
 
     def generation_heading(self) -> Text:
         """"Generating “sentence”" when it fits the frame's width, else a heading without the sentence."""
-        for text in ("Generating “" + " ".join(self.trace.tokens) + "”", "Generating one token at a time"):
-            heading = self.heading(text)
-            if heading.get_right()[0] < -LEFT_EDGE:
-                break
-        return heading
+        sentence = "Generating “" + " ".join(self.trace.tokens) + "”"
+        fits = label(self.theme, sentence, size=self.theme.title_size).width <= HEADING_WIDTH
+        return self.heading(sentence if fits else "Generating one token at a time")
 
     # --- 2-3. the caches grow ------------------------------------------------------
 
