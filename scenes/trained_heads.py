@@ -398,9 +398,9 @@ class TrainedHeadsScene(ExplainerScene):
         others = sorted((j for j in range(n) if t.candidates[j]), key=lambda j: -t.focus_weights[j])
         runner_up = others[1] if len(others) > 1 else None
         # The runner-up among the same candidates the head was chosen by (see show_all_heads).
-        among = "earlier word (the one right before it aside)" if self.candidates_look_back else "other word"
+        among = "earlier words (the one right before it aside)" if self.candidates_look_back else "other words"
         second = (
-            f", and the next {among}, “{t.tokens[runner_up]}”, gets {format_number(t.focus_weights[runner_up], 2)}" if runner_up is not None else ""
+            f", and the runner-up among the {among}, “{t.tokens[runner_up]}”, gets {format_number(t.focus_weights[runner_up], 2)}" if runner_up is not None else ""
         )
         caption = (
             "Softmax turns the scaled scores into weights between 0 and 1 that add up to 1. "
