@@ -15,19 +15,25 @@ from manim import (
     LEFT,
     ORIGIN,
     RIGHT,
+    UL,
     UP,
     Line,
     MathTex,
     Rectangle,
     Text,
     VGroup,
+    VMobject,
 )
 
 from .theme import Theme, colormap_color, format_number, readable_on
 
+COLOR_GRID_LEVELS = 64
+"""Colour steps of a :class:`ColorGrid`: more than the eye tells apart on a smooth colour map."""
+
 __all__ = [
     "shade_mask",
     "axis_names",
+    "heatmap_patches",
     "ColorGrid",
     "ColorScale",
     "label",
@@ -340,11 +346,61 @@ def axis_names(theme: Theme, grid: NumberGrid) -> VGroup:
     return VGroup(queries, keys)
 
 
+def rectangle_points(boxes: np.ndarray) -> np.ndarray:
+    """Cubic Bézier points of closed rectangles ``(x0, y0, x1, y1)``, one subpath each."""
+    x0, y0, x1, y1 = boxes.T
+    zeros = np.zeros_like(x0)
+    corners = np.stack([np.stack([x, y, zeros], axis=-1) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0))], axis=1)  # (m, 5, 3)
+    start, end = corners[:, :-1], corners[:, 1:]  # (m, 4, 3): the four sides
+    thirds = np.array([0.0, 1 / 3, 2 / 3, 1.0])[None, None, :, None]
+    points = start[:, :, None] + thirds * (end - start)[:, :, None]  # (m, 4 sides, 4 points, 3)
+    return points.reshape(-1, 3)
+
+
+def heatmap_patches(theme: Theme, matrices, cell: float, levels: int = 48) -> VGroup:
+    """Heatmaps too small to print numbers in, drawn as one filled shape per colour level.
+
+    ``matrices`` is a list of ``(values, top_left)`` with values in [0, 1]. Each row's
+    runs of one colour become one rectangle, a run under the same run of the row
+    above extends its rectangle down, and all rectangles of a colour are one shape:
+    72 heatmaps are a few dozen shapes instead of 16,000 squares. Manim's cost per
+    frame grows with the shapes and rectangles it draws (measured in the README's
+    rendering-speed section). Colours are the theme's colour map at ``levels`` steps.
+    """
+    boxes: dict[int, list[list[float]]] = {}
+    for values, (left, top) in matrices:
+        steps = np.clip(np.rint(np.asarray(values, dtype=float) * (levels - 1)), 0, levels - 1).astype(int)
+        above: dict[tuple[int, int, int], list[float]] = {}  # the rectangle each run of the previous row ends
+        for i, row in enumerate(steps):
+            current = {}
+            j = 0
+            while j < len(row):
+                k = j
+                while k + 1 < len(row) and row[k + 1] == row[j]:
+                    k += 1
+                run = (int(row[j]), j, k)
+                box = above.get(run)
+                if box is None:
+                    box = [left + j * cell, top - i * cell, left + (k + 1) * cell, 0.0]
+                    boxes.setdefault(run[0], []).append(box)
+                box[3] = top - (i + 1) * cell
+                current[run] = box
+                j = k + 1
+            above = current
+    patches = VGroup()
+    for step, rectangles in sorted(boxes.items()):
+        shape = VMobject(stroke_width=0, fill_color=colormap_color(theme, step / (levels - 1)), fill_opacity=1)
+        shape.set_points(rectangle_points(np.array(rectangles)))
+        patches.add(shape)
+    return patches
+
+
 class ColorGrid(VGroup):
     """A matrix too large to print, drawn as small squares coloured by value, without numbers.
 
     The one kind of heatmap without values in its cells: for thousands of
     values (50 x 128 encodings) a printed number per cell could not be read.
+    Drawn with :func:`heatmap_patches`: one shape per colour level, not one per cell.
 
     Parameters
     ----------
@@ -360,17 +416,18 @@ class ColorGrid(VGroup):
         super().__init__()
         values = np.asarray(values, dtype=float)
         self.shape = values.shape
-        self.cell_width, self.cell_height = cell_width, cell_height
-        prototype = Rectangle(width=cell_width, height=cell_height, stroke_width=0, fill_opacity=1)
-        for i, row in enumerate(values):
-            for j, value in enumerate(row):
-                fraction = 0.5 if vmax == vmin else (value - vmin) / (vmax - vmin)
-                cell = prototype.copy().set_fill(colormap_color(theme, fraction), opacity=1)
-                self.add(cell.move_to(RIGHT * j * cell_width + DOWN * i * cell_height))
+        fractions = np.full(values.shape, 0.5) if vmax == vmin else (values - vmin) / (vmax - vmin)
+        # Square cells from ``heatmap_patches``, then stretched to the cell's aspect ratio.
+        self.add(*heatmap_patches(theme, [(fractions, (0.0, 0.0))], cell=1.0, levels=COLOR_GRID_LEVELS))
+        self.stretch_to_fit_width(cell_width * values.shape[1])
+        self.stretch_to_fit_height(cell_height * values.shape[0])
 
     def cell(self, i: int, j: int) -> Rectangle:
-        """The square at row ``i``, column ``j``."""
-        return self[i * self.shape[1] + j]
+        """An invisible rectangle where cell ``(i, j)`` is now, to place labels and marks against."""
+        n_rows, n_cols = self.shape
+        width, height = self.width / n_cols, self.height / n_rows
+        centre = self.get_corner(UL) + RIGHT * (j + 0.5) * width + DOWN * (i + 0.5) * height
+        return Rectangle(width=width, height=height, stroke_width=0, fill_opacity=0).move_to(centre)
 
 
 class ColorScale(VGroup):

@@ -27,14 +27,13 @@ from manim import (
     Text,
     TransformFromCopy,
     VGroup,
-    VMobject,
 )
 
 from attention_math import DEFAULT_SENTENCE, trained_heads_trace, trained_token_count
 
 from .base import ExplainerScene
-from .components import ColorScale, formula, label
-from .theme import Theme, colormap_color, format_number
+from .components import ColorScale, formula, heatmap_patches, label
+from .theme import format_number
 
 DEFAULT_TOKEN = "it"
 
@@ -44,44 +43,6 @@ def fit(text: Text, width: float) -> Text:
     if text.width > width:
         text.scale_to_fit_width(width)
     return text
-
-
-def _rectangle_points(boxes: np.ndarray) -> np.ndarray:
-    """Cubic Bézier points of closed rectangles ``(x0, y0, x1, y1)``, one subpath each."""
-    x0, y0, x1, y1 = boxes.T
-    zeros = np.zeros_like(x0)
-    corners = np.stack([np.stack([x, y, zeros], axis=-1) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0))], axis=1)  # (m, 5, 3)
-    start, end = corners[:, :-1], corners[:, 1:]  # (m, 4, 3): the four sides
-    thirds = np.array([0.0, 1 / 3, 2 / 3, 1.0])[None, None, :, None]
-    points = start[:, :, None] + thirds * (end - start)[:, :, None]  # (m, 4 sides, 4 points, 3)
-    return points.reshape(-1, 3)
-
-
-def heatmap_patches(theme: Theme, matrices, cell: float, levels: int = 48) -> VGroup:
-    """Heatmaps too small to print numbers in, drawn as one filled shape per colour level.
-
-    ``matrices`` is a list of ``(values, top_left)`` with values in [0, 1]. Each row's
-    runs of one colour become one rectangle, and all rectangles of a colour one
-    shape, so 72 heatmaps are a few hundred shapes instead of 16,000 squares (fast
-    to render). Colours are the theme's colour map at ``levels`` steps.
-    """
-    boxes: dict[int, list[tuple[float, float, float, float]]] = {}
-    for values, (left, top) in matrices:
-        steps = np.clip(np.rint(np.asarray(values, dtype=float) * (levels - 1)), 0, levels - 1).astype(int)
-        for i, row in enumerate(steps):
-            j = 0
-            while j < len(row):
-                k = j
-                while k + 1 < len(row) and row[k + 1] == row[j]:
-                    k += 1
-                boxes.setdefault(int(row[j]), []).append((left + j * cell, top - i * cell, left + (k + 1) * cell, top - (i + 1) * cell))
-                j = k + 1
-    patches = VGroup()
-    for step, rectangles in sorted(boxes.items()):
-        shape = VMobject(stroke_width=0, fill_color=colormap_color(theme, step / (levels - 1)), fill_opacity=1)
-        shape.set_points(_rectangle_points(np.array(rectangles)))
-        patches.add(shape)
-    return patches
 
 
 class TrainedHeadsScene(ExplainerScene):
