@@ -228,9 +228,14 @@ def test_cli_sends_each_sentence_to_its_own_folder(tmp_path, monkeypatch):
 
 
 @pytest.fixture(scope="module")
-def custom_render(rendered):
-    """`render.py self-attention --sentence <adversarial>` for real, beside the default scaling render."""
-    media, _ = rendered
+def custom_render(rendered, tmp_path_factory):
+    """`render.py self-attention --sentence <adversarial>` for real, beside the default scaling render.
+
+    In a copy of the shared render's folder: other test files (the browser's gallery) expect
+    that folder to hold the scaling render alone, and may run after this one in the same process.
+    """
+    media = tmp_path_factory.mktemp("custom") / "media"
+    shutil.copytree(rendered[0], media)
     result = CliRunner().invoke(
         render.main, ["self-attention", "--sentence", ADVERSARIAL[1], "--quality", "low", "--media-dir", str(media)]
     )

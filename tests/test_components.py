@@ -1,0 +1,88 @@
+"""Shared components drawn the fast way still draw the right thing.
+
+Large heatmaps are a few shapes of merged rectangles instead of a square per value,
+and text drops what manim only needs while building it; both must leave the picture
+unchanged: every cell in its value's colour, every glyph where it was.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attention_math.positions import positional_trace
+from scenes.components import COLOR_GRID_LEVELS, ColorGrid, formula, label
+from scenes.theme import DARK, LIGHT, colormap_color
+
+POINTS_PER_RECTANGLE = 16  # four sides, each a cubic Bézier curve of four points
+
+
+def painted_rectangles(grid: ColorGrid) -> tuple[np.ndarray, list[str]]:
+    """Every rectangle the grid fills, as (x0, x1, y0, y1) rows, and each one's fill colour."""
+    boxes, colours = [], []
+    for shape in grid:
+        points = shape.points.reshape(-1, POINTS_PER_RECTANGLE, 3)
+        boxes.append(np.stack([points[:, :, 0].min(1), points[:, :, 0].max(1), points[:, :, 1].min(1), points[:, :, 1].max(1)], axis=1))
+        colours += [shape.get_fill_color().to_hex().upper()] * len(points)
+    return np.concatenate(boxes), colours
+
+
+def matrices():
+    rng = np.random.default_rng(0)
+    stripes = np.tile(np.linspace(-1, 1, 9), (7, 1))  # constant columns: rectangles merge down the rows
+    blocks = np.kron(rng.integers(0, 4, size=(4, 5)), np.ones((3, 2)))  # equal runs above each other
+    return {
+        "positional encoding": positional_trace().pe,
+        "random": rng.normal(size=(11, 13)),
+        "stripes": stripes,
+        "blocks": blocks,
+        "constant": np.full((3, 4), 0.3),
+    }
+
+
+@pytest.mark.parametrize("theme", [DARK, LIGHT], ids=["dark", "light"])
+@pytest.mark.parametrize("name", list(matrices()))
+def test_color_grid_paints_every_cell_once_in_its_values_colour(name, theme):
+    values = matrices()[name]
+    vmin, vmax = float(values.min()), float(values.max())
+    grid = ColorGrid(theme, values, cell_width=0.2, cell_height=0.15, vmin=vmin, vmax=vmax).move_to([1.0, -0.5, 0])
+    boxes, colours = painted_rectangles(grid)
+    level_of = {colormap_color(theme, k / (COLOR_GRID_LEVELS - 1)).upper(): k for k in range(COLOR_GRID_LEVELS)}
+    half_step = 0.5 / (COLOR_GRID_LEVELS - 1)
+
+    n_rows, n_cols = values.shape
+    assert grid.width == pytest.approx(0.2 * n_cols) and grid.height == pytest.approx(0.15 * n_rows)
+    # The rectangles tile the grid: their areas add up to it, and each cell's centre is in exactly one.
+    areas = (boxes[:, 1] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 2])
+    assert areas.sum() == pytest.approx(grid.width * grid.height)
+    left, top = grid.get_left()[0], grid.get_top()[1]
+    rows, cols = np.indices(values.shape)
+    x, y = (left + (cols + 0.5) * 0.2).ravel(), (top - (rows + 0.5) * 0.15).ravel()
+    for i, j in ((0, 0), (n_rows - 1, n_cols - 1), (n_rows // 2, n_cols // 3)):  # where scenes place labels
+        np.testing.assert_allclose(grid.cell(i, j).get_center()[:2], [x[i * n_cols + j], y[i * n_cols + j]])
+    inside = (boxes[:, 0] < x[:, None]) & (x[:, None] < boxes[:, 1]) & (boxes[:, 2] < y[:, None]) & (y[:, None] < boxes[:, 3])
+    assert (inside.sum(axis=1) == 1).all(), "a cell is painted more than once, or not at all"
+    fractions = np.full(values.size, 0.5) if vmax == vmin else ((values - vmin) / (vmax - vmin)).ravel()
+    shown = np.array([level_of[colours[k]] for k in inside.argmax(axis=1)]) / (COLOR_GRID_LEVELS - 1)
+    assert np.abs(shown - fractions).max() <= half_step + 1e-9
+
+
+def test_color_grid_is_far_fewer_rectangles_than_cells():
+    values = positional_trace().pe
+    grid = ColorGrid(DARK, values, cell_width=0.08, cell_height=0.09, vmin=float(values.min()), vmax=float(values.max()))
+    boxes, _ = painted_rectangles(grid)
+    assert len(grid) <= COLOR_GRID_LEVELS
+    assert len(boxes) < values.size / 2
+
+
+@pytest.mark.parametrize("make", [lambda: label(DARK, "0.25 “tokens” 猫", mono=False), lambda: formula(DARK, r"\frac{QK^T}{\sqrt{d_k}}")], ids=["text", "formula"])
+def test_text_is_copied_without_its_build_time_svg_paths_and_unchanged(make):
+    text = make()
+    parts = [part for part in text.get_family() if len(part.points)]
+    assert parts and all(getattr(part, "path_obj", None) is None for part in text.get_family())
+    copy = text.copy()
+    copied = [part for part in copy.get_family() if len(part.points)]
+    assert len(copied) == len(parts)
+    for original, duplicate in zip(parts, copied):
+        np.testing.assert_array_equal(original.points, duplicate.points)
+        assert original.get_fill_color() == duplicate.get_fill_color()
