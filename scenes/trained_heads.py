@@ -9,7 +9,6 @@ query piece.
 
 from __future__ import annotations
 
-import numpy as np
 from manim import (
     DOWN,
     DR,
