@@ -1,11 +1,12 @@
-"""Stand-ins for the render worker, run in the CLI's spawned worker processes by tests/test_cli.py.
+"""Stand-ins for the render worker, run in the CLI's spawned worker processes by the tests.
 
 They live in a module of their own because a spawned process finds its function by
-module and name. Each records its call in ``calls.txt`` in the media folder.
+module and name. The pretend workers record their call in ``calls.txt`` in the media folder.
 """
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 from scenes.inputs import variant_folder
@@ -37,6 +38,28 @@ def self_attention_fails(name: str, settings: dict, events):
         _record(name, settings)
         return None, "RuntimeError: boom", "Traceback (most recent call last):\nRuntimeError: boom\n"
     return renders(name, settings, events)
+
+
+def renders_and_records_frames(name: str, settings: dict, events):
+    """Renders for real, and writes a digest of every frame manim hands its encoder.
+
+    The digests (one line per video frame, repeats included) go to ``<media>/<name>.frames``:
+    they tell a difference in what was drawn from a difference in how it was encoded.
+    """
+    import render
+    from manim.scene.scene_file_writer import SceneFileWriter
+
+    digests = []
+    write_frame = SceneFileWriter.write_frame
+
+    def recording_write_frame(self, pixels, *, repeat=1):
+        digests.extend([hashlib.blake2b(pixels.tobytes(), digest_size=16).hexdigest()] * repeat)
+        return write_frame(self, pixels, repeat=repeat)
+
+    SceneFileWriter.write_frame = recording_write_frame  # this worker process renders one scene, then exits
+    result = render.render_in_worker(name, settings, events)
+    (Path(settings["media_root"]) / f"{name}.frames").write_text("\n".join(digests) + "\n")
+    return result
 
 
 def calls(media: Path) -> list[tuple[str, str, str]]:

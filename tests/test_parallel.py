@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+from itertools import zip_longest
 from pathlib import Path
 
 import av
@@ -12,21 +13,38 @@ from click.testing import CliRunner
 
 import render
 from scenes import SCENES, rendering
+from tests import fake_workers
 
 NAMES = ["self-attention", "scaling"]
 
 
 def frames(video):
+    """The decoded frames of ``video``, one at a time (a whole video would not fit in memory twice)."""
     with av.open(str(video)) as container:
-        return [frame.to_ndarray(format="rgb24") for frame in container.decode(video=0)]
+        for frame in container.decode(video=0):
+            yield frame.to_ndarray(format="rgb24")
+
+
+def spans(indices: list[int]) -> str:
+    """``[3, 4, 5, 9]`` as ``"3-5, 9"``."""
+    runs = []
+    for k in indices:
+        if runs and k == runs[-1][1] + 1:
+            runs[-1][1] = k
+        else:
+            runs.append([k, k])
+    return ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in runs)
 
 
 @pytest.fixture(scope="module")
 def parallel_and_serial(tmp_path_factory):
     media = {jobs: tmp_path_factory.mktemp(f"jobs{jobs}") for jobs in (1, 2)}
-    for jobs, folder in media.items():
-        result = CliRunner().invoke(render.main, [*NAMES, "--quality", "low", "--jobs", str(jobs), "--media-dir", str(folder)])
-        assert result.exit_code == 0, result.output
+    with pytest.MonkeyPatch.context() as patch:
+        # The real render, plus a digest of every frame handed to the encoder.
+        patch.setattr(render, "WORKER", fake_workers.renders_and_records_frames)
+        for jobs, folder in media.items():
+            result = CliRunner().invoke(render.main, [*NAMES, "--quality", "low", "--jobs", str(jobs), "--media-dir", str(folder)])
+            assert result.exit_code == 0, result.output
     return media, result
 
 
@@ -34,10 +52,19 @@ def test_jobs_2_gives_the_same_frames_as_jobs_1(parallel_and_serial):
     media, result = parallel_and_serial
     assert result.stdout.splitlines() == [str(media[2] / name / "low" / f"{name}.mp4") for name in NAMES]
     for name in NAMES:
-        serial, parallel = (frames(media[jobs] / name / "low" / f"{name}.mp4") for jobs in (1, 2))
-        assert len(serial) == len(parallel)
-        for k, (a, b) in enumerate(zip(serial, parallel)):
-            assert np.array_equal(a, b), f"{name}: frame {k} differs"
+        drawn = {jobs: (media[jobs] / f"{name}.frames").read_text().split() for jobs in (1, 2)}
+        assert len(drawn[1]) == len(drawn[2]) > 0
+        redrawn = [k for k, (a, b) in enumerate(zip(drawn[1], drawn[2])) if a != b]
+        assert not redrawn, f"{name}: frames drawn differently at {spans(redrawn)}"
+        differ, largest, count = [], 0, 0
+        pairs = zip_longest(*(frames(media[jobs] / name / "low" / f"{name}.mp4") for jobs in (1, 2)))
+        for count, (serial, parallel) in enumerate(pairs, start=1):
+            assert serial is not None and parallel is not None, f"{name}: the videos differ in length"
+            if not np.array_equal(serial, parallel):
+                differ.append(count - 1)
+                largest = max(largest, int(np.abs(serial.astype(int) - parallel).max()))
+        assert count == len(drawn[1]), f"{name}: {count} frames decoded, {len(drawn[1])} drawn"
+        assert not differ, f"{name}: the same drawn frames decode differently at {spans(differ)} (largest difference {largest})"
 
 
 def test_nothing_changed_means_nothing_rendered(parallel_and_serial):
