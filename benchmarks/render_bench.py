@@ -16,11 +16,12 @@ Measures, in one run on this machine (ratios are what to compare across machines
 3. a re-render with nothing changed;
 4. the peak resident memory of the largest process.
 
-Prints a table and writes ``benchmarks/results.json`` (with ``--repeat N``: every run, and the
-median of each figure over the runs, each run's R from its own wall time and floor). ``--add``
-keeps the runs already in ``results.json`` (same mode and cores) and adds this one's, so that
-a full run of about 1.5 hours on 2 cores can be repeated on different days until there are
-three. Never run as a test: wall-clock numbers on a shared machine are for reading, not for asserting.
+Prints a table and writes its report into ``benchmarks/results.json``, under the mode's name
+("full" or "quick"; the other mode's report is kept). With ``--repeat N`` the report holds every
+run, and the median of each figure over the runs, each run's R from its own wall time and floor.
+``--add`` keeps the runs already reported for the same mode, scenes and cores and adds this
+one's, so that a full run of about 1.5 hours on 2 cores can be repeated on different days
+until there are three. Never run as a test: wall-clock numbers on a shared machine are for reading, not for asserting.
 """
 
 from __future__ import annotations
@@ -144,6 +145,18 @@ def print_table(result: dict, cores: int) -> None:
     )
 
 
+def kept_runs(previous: dict | None, runs: list[tuple[list[str], str]], cores: int) -> list:
+    """The runs of an earlier report that ``--add`` can pool with new ones: same scenes, qualities and cores."""
+    if not previous:
+        return []
+    kept = previous.get("every_run") or [previous["runs"]]
+    same = all([(list(result["scenes"]), result["quality"]) for result in run] == [(list(n), q) for n, q in runs] for run in kept)
+    if previous["machine"]["cores"] != cores or not same:
+        print(f"results.json holds a {previous['mode']} run of other scenes or on other cores: not kept")
+        return []
+    return kept
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="every scene at low quality, scaling at high")
@@ -158,14 +171,8 @@ def main() -> None:
     names = args.scenes or list(SCENES)
     mode = ("quick" if args.quick else "full") + (" (subset)" if args.scenes else "")
     runs = [(names, "low"), (["scaling"], "high")] if args.quick else [(names, "high")]
-    kept = []
-    if args.add and RESULTS.exists():
-        previous = json.loads(RESULTS.read_text())
-        kept = previous.get("every_run") or [previous["runs"]]
-        same_scenes = all([list(result["scenes"]) for result in run] == [names for names, _ in runs] for run in kept)
-        if previous["mode"] != mode or previous["machine"]["cores"] != cores or not same_scenes:
-            print(f"results.json holds a {previous['mode']} run of other scenes or on other cores: not kept")
-            kept = []
+    reports = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    kept = kept_runs(reports.get(mode), runs, cores) if args.add else []
     started = time.perf_counter()
     repeats = []
     for repeat in range(args.repeat):
@@ -193,8 +200,9 @@ def main() -> None:
         "benchmark_wall_s": round(time.perf_counter() - started, 1),
     }
     print(f"\npeak memory of the largest process: {report['peak_process_memory_mb']:.0f} MB")
-    RESULTS.write_text(json.dumps(report, indent=1) + "\n")
-    print(f"written {RESULTS.relative_to(ROOT)}")
+    reports[mode] = report
+    RESULTS.write_text(json.dumps(reports, indent=1) + "\n")
+    print(f"written {RESULTS} ({mode})")
 
 
 if __name__ == "__main__":
