@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Render benchmark: how close the renders come to the H.264 encoder's own limit.
 
-    python benchmarks/render_bench.py --quick     # every scene at low, scaling at high (~15 min on 2 cores)
+    python benchmarks/render_bench.py --quick     # every scene at low, scaling at high (~18 min on 2 cores)
     python benchmarks/render_bench.py             # every scene at high
     python benchmarks/render_bench.py --repeat 3  # three runs; the table shows their medians
     python benchmarks/render_bench.py --add       # one more run, medians over it and the runs kept so far
@@ -20,7 +20,7 @@ Prints a table and writes its report into ``benchmarks/results.json``, under the
 ("full" or "quick"; the other mode's report is kept). With ``--repeat N`` the report holds every
 run, and the median of each figure over the runs, each run's R from its own wall time and floor.
 ``--add`` keeps the runs already reported for the same mode, scenes and cores and adds this
-one's, so that a full run of about 1.5 hours on 2 cores can be repeated on different days
+one's, so that a full run of about 80 minutes on 2 cores can be repeated on different days
 until there are three. Never run as a test: wall-clock numbers on a shared machine are for reading, not for asserting.
 """
 

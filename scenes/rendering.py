@@ -66,8 +66,9 @@ class RenderResult:
 
 
 MAX_INFLIGHT_ENCODERS = 2
-"""Movies encoded while the next animation is drawn: at 1080p60, 2 took `scaling` from 93.1 s to
-78.4 s (4: 77.4 s) for a peak of 1.2 GB instead of 0.7 GB (4: 2.4 GB, over the 2 GB budget)."""
+"""Movies encoded while the next animation is drawn. At 1080p60, 2 took `scaling` from 93.1 s to
+78.4 s (4: 77.4 s) and `multi-head` from 194.6 s to 166.5 s, for peaks of 1.2 and 1.9 GB instead
+of 0.7 and 1.0 GB (4: 2.4 GB for `scaling`, over the 2 GB budget per worker)."""
 
 
 def check_tools() -> None:
