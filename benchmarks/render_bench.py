@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Render benchmark: how close the renders come to the H.264 encoder's own limit.
 
-    python benchmarks/render_bench.py --quick     # every scene at low, scaling at high (~18 min on 2 cores)
+    python benchmarks/render_bench.py --quick     # every scene at low, scaling at high (~17 min on 2 cores)
     python benchmarks/render_bench.py             # every scene at high
     python benchmarks/render_bench.py --repeat 3  # three runs; the table shows their medians
     python benchmarks/render_bench.py --add       # one more run, medians over it and the runs kept so far
