@@ -70,6 +70,15 @@ MAX_INFLIGHT_ENCODERS = 2
 78.4 s (4: 77.4 s) and `multi-head` from 194.6 s to 166.5 s, for peaks of 1.2 and 1.9 GB instead
 of 0.7 and 1.0 GB (4: 2.4 GB for `scaling`, over the 2 GB budget per worker)."""
 
+ENCODER_OPTIONS = {"crf": "23", "threads": "1"}
+"""libx264 at manim's quality (crf 23), one thread per movie: the cores are kept busy by the movies
+in flight instead. With manim's default (a thread per core, as slices) the bytes depend on the core
+count (1 and 2 cores gave different videos of the same frames), and twice CI encoded whole
+animations of the same frames differently (by up to 2 levels), which never happened here; a
+single-threaded encoder and colour conversion cannot race. Measured at 1080p60: `scaling`
+99.5 -> 97.7 s, `multi-head` 170.5 -> 183.6 and 197.2 s (two runs), peaks about the same; files
+about 5% smaller (crf 23 with one slice instead of two)."""
+
 
 def check_tools() -> None:
     """Fail early, with the fix, when LaTeX or dvisvgm (needed for formulas) is missing."""
@@ -141,6 +150,7 @@ def render_scene(
             # Manim's default (1) finishes encoding each animation's movie before the next
             # animation is drawn; more lets the encoder run while the next frames are drawn.
             "max_inflight_encoders": MAX_INFLIGHT_ENCODERS,
+            "video_encoder_options": ENCODER_OPTIONS,
             "progress_bar": "none",
             "verbosity": "WARNING",
         }

@@ -7,6 +7,7 @@ module and name. The pretend workers record their call in ``calls.txt`` in the m
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 from scenes.inputs import variant_folder
@@ -60,6 +61,12 @@ def renders_and_records_frames(name: str, settings: dict, events):
     result = render.render_in_worker(name, settings, events)
     (Path(settings["media_root"]) / f"{name}.frames").write_text("\n".join(digests) + "\n")
     return result
+
+
+def renders_on_one_core_and_records_frames(name: str, settings: dict, events):
+    """Like ``renders_and_records_frames``, with this worker (and its encoder threads) on one core."""
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    return renders_and_records_frames(name, settings, events)
 
 
 def calls(media: Path) -> list[tuple[str, str, str]]:

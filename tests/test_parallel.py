@@ -39,10 +39,12 @@ def spans(indices: list[int]) -> str:
 @pytest.fixture(scope="module")
 def parallel_and_serial(tmp_path_factory):
     media = {jobs: tmp_path_factory.mktemp(f"jobs{jobs}") for jobs in (1, 2)}
+    # The real render, plus a digest of every frame handed to the encoder; one after the other on
+    # one core, against two at a time on every core: the videos may depend on neither.
+    workers = {1: fake_workers.renders_on_one_core_and_records_frames, 2: fake_workers.renders_and_records_frames}
     with pytest.MonkeyPatch.context() as patch:
-        # The real render, plus a digest of every frame handed to the encoder.
-        patch.setattr(render, "WORKER", fake_workers.renders_and_records_frames)
         for jobs, folder in media.items():
+            patch.setattr(render, "WORKER", workers[jobs])
             result = CliRunner().invoke(render.main, [*NAMES, "--quality", "low", "--jobs", str(jobs), "--media-dir", str(folder)])
             assert result.exit_code == 0, result.output
     return media, result
