@@ -9,8 +9,10 @@
 Measures, in one run on this machine (ratios are what to compare across machines):
 
 1. per scene: frames, wall time, and the encode floor: the time libx264 needs to encode
-   that scene's own frames with manim's settings (the output decoded with PyAV, converted
-   to RGB as manim's frames are, and encoded again; only the encoding is timed); R = wall / floor;
+   that scene's own frames at manim's quality (crf 23) with its default of a thread per core,
+   the fastest one encode goes here (the output decoded with PyAV, converted to RGB as manim's
+   frames are, and encoded again; only the encoding is timed); R = wall / floor. Renders
+   encode on one thread per movie, two movies at a time (``scenes/rendering.py``);
 2. the catalog: ``render.py all --jobs <cores>`` against the sum of the floors divided by
    the cores, and against ``render.py all --jobs 1``;
 3. a re-render with nothing changed;
@@ -63,7 +65,7 @@ def scene_times(stderr: str) -> dict[str, float]:
 
 
 def encode_floor(video: Path) -> tuple[int, float]:
-    """Frames of ``video`` and the seconds libx264 (manim's settings: crf 23, yuv420p) takes to encode them."""
+    """Frames of ``video`` and the seconds libx264 (crf 23, yuv420p, a thread per core) takes to encode them."""
     encoding = 0.0
     frames = 0
     with av.open(str(video)) as source, av.open(os.devnull, "w", format="mp4") as sink:
