@@ -14,7 +14,8 @@ Measures, in one run on this machine (ratios are what to compare across machines
    frames are, and encoded again; only the encoding is timed); R = wall / floor. Renders
    encode on one thread per movie, two movies at a time (``scenes/rendering.py``);
 2. the catalog: ``render.py all --jobs <cores>`` against the sum of the floors divided by
-   the cores, and against ``render.py all --jobs 1``;
+   the cores, and against ``render.py all --jobs 1`` (one scene alone, as ``scaling`` at high in
+   ``--quick``, renders once: it takes one process whatever ``--jobs`` says);
 3. a re-render with nothing changed;
 4. the peak resident memory of the largest process.
 
@@ -95,7 +96,8 @@ def peak_child_memory_mb() -> float:
 def measure(names: list[str], quality: str, media: Path, cores: int) -> dict:
     serial_wall, serial_log = render(names, quality, media, jobs=1)
     per_scene_wall = scene_times(serial_log)
-    parallel_wall, _ = render(names, quality, media, jobs=cores)
+    # One scene renders in one process whatever --jobs says: a second render would only repeat the first.
+    parallel_wall = render(names, quality, media, jobs=cores)[0] if len(names) > 1 else None
     rerender_wall, rerender_log = render(names, quality, media, jobs=cores, force=False)
     assert rerender_log.count("up to date") == len(names), rerender_log
 
@@ -109,27 +111,23 @@ def measure(names: list[str], quality: str, media: Path, cores: int) -> dict:
             "R": round(per_scene_wall[name] / floor, 2),
         }
     floor_total = sum(s["encode_floor_s"] for s in scenes.values())
-    return {
-        "quality": quality,
-        "measured_on": time.strftime("%Y-%m-%d"),
-        "scenes": scenes,
-        "catalog": {
-            "jobs_1_wall_s": round(serial_wall, 2),
+    catalog = {"jobs_1_wall_s": round(serial_wall, 2), "encode_floor_sum_s": round(floor_total, 2)}
+    if parallel_wall is not None:
+        catalog |= {
             f"jobs_{cores}_wall_s": round(parallel_wall, 2),
-            "encode_floor_sum_s": round(floor_total, 2),
             "floor_per_core_s": round(floor_total / cores, 2),
             "R": round(parallel_wall / (floor_total / cores), 2),
             "parallel_speedup": round(serial_wall / parallel_wall, 2),
-            "rerender_unchanged_s": round(rerender_wall, 2),
-        },
-    }
+        }
+    catalog["rerender_unchanged_s"] = round(rerender_wall, 2)
+    return {"quality": quality, "measured_on": time.strftime("%Y-%m-%d"), "scenes": scenes, "catalog": catalog}
 
 
 def medians(runs: list[dict]):
-    """The median of every number across ``runs`` (dicts of the same shape); other values from the first run."""
+    """The median of every number across ``runs`` (dicts of the same shape; keys missing from any run are left out)."""
     first = runs[0]
     if isinstance(first, dict):
-        return {key: medians([run[key] for run in runs]) for key in first}
+        return {key: medians([run[key] for run in runs]) for key in first if all(key in run for run in runs)}
     if isinstance(first, (int, float)) and not isinstance(first, bool):
         return round(statistics.median(runs), 2)
     return first
@@ -141,11 +139,12 @@ def print_table(result: dict, cores: int) -> None:
     for name, s in result["scenes"].items():
         print(f"{name:<22}{s['frames']:>8}{s['wall_s']:>9.1f}{s['encode_floor_s']:>9.1f}{s['R']:>7.2f}")
     c = result["catalog"]
-    print(
-        f"catalog: --jobs 1 {c['jobs_1_wall_s']:.1f} s, --jobs {cores} {c[f'jobs_{cores}_wall_s']:.1f} s "
-        f"(speed-up {c['parallel_speedup']:.2f}x), floor/cores {c['floor_per_core_s']:.1f} s, R {c['R']:.2f}; "
-        f"re-render with nothing changed {c['rerender_unchanged_s']:.1f} s"
+    parallel = (
+        f", --jobs {cores} {c[f'jobs_{cores}_wall_s']:.1f} s (speed-up {c['parallel_speedup']:.2f}x), "
+        f"floor/cores {c['floor_per_core_s']:.1f} s, R {c['R']:.2f}"
+        if "R" in c else ""
     )
+    print(f"catalog: --jobs 1 {c['jobs_1_wall_s']:.1f} s{parallel}; re-render with nothing changed {c['rerender_unchanged_s']:.1f} s")
 
 
 def kept_runs(previous: dict | None, runs: list[tuple[list[str], str]], cores: int) -> list:
