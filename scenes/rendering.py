@@ -19,13 +19,18 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import av
 import manim
 import numpy as np
+from av.video.reformatter import VideoReformatter
 from manim import tempconfig
+from manim.renderer.cairo_renderer import CairoRenderer
+from manim.scene.scene_file_writer import SceneFileWriter
+from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
 import attention_math
 
@@ -78,6 +83,44 @@ animations of the same frames differently (by up to 2 levels), which never happe
 single-threaded encoder and colour conversion cannot race. Measured at 1080p60: `scaling`
 99.5 -> 97.7 s, `multi-head` 170.5 -> 183.6 and 197.2 s (two runs), peaks about the same; files
 about 5% smaller (crf 23 with one slice instead of two)."""
+
+
+class StillFrameEncoder(VideoSegmentEncoder):
+    """A movie encoder that converts a still frame to YUV once, however many frames it lasts.
+
+    Manim hands a still picture (a ``wait``, a step held for its caption) over as one frame with
+    ``repeat`` = its length; its own encoder converts that RGBA frame to yuv420p again for every
+    repeat. The conversion is the same call the encoder makes (:class:`VideoReformatter`, one
+    thread), so the encoder receives the same pixels and writes the same bytes. About 60% of a
+    scene's frames are such repeats; measured back to back at 1080p60, `scaling` took 57.9 s
+    instead of 66.6 s (79.3 instead of 87.8 CPU seconds), with byte-identical videos.
+    """
+
+    def write_frame(self, pixels, *, repeat: int = 1) -> None:
+        if repeat == 1:
+            return super().write_frame(pixels)
+        self._validate_frame(pixels, repeat)
+        context = self._stream.codec_context
+        try:
+            still = VideoReformatter().reformat(
+                av.VideoFrame.from_ndarray(pixels, format="rgba"), context.width, context.height, context.format, threads=1
+            )
+            still.time_base = Fraction(self.spec.frame_rate.denominator, self.spec.frame_rate.numerator)
+            for _ in range(repeat):
+                # libx264 copies each picture it is sent, so one frame can be sent again with the next time stamp.
+                still.pts = self._next_pts
+                self._next_pts += 1
+                for packet in self._stream.encode(still):
+                    self._container.mux(packet)
+        except BaseException as error:
+            raise self._operation_error("encode", error) from error
+
+
+class StillFrameWriter(SceneFileWriter):
+    """Manim's file writer, with :class:`StillFrameEncoder` for every movie."""
+
+    def _create_segment_encoder(self, target: Path) -> VideoSegmentEncoder:
+        return StillFrameEncoder(target=target, spec=self.video_encoder)
 
 
 def check_tools() -> None:
@@ -155,7 +198,8 @@ def render_scene(
             "verbosity": "WARNING",
         }
         with tempconfig(settings):
-            scene = scene_class(trace=scene_class.build_trace(**inputs), theme=THEMES[theme])
+            renderer = CairoRenderer(file_writer_class=StillFrameWriter)
+            scene = scene_class(trace=scene_class.build_trace(**inputs), theme=THEMES[theme], renderer=renderer)
             scene.render()
         merge_cache(cache, shared_cache)
         package = staging / "package"
