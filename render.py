@@ -175,6 +175,7 @@ def render_in_worker(name: str, settings: dict, events):
     logger = logging.getLogger("attention_explainer")
     logger.setLevel(logging.INFO)
     logger.addHandler(QueueProgress(name, events))
+    events.put(f"{name} ({settings['quality']}): started")
     try:
         return render_scene(name, **settings), None, None
     except Exception as error:  # reported by the parent; the other scenes go on

@@ -17,8 +17,9 @@ Measures, in one run on this machine (ratios are what to compare across machines
 2. the catalog: ``render.py all --jobs <cores>`` against ``render.py all --jobs 1``, and against
    the floors: the sum of the all-core floors divided by the cores (the issue's wording; each of
    those floors already uses every core) and the sum of the one-thread floors divided by the
-   cores (the encoder's own work spread over the cores: no render of the catalog can beat it, so
-   ``--jobs 1`` wall over it is the ceiling of the parallel speed-up). One scene alone, as
+   cores (the encoder's own work spread over the cores: no render of the catalog can beat it).
+   The CPU seconds of each render say how many cores it kept busy; the ``--jobs 1`` render's
+   CPU seconds spread over every core give the ceiling of the parallel speed-up. One scene alone, as
    ``scaling`` at high in ``--quick``, renders once: it takes one process whatever ``--jobs`` says;
 3. a re-render with nothing changed;
 4. the peak resident memory of the largest process.
@@ -27,7 +28,7 @@ Prints a table and writes its report into ``benchmarks/results.json``, under the
 ("full" or "quick"; the other mode's report is kept). With ``--repeat N`` the report holds every
 run, and the median of each figure over the runs, each run's R from its own wall time and floor.
 ``--add`` keeps the runs already reported for the same mode, scenes and cores and adds this
-one's, so that a full run of about 80 minutes on 2 cores can be repeated on different days
+one's, so that a full run of about 72 minutes on 2 cores can be repeated on different days
 until there are three. Never run as a test: wall-clock numbers on a shared machine are for
 reading, not for asserting.
 """
@@ -138,6 +139,7 @@ def measure(names: list[str], quality: str, media: Path, cores: int) -> dict:
     catalog = {
         "jobs_1_wall_s": round(serial_wall, 2),
         # CPU seconds over wall seconds: how many cores the render kept busy on average.
+        "jobs_1_cpu_s": round(serial_cpu, 2),
         "jobs_1_cores_busy": round(serial_cpu / serial_wall, 2),
         "encode_floor_sum_s": round(floor_total, 2),
         "encode_floor_one_thread_sum_s": round(one_thread_total, 2),
@@ -147,9 +149,12 @@ def measure(names: list[str], quality: str, media: Path, cores: int) -> dict:
         limit = one_thread_total / cores
         catalog |= {
             f"jobs_{cores}_wall_s": round(parallel_wall, 2),
+            f"jobs_{cores}_cpu_s": round(parallel_cpu, 2),
             f"jobs_{cores}_cores_busy": round(parallel_cpu / parallel_wall, 2),
             "parallel_speedup": round(serial_wall / parallel_wall, 2),
-            "parallel_speedup_ceiling": round(serial_wall / limit, 2),
+            # The --jobs 1 render's CPU seconds on every core at once: the most any --jobs can gain
+            # unless the work itself shrinks.
+            "parallel_speedup_ceiling": round(cores * serial_wall / serial_cpu, 2),
             # As the issue words it: the all-core floors (each already on every core) over the cores.
             "floor_per_core_s": round(floor_total / cores, 2),
             "R": round(parallel_wall / (floor_total / cores), 2),

@@ -44,3 +44,24 @@ def test_still_frames_encode_to_the_same_bytes_as_manims_encoder(tmp_path):
 def test_a_different_still_gives_different_bytes(tmp_path):
     """The comparison above can fail: another still picture changes the file."""
     assert encode(StillFrameEncoder, tmp_path / "a.mp4") != encode(StillFrameEncoder, tmp_path / "b.mp4", still=8)
+
+
+def test_a_still_frame_is_converted_once_however_long_it_is_held(tmp_path, monkeypatch):
+    """Without the shortcut every repeat is a new RGBA frame to convert: 48 here instead of 8."""
+    import av
+
+    made = {"frames": 0}
+    original = av.VideoFrame
+
+    class CountingVideoFrame:
+        @staticmethod
+        def from_ndarray(*args, **kwargs):
+            made["frames"] += 1
+            return original.from_ndarray(*args, **kwargs)
+
+    monkeypatch.setattr(av, "VideoFrame", CountingVideoFrame)
+    encode(StillFrameEncoder, tmp_path / "ours.mp4")
+    ours = made["frames"]
+    made["frames"] = 0
+    encode(VideoSegmentEncoder, tmp_path / "manim.mp4")
+    assert (ours, made["frames"]) == (3 + 1 + 3 + 1, 3 + 40 + 3 + 2)

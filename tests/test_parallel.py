@@ -69,6 +69,13 @@ def test_jobs_2_gives_the_same_frames_as_jobs_1(parallel_and_serial):
         assert not differ, f"{name}: the same drawn frames decode differently at {spans(differ)} (largest difference {largest})"
 
 
+def test_each_scene_reports_its_start_and_its_time(parallel_and_serial):
+    _, result = parallel_and_serial
+    for name in NAMES:
+        started = result.stderr.index(f"{name} (low): started")
+        assert result.stderr.index(f"{name} (low): done in") > started
+
+
 def test_nothing_changed_means_nothing_rendered(parallel_and_serial):
     media, _ = parallel_and_serial
     folder = media[2]
