@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Render benchmark: how close the renders come to the H.264 encoder's own limit.
 
-    python benchmarks/render_bench.py --quick     # every scene at low, scaling at high (about 15 min on 2 cores)
+    python benchmarks/render_bench.py --quick     # every scene at low, scaling at high (12.5 min on 2 cores)
     python benchmarks/render_bench.py             # every scene at high
     python benchmarks/render_bench.py --repeat 3  # three runs; the table shows their medians
     python benchmarks/render_bench.py --add       # one more run, medians over it and the runs kept so far
@@ -19,8 +19,9 @@ Measures, in one run on this machine (ratios are what to compare across machines
    those floors already uses every core) and the sum of the one-thread floors divided by the
    cores (the encoder's own work spread over the cores: no render of the catalog can beat it).
    The CPU seconds of each render say how many cores it kept busy; the ``--jobs 1`` render's
-   CPU seconds spread over every core give the ceiling of the parallel speed-up. One scene alone, as
-   ``scaling`` at high in ``--quick``, renders once: it takes one process whatever ``--jobs`` says;
+   CPU seconds spread over every core give the ceiling of the parallel speed-up. One scene
+   alone, as ``scaling`` at high in ``--quick``, renders once: it takes one process whatever
+   ``--jobs`` says;
 3. a re-render with nothing changed;
 4. the peak resident memory of the largest process.
 
@@ -28,7 +29,7 @@ Prints a table and writes its report into ``benchmarks/results.json``, under the
 ("full" or "quick"; the other mode's report is kept). With ``--repeat N`` the report holds every
 run, and the median of each figure over the runs, each run's R from its own wall time and floor.
 ``--add`` keeps the runs already reported for the same mode, scenes and cores and adds this
-one's, so that a full run of about 72 minutes on 2 cores can be repeated on different days
+one's, so that a full run (71.5 minutes on 2 cores) can be repeated on different days
 until there are three. Never run as a test: wall-clock numbers on a shared machine are for
 reading, not for asserting.
 """
@@ -138,8 +139,8 @@ def measure(names: list[str], quality: str, media: Path, cores: int) -> dict:
     one_thread_total = sum(s["encode_floor_one_thread_s"] for s in scenes.values())
     catalog = {
         "jobs_1_wall_s": round(serial_wall, 2),
-        # CPU seconds over wall seconds: how many cores the render kept busy on average.
         "jobs_1_cpu_s": round(serial_cpu, 2),
+        # CPU seconds over wall seconds: how many cores the render kept busy on average.
         "jobs_1_cores_busy": round(serial_cpu / serial_wall, 2),
         "encode_floor_sum_s": round(floor_total, 2),
         "encode_floor_one_thread_sum_s": round(one_thread_total, 2),
