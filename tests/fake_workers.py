@@ -73,3 +73,10 @@ def calls(media: Path) -> list[tuple[str, str, str]]:
     """The calls recorded so far, in order."""
     path = Path(media) / "calls.txt"
     return [tuple(line.split("\t")) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def renders_and_records_environment(name: str, settings: dict, events):
+    """Pretends to render, and writes the worker's ``MALLOC_PERTURB_`` to ``<media>/<name>.env``."""
+    (Path(settings["media_root"]) / f"{name}.env").parent.mkdir(parents=True, exist_ok=True)
+    (Path(settings["media_root"]) / f"{name}.env").write_text(os.environ.get("MALLOC_PERTURB_", "unset"))
+    return renders(name, settings, events)

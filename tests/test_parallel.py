@@ -76,6 +76,15 @@ def test_each_scene_reports_its_start_and_its_time(parallel_and_serial):
         assert result.stderr.index(f"{name} (low): done in") > started
 
 
+def test_workers_start_with_a_fixed_heap_pattern(tmp_path, monkeypatch):
+    """libx264 at 480p reads heap bytes it never wrote: the workers' heap must not depend on history."""
+    monkeypatch.setattr(render, "WORKER", fake_workers.renders_and_records_environment)
+    monkeypatch.delenv("MALLOC_PERTURB_", raising=False)
+    result = CliRunner().invoke(render.main, [*NAMES, "--quality", "low", "--media-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert [(tmp_path / f"{name}.env").read_text() for name in NAMES] == ["85", "85"]
+
+
 def test_nothing_changed_means_nothing_rendered(parallel_and_serial):
     media, _ = parallel_and_serial
     folder = media[2]
