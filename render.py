@@ -188,12 +188,13 @@ WORKER = render_in_worker
 WORKER_ENVIRONMENT = {"MALLOC_PERTURB_": "85"}
 """Set for the worker processes: glibc fills every allocation with one byte pattern.
 
-libx264 or libswscale reads heap bytes it never wrote, at some sizes: encoding the same 15
-frames at 854x480 five times in one process gave three different files (decoded pixels off by up
-to 88 levels), because each encode found other leftovers on the heap, and which depends on what
-ran before and, with two movies in flight, on thread timing (CI saw whole movies of the same
-frames decode up to 2 levels apart). With the pattern, every encode is the same; 1920x1080 was
-the same every time either way. Measured cost: see the README's speed section.
+The encoding path (libx264, libswscale or libavcodec) reads heap bytes it never wrote, at some
+sizes: encoding the same 15 frames at 854x480 five times in one process gave three different
+files (decoded pixels off by up to 88 levels), because each encode found other leftovers on the
+heap, and which depends on what ran before and, with two movies in flight, on thread timing (CI
+saw whole movies of the same frames decode up to 2 levels apart). With the pattern, every encode
+is the same; 1920x1080 was the same every time either way. Measured cost: see the README's speed
+section.
 """
 
 

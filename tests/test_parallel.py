@@ -77,7 +77,7 @@ def test_each_scene_reports_its_start_and_its_time(parallel_and_serial):
 
 
 def test_workers_start_with_a_fixed_heap_pattern(tmp_path, monkeypatch):
-    """libx264 at 480p reads heap bytes it never wrote: the workers' heap must not depend on history."""
+    """The encoder reads heap bytes it never wrote (at 480p): the workers' heap must not depend on history."""
     monkeypatch.setattr(render, "WORKER", fake_workers.renders_and_records_environment)
     monkeypatch.delenv("MALLOC_PERTURB_", raising=False)
     result = CliRunner().invoke(render.main, [*NAMES, "--quality", "low", "--media-dir", str(tmp_path)])
