@@ -23,6 +23,7 @@ import os
 import sys
 import threading
 import traceback
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -198,6 +199,21 @@ section.
 """
 
 
+@contextmanager
+def worker_environment():
+    """:data:`WORKER_ENVIRONMENT` set while workers are spawned (each starts with this process's), then restored."""
+    saved = {key: os.environ.get(key) for key in WORKER_ENVIRONMENT}
+    os.environ.update(WORKER_ENVIRONMENT)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
 def render_scenes(names: list[str], finished: dict, jobs: int, settings: dict, inputs: dict[str, dict] | None = None) -> list[str]:
     """Render each scene in a fresh process, ``jobs`` at a time; return the names that failed.
 
@@ -208,9 +224,9 @@ def render_scenes(names: list[str], finished: dict, jobs: int, settings: dict, i
     whatever the calling process did before.
     """
     failed = []
-    os.environ.update(WORKER_ENVIRONMENT)  # spawned workers start with this process's environment
     context = multiprocessing.get_context("spawn")
-    with context.Manager() as manager:
+    # Workers are spawned all through the pool's life (one task each), so the environment stays set until it ends.
+    with worker_environment(), context.Manager() as manager:
         events = manager.Queue()
         printer = threading.Thread(target=echo_events, args=(events,), daemon=True)
         printer.start()

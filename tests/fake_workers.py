@@ -77,7 +77,6 @@ def calls(media: Path) -> list[tuple[str, str, str]]:
 
 def renders_and_records_environment(name: str, settings: dict, events):
     """Pretends to render, and writes the worker's ``MALLOC_PERTURB_`` to ``<media>/<name>.env``."""
-    media = Path(settings["media_root"])
-    media.mkdir(parents=True, exist_ok=True)
-    (media / f"{name}.env").write_text(os.environ.get("MALLOC_PERTURB_", "unset"))
-    return renders(name, settings, events)
+    result = renders(name, settings, events)
+    (Path(settings["media_root"]) / f"{name}.env").write_text(os.environ.get("MALLOC_PERTURB_", "unset"))
+    return result

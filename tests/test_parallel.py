@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import os
 from itertools import zip_longest
 from pathlib import Path
 
@@ -83,6 +84,7 @@ def test_workers_start_with_a_fixed_heap_pattern(tmp_path, monkeypatch):
     result = CliRunner().invoke(render.main, [*NAMES, "--quality", "low", "--media-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert [(tmp_path / f"{name}.env").read_text() for name in NAMES] == ["85", "85"]
+    assert "MALLOC_PERTURB_" not in os.environ  # the caller's own environment is left as it was
 
 
 def test_nothing_changed_means_nothing_rendered(parallel_and_serial):
