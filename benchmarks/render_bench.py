@@ -5,6 +5,7 @@
     python benchmarks/render_bench.py             # every scene at high
     python benchmarks/render_bench.py --repeat 3  # three runs; the table shows their medians
     python benchmarks/render_bench.py --add       # one more run, medians over it and the runs kept so far
+    python benchmarks/render_bench.py --markdown  # no run: the full report in results.json as README tables
 
 Measures, in one run on this machine (ratios are what to compare across machines):
 
@@ -203,6 +204,39 @@ def print_table(result: dict, cores: int) -> None:
     print(f"  re-render with nothing changed {c['rerender_unchanged_s']:.1f} s")
 
 
+def markdown(report: dict) -> str:
+    """The tables of a stored report, for the README: medians per scene, then the catalog run by run.
+
+    Each scene's R is listed for every run beside its median, and the catalog's figures for every
+    run beside theirs, so the spread behind each median stays visible.
+    """
+    every_run = report["every_run"] or [report["runs"]]
+    lines = []
+    for k, result in enumerate(report["runs"]):
+        runs = [run[k] for run in every_run]
+        days = ", ".join(sorted({run["measured_on"] for run in runs}))
+        lines += [
+            f"{result['quality']} quality, medians of {len(runs)} run{'s' * (len(runs) > 1)} ({days}):",
+            "",
+            "| scene | frames | wall s | floor s (every core) | R | R, each run | floor s (one thread) | R (one thread) |",
+            "|---|---:|---:|---:|---:|---|---:|---:|",
+        ]
+        for name, s in result["scenes"].items():
+            each = " / ".join(f"{run['scenes'][name]['R']:.2f}" for run in runs)
+            lines.append(
+                f"| `{name}` | {s['frames']:,} | {s['wall_s']:,.1f} | {s['encode_floor_s']:,.1f} | {s['R']:.2f} | {each} "
+                f"| {s['encode_floor_one_thread_s']:,.1f} | {s['R_one_thread']:.2f} |"
+            )
+        lines += ["", "| catalog | " + " | ".join(f"run {n + 1}" for n in range(len(runs))) + " | median |"]
+        lines.append("|---|" + "---:|" * (len(runs) + 1))
+        for key, value in result["catalog"].items():
+            cells = [f"{run['catalog'][key]:,.2f}" if key in run["catalog"] else "" for run in runs]
+            lines.append(f"| `{key}` | " + " | ".join(cells) + f" | {value:,.2f} |")
+        lines.append("")
+    lines.append(f"Peak memory of the largest process, over every run: {report['peak_process_memory_mb']:,.0f} MB.")
+    return "\n".join(lines)
+
+
 def kept_runs(previous: dict | None, runs: list[tuple[list[str], str]], cores: int) -> list:
     """The runs of an earlier report that ``--add`` can pool with new ones: same scenes, qualities and cores."""
     if not previous:
@@ -221,6 +255,7 @@ def main() -> None:
     parser.add_argument("--scenes", nargs="+", metavar="NAME", help="only these scenes (default: the whole catalog)")
     parser.add_argument("--repeat", type=int, default=1, metavar="N", help="measure N times and report medians (default 1)")
     parser.add_argument("--add", action="store_true", help="keep the runs in results.json (same mode and cores) and add these")
+    parser.add_argument("--markdown", action="store_true", help="measure nothing: print the mode's report in results.json as tables")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from scenes import SCENES
@@ -230,6 +265,11 @@ def main() -> None:
     mode = ("quick" if args.quick else "full") + (" (subset)" if args.scenes else "")
     runs = [(names, "low"), (["scaling"], "high")] if args.quick else [(names, "high")]
     reports = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    if args.markdown:
+        if mode not in reports:
+            sys.exit(f"{RESULTS} has no {mode} report: run the benchmark first")
+        print(markdown(reports[mode]))
+        return
     kept = kept_runs(reports.get(mode), runs, cores) if args.add else []
     started = time.perf_counter()
     repeats = []

@@ -1,0 +1,66 @@
+"""The benchmark's report: medians over runs, which runs --add may pool, and the README tables.
+
+Only the bookkeeping is tested; the timings themselves are never asserted (see the benchmark's docstring).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+spec = importlib.util.spec_from_file_location("render_bench", Path(__file__).resolve().parent.parent / "benchmarks" / "render_bench.py")
+render_bench = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(render_bench)
+
+
+def run(wall: float, floor: float, rerender: float, measured_on: str = "2026-11-23", **catalog) -> list[dict]:
+    """One benchmark run of one scene at high quality, shaped as measure() reports it."""
+    one_thread = floor * 1.25
+    scene = {"frames": 100, "wall_s": wall, "encode_floor_s": floor, "R": round(wall / floor, 2), "encode_floor_one_thread_s": one_thread, "R_one_thread": round(wall / one_thread, 2)}
+    return [{"quality": "high", "measured_on": measured_on, "scenes": {"scaling": scene}, "catalog": {"rerender_unchanged_s": rerender, **catalog}}]
+
+
+def test_medians_take_each_figure_on_its_own_across_runs():
+    runs = [run(60.0, 50.0, 1.0), run(90.0, 60.0, 3.0), run(66.0, 40.0, 2.0)]
+    summary = render_bench.medians([r[0] for r in runs])
+    scene = summary["scenes"]["scaling"]
+    assert (scene["wall_s"], scene["encode_floor_s"]) == (66.0, 50.0)
+    # Each run's own R (1.2, 1.5, 1.65), not the median wall over the median floor (1.32).
+    assert scene["R"] == 1.5
+    assert summary["catalog"]["rerender_unchanged_s"] == 2.0
+    assert (summary["quality"], scene["frames"]) == ("high", 100)
+
+
+def test_a_figure_only_some_runs_have_gets_the_median_of_those():
+    runs = [run(60.0, 50.0, 1.0), run(60.0, 50.0, 1.0, jobs_1_cpu_s=80.0), run(60.0, 50.0, 1.0, jobs_1_cpu_s=70.0)]
+    assert render_bench.medians([r[0] for r in runs])["catalog"]["jobs_1_cpu_s"] == 75.0
+
+
+def report(every_run: list[list[dict]], cores: int = 2) -> dict:
+    return {
+        "mode": "full",
+        "machine": {"cores": cores},
+        "runs": [render_bench.medians([r[0] for r in every_run])],
+        "every_run": every_run if len(every_run) > 1 else None,
+        "peak_process_memory_mb": 1234.4,
+    }
+
+
+def test_add_pools_only_runs_of_the_same_scenes_quality_and_cores():
+    one, two = run(60.0, 50.0, 1.0), run(66.0, 50.0, 1.0)
+    same = [(["scaling"], "high")]
+    assert render_bench.kept_runs(report([one]), same, cores=2) == [one]
+    assert render_bench.kept_runs(report([one, two]), same, cores=2) == [one, two]
+    assert render_bench.kept_runs(report([one]), same, cores=4) == []
+    assert render_bench.kept_runs(report([one]), [(["scaling"], "low")], cores=2) == []
+    assert render_bench.kept_runs(report([one]), [(["scaling", "softmax"], "high")], cores=2) == []
+    assert render_bench.kept_runs(None, same, cores=2) == []
+
+
+def test_markdown_shows_the_medians_and_every_run_behind_them():
+    tables = render_bench.markdown(report([run(60.0, 50.0, 1.0, "2026-11-23"), run(90.0, 60.0, 3.0, "2026-11-24"), run(66.0, 40.0, 2.0, "2026-11-24")]))
+    assert "medians of 3 runs (2026-11-23, 2026-11-24)" in tables
+    assert "| `scaling` | 100 | 66.0 | 50.0 | 1.50 | 1.20 / 1.50 / 1.65 |" in tables
+    assert "| catalog | run 1 | run 2 | run 3 | median |" in tables
+    assert "| `rerender_unchanged_s` | 1.00 | 3.00 | 2.00 | 2.00 |" in tables
+    assert "largest process, over every run: 1,234 MB" in tables
