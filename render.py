@@ -30,7 +30,9 @@ import click
 
 from scenes import SCENES
 from scenes.inputs import OPTIONS, InvalidInput, describe_options, validate, variant_folder
-from scenes.rendering import FORMATS, QUALITIES, MissingTool, RenderResult, check_tools, render_scene, up_to_date
+from scenes.rendering import (
+    FORMATS, QUALITIES, MissingTool, RenderResult, check_tools, longest_first, record_render_time, render_scene, up_to_date,
+)
 from scenes.theme import THEMES
 from scenes.web import write_gallery
 from scenes.worksheet import write_worksheet
@@ -221,8 +223,11 @@ def render_scenes(names: list[str], finished: dict, jobs: int, settings: dict, i
 
     A fresh interpreter per scene (spawned, one task per process) makes a render depend on
     nothing but its scene and settings: ``--jobs 1`` and ``--jobs N`` give identical frames,
-    whatever the calling process did before.
+    whatever the calling process did before. With more than one job, the scenes start longest
+    first (by their last render's time), so no core idles at the end while one long scene renders.
     """
+    if jobs > 1:
+        names = longest_first(names, settings["media_root"], settings["quality"], inputs)
     failed = []
     context = multiprocessing.get_context("spawn")
     # Workers are spawned all through the pool's life (one task each), so the environment stays set until it ends.
@@ -245,6 +250,7 @@ def render_scenes(names: list[str], finished: dict, jobs: int, settings: dict, i
                         result, error, details = None, f"the worker process died ({broken})", traceback.format_exc()
                     if result is not None:
                         finished[name] = result
+                        record_render_time(settings["media_root"], result)
                         click.echo(f"{prefix}: done in {result.seconds:.1f} s ({len(finished)} finished)", err=True)
                     else:
                         folder = variant_folder(name, (inputs or {}).get(name, {}))

@@ -271,8 +271,9 @@ def main() -> None:
         print(markdown(reports[mode]))
         return
     kept = kept_runs(reports.get(mode), runs, cores) if args.add else []
+    kept_peak = reports[mode]["peak_process_memory_mb"] if kept else 0.0
     started = time.perf_counter()
-    repeats = []
+    repeats = list(kept)
     for repeat in range(args.repeat):
         results = []
         with tempfile.TemporaryDirectory(prefix="render-bench-") as media:
@@ -282,27 +283,29 @@ def main() -> None:
                 print_table(result, cores)
                 results.append(result)
         repeats.append(results)
-    repeats = kept + repeats
-    summary = [medians([results[k] for results in repeats]) for k in range(len(runs))]
+        # Written after every run: an hour-long run is kept even if a later one is interrupted.
+        reports[mode] = report(mode, cores, repeats, kept_peak, time.perf_counter() - started)
+        RESULTS.write_text(json.dumps(reports, indent=1) + "\n")
     if len(repeats) > 1:
         print(f"\nmedians of {len(repeats)} runs", end="")
-        for result in summary:
+        for result in reports[mode]["runs"]:
             print_table(result, cores)
-    report = {
+    print(f"\npeak memory of the largest process: {reports[mode]['peak_process_memory_mb']:.0f} MB")
+    print(f"written {RESULTS} ({mode})")
+
+
+def report(mode: str, cores: int, repeats: list[list[dict]], kept_peak: float, seconds: float) -> dict:
+    """The stored report of ``repeats`` (each a list of one result per quality): medians, every run, the machine."""
+    return {
         "mode": mode,
         "machine": {"cores": cores, "platform": platform.platform(), "python": platform.python_version()},
         "repeats": len(repeats),
-        "runs": summary,
+        "runs": [medians([results[k] for results in repeats]) for k in range(len(repeats[0]))],
         "every_run": repeats if len(repeats) > 1 else None,
         # The largest process of any pooled run, this one's or those kept by --add.
-        "peak_process_memory_mb": round(max([peak_child_memory_mb()] + ([reports[mode]["peak_process_memory_mb"]] if kept else [])), 1),
-        "benchmark_wall_s": round(time.perf_counter() - started, 1),
+        "peak_process_memory_mb": round(max(peak_child_memory_mb(), kept_peak), 1),
+        "benchmark_wall_s": round(seconds, 1),
     }
-    print(f"\npeak memory of the largest process: {report['peak_process_memory_mb']:.0f} MB")
-    reports[mode] = report
-    RESULTS.write_text(json.dumps(reports, indent=1) + "\n")
-    print(f"written {RESULTS} ({mode})")
-
 
 if __name__ == "__main__":
     main()

@@ -41,7 +41,10 @@ from .theme import THEMES
 from .web import write_presenter
 from .worksheet import exercises_for, write_worksheet
 
-__all__ = ["QUALITIES", "FORMATS", "RenderResult", "MissingTool", "check_tools", "render_scene", "up_to_date", "fingerprint", "srt_to_vtt"]
+__all__ = [
+    "QUALITIES", "FORMATS", "RenderResult", "MissingTool", "check_tools", "render_scene", "up_to_date", "fingerprint",
+    "srt_to_vtt", "record_render_time", "longest_first",
+]
 
 log = logging.getLogger("attention_explainer")
 
@@ -279,6 +282,46 @@ def up_to_date(
         if not path.is_file() or path.stat().st_size != entry["bytes"]:
             return None
     return RenderResult(name, quality, folder, folder / f"{name}.mp4", 0.0)
+
+
+RENDER_TIMES = ".render-times.json"
+"""In the media folder: the seconds each scene's last render took, by ``<folder>/<quality>``.
+
+Kept apart from ``manifest.json``, which a re-render with the same settings reproduces exactly."""
+
+
+def render_times(media_root: Path | str) -> dict[str, float]:
+    """The recorded seconds of earlier renders (see :data:`RENDER_TIMES`); empty when there are none."""
+    try:
+        times = json.loads((Path(media_root) / RENDER_TIMES).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return times if isinstance(times, dict) else {}
+
+
+def record_render_time(media_root: Path | str, result: RenderResult) -> None:
+    """Remember how long ``result`` took, for :func:`longest_first`; written by rename, never half."""
+    media_root = Path(media_root)
+    times = render_times(media_root)
+    times[result.folder.relative_to(media_root).as_posix()] = round(result.seconds, 1)
+    temporary = media_root / f"{RENDER_TIMES}.{os.getpid()}"
+    temporary.write_text(json.dumps(times, indent=1, sort_keys=True), encoding="utf-8")
+    os.replace(temporary, media_root / RENDER_TIMES)
+
+
+def longest_first(names: list[str], media_root: Path | str, quality: str, inputs: dict[str, dict] | None = None) -> list[str]:
+    """``names`` in the order a parallel render should start them: the longest last render first.
+
+    Scenes never timed at this quality come first, in the order given (they may be long). Started
+    longest first, the workers finish close together; in teaching order the catalog's longest
+    scene, `trained-heads`, came last and rendered alone while the other cores sat idle.
+    """
+    times = render_times(media_root)
+
+    def last_seconds(name: str) -> float:
+        return times.get(f"{variant_folder(name, (inputs or {}).get(name, {}))}/{quality}", float("inf"))
+
+    return sorted(names, key=last_seconds, reverse=True)
 
 
 def publish(package: Path, final: Path, staging: Path) -> None:

@@ -64,3 +64,11 @@ def test_markdown_shows_the_medians_and_every_run_behind_them():
     assert "| catalog | run 1 | run 2 | run 3 | median |" in tables
     assert "| `rerender_unchanged_s` | 1.00 | 3.00 | 2.00 | 2.00 |" in tables
     assert "largest process, over every run: 1,234 MB" in tables
+
+
+def test_the_stored_report_pools_every_run_and_the_largest_process():
+    stored = render_bench.report("full", 2, [run(60.0, 50.0, 1.0), run(90.0, 60.0, 3.0)], kept_peak=1e9, seconds=12.0)
+    assert stored["repeats"] == 2 and len(stored["every_run"]) == 2
+    assert stored["runs"][0]["scenes"]["scaling"]["wall_s"] == 75.0
+    assert stored["peak_process_memory_mb"] == 1e9  # a kept run's larger peak is not forgotten
+    assert render_bench.report("full", 2, [run(60.0, 50.0, 1.0)], kept_peak=0.0, seconds=1.0)["every_run"] is None

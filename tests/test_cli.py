@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 
 import pytest
 from click.testing import CliRunner
@@ -113,3 +114,22 @@ def test_up_to_date_scenes_are_skipped_unless_forced(fake_render, monkeypatch, t
     assert str(tmp_path / "scaling.mp4") in result.stdout.splitlines()
     result = run("scaling", "--force", "--media-dir", str(tmp_path))
     assert [name for name, _, _ in fake_render()] == ["self-attention", "scaling"]
+
+
+def test_parallel_renders_start_the_longest_scene_first(fake_render, tmp_path):
+    """Each render's time is kept; with more than one job the slowest last render starts first, never-timed scenes before all."""
+    result = run("scaling", "self-attention", "--quality", "low", "--media-dir", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    times_file = tmp_path / rendering.RENDER_TIMES
+    assert set(json.loads(times_file.read_text())) == {"scaling/low", "self-attention/low"}
+
+    times_file.write_text(json.dumps({"scaling/low": 50.0, "self-attention/low": 20.0, "bottleneck/low": 90.0, "qkv/high": 99.0}))
+    names = ["self-attention", "scaling", "bottleneck", "qkv", "softmax"]
+    result = CliRunner().invoke(render.main, [*names, "--quality", "low", "--jobs", "2", "--media-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "2 at a time: qkv, softmax, bottleneck, scaling, self-attention" in result.stderr
+    assert result.stdout.splitlines() == [str(tmp_path / name / "low" / f"{name}.mp4") for name in names]
+
+    # One at a time, the order cannot change the total: the scenes render in the order given.
+    run(*names, "--quality", "low", "--media-dir", str(tmp_path))
+    assert [name for name, _, _ in fake_render()[-len(names):]] == names
