@@ -46,4 +46,4 @@ $(VENV)/.trained: $(VENV)/.installed
 	touch $@
 
 clean:
-	rm -rf $(VENV) media/*/ media/.staging media/.cache media/.logs
+	rm -rf $(VENV) media/*/ media/.staging media/.cache media/.logs media/.render-times.json

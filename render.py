@@ -224,7 +224,8 @@ def render_scenes(names: list[str], finished: dict, jobs: int, settings: dict, i
     A fresh interpreter per scene (spawned, one task per process) makes a render depend on
     nothing but its scene and settings: ``--jobs 1`` and ``--jobs N`` give identical frames,
     whatever the calling process did before. With more than one job, the scenes start longest
-    first (by their last render's time), so no core idles at the end while one long scene renders.
+    first (by their last render's time), so the workers finish together instead of one long scene
+    rendering alone at the end.
     """
     if jobs > 1:
         names = longest_first(names, settings["media_root"], settings["quality"], inputs)

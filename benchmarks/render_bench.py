@@ -30,7 +30,7 @@ Prints a table and writes its report into ``benchmarks/results.json``, under the
 ("full" or "quick"; the other mode's report is kept). With ``--repeat N`` the report holds every
 run, and the median of each figure over the runs, each run's R from its own wall time and floor.
 ``--add`` keeps the runs already reported for the same mode, scenes and cores and adds this
-one's, so that a full run (71.5 minutes on 2 cores) can be repeated on different days
+one's, so that a full run (72 to 86 minutes on 2 cores) can be repeated on different days
 until there are three. Never run as a test: wall-clock numbers on a shared machine are for
 reading, not for asserting.
 """

@@ -314,7 +314,8 @@ def longest_first(names: list[str], media_root: Path | str, quality: str, inputs
 
     Scenes never timed at this quality come first, in the order given (they may be long). Started
     longest first, the workers finish close together; in teaching order the catalog's longest
-    scene, `trained-heads`, came last and rendered alone while the other cores sat idle.
+    scene, `trained-heads`, came last and rendered alone on 1.4 of the 2 cores (the catalog at
+    1080p60 with two jobs: 1,058 s in teaching order, 1,026 s longest first, same videos).
     """
     times = render_times(media_root)
 
