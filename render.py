@@ -251,7 +251,7 @@ def render_scenes(names: list[str], finished: dict, jobs: int, settings: dict, i
                         result, error, details = None, f"the worker process died ({broken})", traceback.format_exc()
                     if result is not None:
                         finished[name] = result
-                        record_render_time(settings["media_root"], result)
+                        record_render_time(settings["media_root"], name, settings["quality"], (inputs or {}).get(name), result.seconds)
                         click.echo(f"{prefix}: done in {result.seconds:.1f} s ({len(finished)} finished)", err=True)
                     else:
                         folder = variant_folder(name, (inputs or {}).get(name, {}))

@@ -299,11 +299,16 @@ def render_times(media_root: Path | str) -> dict[str, float]:
     return times if isinstance(times, dict) else {}
 
 
-def record_render_time(media_root: Path | str, result: RenderResult) -> None:
-    """Remember how long ``result`` took, for :func:`longest_first`; written by rename, never half."""
+def _time_key(name: str, quality: str, inputs: dict[str, Any] | None) -> str:
+    """A render's entry in :data:`RENDER_TIMES`: its folder and quality, as under ``media/``."""
+    return f"{variant_folder(name, inputs or {})}/{quality}"
+
+
+def record_render_time(media_root: Path | str, name: str, quality: str, inputs: dict[str, Any] | None, seconds: float) -> None:
+    """Remember how long a render took, for :func:`longest_first`; written by rename, never half."""
     media_root = Path(media_root)
     times = render_times(media_root)
-    times[result.folder.relative_to(media_root).as_posix()] = round(result.seconds, 1)
+    times[_time_key(name, quality, inputs)] = round(seconds, 1)
     temporary = media_root / f"{RENDER_TIMES}.{os.getpid()}"
     temporary.write_text(json.dumps(times, indent=1, sort_keys=True), encoding="utf-8")
     os.replace(temporary, media_root / RENDER_TIMES)
@@ -318,11 +323,7 @@ def longest_first(names: list[str], media_root: Path | str, quality: str, inputs
     1080p60 with two jobs: 1,058 s in teaching order, 1,026 s longest first, same videos).
     """
     times = render_times(media_root)
-
-    def last_seconds(name: str) -> float:
-        return times.get(f"{variant_folder(name, (inputs or {}).get(name, {}))}/{quality}", float("inf"))
-
-    return sorted(names, key=last_seconds, reverse=True)
+    return sorted(names, key=lambda name: times.get(_time_key(name, quality, (inputs or {}).get(name)), float("inf")), reverse=True)
 
 
 def publish(package: Path, final: Path, staging: Path) -> None:
