@@ -6,6 +6,7 @@
     python benchmarks/render_bench.py --repeat 3  # three runs; the table shows their medians
     python benchmarks/render_bench.py --add       # one more run, medians over it and the runs kept so far
     python benchmarks/render_bench.py --markdown  # no run: the full report in results.json as README tables
+    python benchmarks/render_bench.py --readme    # no run: write those tables into README.md
 
 Measures, in one run on this machine (ratios are what to compare across machines):
 
@@ -54,6 +55,12 @@ import av
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results.json"
+README = ROOT / "README.md"
+# The README's full figures are written between these lines by --readme, never by hand.
+README_BEGIN, README_END = "<!-- render_bench --readme: begin -->", "<!-- render_bench --readme: end -->"
+# The issue's targets (issue 5), on the 2-core machine.
+R_TARGET, SPEEDUP_TARGET, RERENDER_TARGET_S = 1.5, 1.6, 5.0
+PEAK_TARGET_MB = 2e9 / 2**20  # 2 GB; peaks are read in KiB and shown in MiB
 
 
 def children_cpu_s() -> float:
@@ -233,8 +240,58 @@ def markdown(report: dict) -> str:
             cells = [f"{run['catalog'][key]:,.2f}" if key in run["catalog"] else "" for run in runs]
             lines.append(f"| `{key}` | " + " | ".join(cells) + f" | {value:,.2f} |")
         lines.append("")
-    lines.append(f"Peak memory of the largest process, over every run: {report['peak_process_memory_mb']:,.0f} MB.")
+    lines.append(f"Peak memory of the largest process, over every run: {report['peak_process_memory_mb']:,.0f} MiB.")
+    if report["mode"] == "full":
+        lines += ["", *targets(report)]
     return "\n".join(lines)
+
+
+def targets(report: dict) -> list[str]:
+    """The issue's targets against a full report's medians, as a README table: met, or missed by how much.
+
+    A scene's R is recomputed from each run's wall time and floor to three decimals, so a scene
+    just over 1.5 is not rounded into meeting it.
+    """
+    every_run = [run[0] for run in report["every_run"] or [report["runs"]]]
+    result, cores = report["runs"][0], report["machine"]["cores"]
+    scene_r = {
+        name: round(statistics.median(run["scenes"][name]["wall_s"] / run["scenes"][name]["encode_floor_s"] for run in every_run), 3)
+        for name in result["scenes"]
+    }
+    over = {name: r for name, r in scene_r.items() if r > R_TARGET}
+    catalog = result["catalog"]
+
+    def verdict(value: float, target: float, at_most: bool = True, unit: str = "") -> str:
+        met = value <= target if at_most else value >= target
+        return "met" if met else f"missed by {abs(value - target):,.2f}{unit}"
+
+    per_scene = f"met by {len(scene_r) - len(over)} of {len(scene_r)}" + "".join(f"; `{name}` over by {r - R_TARGET:.3f}" for name, r in over.items())
+    highest = max(scene_r, key=scene_r.get)
+    rows = [
+        f"| R per scene at {result['quality']} quality ≤ {R_TARGET} | {min(scene_r.values()):.3f} to {scene_r[highest]:.3f} (`{highest}` highest) | {per_scene} |"
+    ]
+    if "R" in catalog:
+        speedup = catalog["parallel_speedup"]
+        rows += [
+            f"| catalog R ≤ {R_TARGET}: `--jobs {cores}` wall over the every-core floors' sum / {cores} | {catalog['R']:.2f} | {verdict(catalog['R'], R_TARGET)} |",
+            f"| the same against the one-thread floors' sum / {cores} | {catalog['R_one_thread']:.2f} | {verdict(catalog['R_one_thread'], R_TARGET)} |",
+            f"| `--jobs {cores}` at least {SPEEDUP_TARGET}× faster than `--jobs 1` | {speedup:.2f}× (ceiling {catalog['parallel_speedup_ceiling']:.2f}×) "
+            f"| {verdict(speedup, SPEEDUP_TARGET, at_most=False, unit='×')} |",
+        ]
+    rerender, peak = catalog["rerender_unchanged_s"], report["peak_process_memory_mb"]
+    rows += [
+        f"| re-render with nothing changed < {RERENDER_TARGET_S:.0f} s | {rerender:.1f} s | {verdict(rerender, RERENDER_TARGET_S, unit=' s')} |",
+        f"| peak memory of the largest process < 2 GB ({PEAK_TARGET_MB:,.0f} MiB) | {peak:,.0f} MiB | {verdict(peak, PEAK_TARGET_MB, unit=' MiB')} |",
+    ]
+    return [f"Targets, medians of {len(every_run)} run{'s' * (len(every_run) > 1)}:", "", "| target | measured | |", "|---|---|---|", *rows]
+
+
+def readme_with(readme: str, tables: str) -> str:
+    """``readme`` with the text between the benchmark's two markers replaced by ``tables``."""
+    begin, end = readme.find(README_BEGIN), readme.find(README_END)
+    if begin < 0 or end < begin:
+        raise ValueError(f"README.md needs the lines {README_BEGIN} and {README_END}, in that order")
+    return readme[: begin + len(README_BEGIN)] + "\n" + tables + "\n" + readme[end:]
 
 
 def kept_runs(previous: dict | None, runs: list[tuple[list[str], str]], cores: int) -> list:
@@ -256,6 +313,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, metavar="N", help="measure N times and report medians (default 1)")
     parser.add_argument("--add", action="store_true", help="keep the runs in results.json (same mode and cores) and add these")
     parser.add_argument("--markdown", action="store_true", help="measure nothing: print the mode's report in results.json as tables")
+    parser.add_argument("--readme", action="store_true", help="measure nothing: write the full report in results.json into README.md")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from scenes import SCENES
@@ -269,6 +327,15 @@ def main() -> None:
         if mode not in reports:
             sys.exit(f"{RESULTS} has no {mode} report: run the benchmark first")
         print(markdown(reports[mode]))
+        return
+    if args.readme:
+        if "full" not in reports:
+            sys.exit(f"{RESULTS} has no full report: run the benchmark first")
+        try:
+            README.write_text(readme_with(README.read_text(), markdown(reports["full"])))
+        except ValueError as error:
+            sys.exit(str(error))
+        print(f"written the full report's tables into {README}")
         return
     kept = kept_runs(reports.get(mode), runs, cores) if args.add else []
     kept_peak = reports[mode]["peak_process_memory_mb"] if kept else 0.0
@@ -290,7 +357,7 @@ def main() -> None:
         print(f"\nmedians of {len(repeats)} runs", end="")
         for result in reports[mode]["runs"]:
             print_table(result, cores)
-    print(f"\npeak memory of the largest process: {reports[mode]['peak_process_memory_mb']:.0f} MB")
+    print(f"\npeak memory of the largest process: {reports[mode]['peak_process_memory_mb']:.0f} MiB")
     print(f"written {RESULTS} ({mode})")
 
 

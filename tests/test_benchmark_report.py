@@ -6,7 +6,10 @@ Only the bookkeeping is tested; the timings themselves are never asserted (see t
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
+
+import pytest
 
 spec = importlib.util.spec_from_file_location("render_bench", Path(__file__).resolve().parent.parent / "benchmarks" / "render_bench.py")
 render_bench = importlib.util.module_from_spec(spec)
@@ -63,7 +66,7 @@ def test_markdown_shows_the_medians_and_every_run_behind_them():
     assert "| `scaling` | 100 | 66.0 | 50.0 | 1.50 | 1.20 / 1.50 / 1.65 |" in tables
     assert "| catalog | run 1 | run 2 | run 3 | median |" in tables
     assert "| `rerender_unchanged_s` | 1.00 | 3.00 | 2.00 | 2.00 |" in tables
-    assert "largest process, over every run: 1,234 MB" in tables
+    assert "largest process, over every run: 1,234 MiB" in tables
 
 
 def test_the_stored_report_pools_every_run_and_the_largest_process():
@@ -72,3 +75,32 @@ def test_the_stored_report_pools_every_run_and_the_largest_process():
     assert stored["runs"][0]["scenes"]["scaling"]["wall_s"] == 75.0
     assert stored["peak_process_memory_mb"] == 1e9  # a kept run's larger peak is not forgotten
     assert render_bench.report("full", 2, [run(60.0, 50.0, 1.0)], kept_peak=0.0, seconds=1.0)["every_run"] is None
+
+
+def test_the_targets_table_says_what_is_met_and_by_how_much_the_rest_is_missed():
+    # R from each run's own wall and floor: 75.2 / 50 = 1.504 and 74.8 / 50 = 1.496, median 1.5 -> met;
+    # a scene whose two-decimal R reads 1.50 but is 1.503 must be reported over.
+    catalog = {"parallel_speedup": 1.36, "parallel_speedup_ceiling": 1.4, "R": 2.09, "R_one_thread": 1.45}
+    runs = [run(75.2, 50.0, 0.9, **catalog), run(74.8, 50.0, 6.5, **catalog), run(75.15, 50.0, 7.0, **catalog)]
+    table = "\n".join(render_bench.targets(report(runs) | {"peak_process_memory_mb": 1900.0}))
+    assert "Targets, medians of 3 runs:" in table
+    assert "| 1.503 to 1.503 (`scaling` highest) | met by 0 of 1; `scaling` over by 0.003 |" in table
+    assert "| 2.09 | missed by 0.59 |" in table
+    assert "| 1.45 | met |" in table
+    assert "| 1.36× (ceiling 1.40×) | missed by 0.24× |" in table
+    assert "| 6.5 s | missed by 1.50 s |" in table
+    assert "| 1,900 MiB | met |" in table  # 2 GB is 1,907 MiB
+
+
+def test_readme_with_replaces_only_the_text_between_the_markers():
+    readme = f"intro\n{render_bench.README_BEGIN}\nold tables\n{render_bench.README_END}\nafter\n"
+    assert render_bench.readme_with(readme, "new tables") == f"intro\n{render_bench.README_BEGIN}\nnew tables\n{render_bench.README_END}\nafter\n"
+    with pytest.raises(ValueError, match="needs the lines"):
+        render_bench.readme_with("no markers here", "new tables")
+
+
+def test_the_readme_quotes_the_stored_full_report():
+    """The README's full figures are the ones in results.json: run ``render_bench.py --readme`` after a run."""
+    stored = json.loads(render_bench.RESULTS.read_text())["full"]
+    readme = render_bench.README.read_text()
+    assert render_bench.readme_with(readme, render_bench.markdown(stored)) == readme
