@@ -185,7 +185,9 @@ def medians(runs: list[dict]):
         keys = list(dict.fromkeys(key for run in runs for key in run))
         return {key: medians([run[key] for run in runs if key in run]) for key in keys}
     if isinstance(first, (int, float)) and not isinstance(first, bool):
-        return round(statistics.median(runs), 2)
+        median = statistics.median(runs)
+        # A count (frames) stays a count: the median of an even number of runs is a mean.
+        return int(median) if all(isinstance(run, int) for run in runs) and median == int(median) else round(median, 2)
     return first
 
 
@@ -194,7 +196,7 @@ def print_table(result: dict, cores: int) -> None:
     print(f"{'scene':<22}{'frames':>8}{'wall s':>9}{'floor s':>9}{'R':>7}{'1-thread floor s':>18}{'R':>7}")
     for name, s in result["scenes"].items():
         print(
-            f"{name:<22}{s['frames']:>8}{s['wall_s']:>9.1f}{s['encode_floor_s']:>9.1f}{s['R']:>7.2f}"
+            f"{name:<22}{s['frames']:>8.0f}{s['wall_s']:>9.1f}{s['encode_floor_s']:>9.1f}{s['R']:>7.2f}"
             f"{s['encode_floor_one_thread_s']:>18.1f}{s['R_one_thread']:>7.2f}"
         )
     c = result["catalog"]
@@ -231,7 +233,7 @@ def markdown(report: dict) -> str:
         for name, s in result["scenes"].items():
             each = " / ".join(f"{run['scenes'][name]['R']:.2f}" for run in runs)
             lines.append(
-                f"| `{name}` | {s['frames']:,} | {s['wall_s']:,.1f} | {s['encode_floor_s']:,.1f} | {s['R']:.2f} | {each} "
+                f"| `{name}` | {s['frames']:,.0f} | {s['wall_s']:,.1f} | {s['encode_floor_s']:,.1f} | {s['R']:.2f} | {each} "
                 f"| {s['encode_floor_one_thread_s']:,.1f} | {s['R_one_thread']:.2f} |"
             )
         lines += ["", "| catalog | " + " | ".join(f"run {n + 1}" for n in range(len(runs))) + " | median |"]

@@ -34,6 +34,12 @@ def test_medians_take_each_figure_on_its_own_across_runs():
     assert (summary["quality"], scene["frames"]) == ("high", 100)
 
 
+def test_an_even_number_of_runs_keeps_the_frame_count_a_count():
+    summary = render_bench.medians([r[0] for r in (run(60.0, 50.0, 1.0), run(90.0, 60.0, 3.0))])
+    assert summary["scenes"]["scaling"]["frames"] == 100 and isinstance(summary["scenes"]["scaling"]["frames"], int)
+    assert summary["scenes"]["scaling"]["wall_s"] == 75.0
+
+
 def test_a_figure_only_some_runs_have_gets_the_median_of_those():
     runs = [run(60.0, 50.0, 1.0), run(60.0, 50.0, 1.0, jobs_1_cpu_s=80.0), run(60.0, 50.0, 1.0, jobs_1_cpu_s=70.0)]
     assert render_bench.medians([r[0] for r in runs])["catalog"]["jobs_1_cpu_s"] == 75.0
