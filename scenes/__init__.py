@@ -6,7 +6,7 @@ scenes from here, never through manim's own name lookup.
 
 from __future__ import annotations
 
-from .base import ExplainerScene
+from .kit import ExplainerScene
 from .bottleneck import BottleneckScene
 from .causal_mask import CausalMaskScene
 from .complexity import ComplexityScene

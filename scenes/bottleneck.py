@@ -28,8 +28,8 @@ from manim import (
 from attention_math import DEFAULT_SEED
 from attention_math.intro import bottleneck_trace
 
-from .base import ExplainerScene
-from .components import TokenRow, formula, label
+from .kit import ExplainerScene
+from .kit.components import TokenRow, formula, label
 from .theme import format_number
 
 RNN_FORMULA = r"h_t = \tanh(x_t W_x + h_{t-1} W_h)"

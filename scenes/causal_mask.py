@@ -27,8 +27,8 @@ from manim import (
 from attention_math import THE_CAT_SAT, sentence_example
 from attention_math.masking import causal_mask_trace
 
-from .base import ExplainerScene
-from .components import TokenRow, axis_names, fit_label, formula, label, shade_mask
+from .kit import ExplainerScene
+from .kit.components import TokenRow, axis_names, fit_label, formula, label, shade_mask
 from .theme import format_number
 
 CHECK, CROSS = "✓", "✗"

@@ -11,8 +11,8 @@ from manim import DOWN, LEFT, RIGHT, UP, FadeIn, GrowFromEdge, Rectangle, VGroup
 
 from attention_math.generation import complexity_trace
 
-from .base import ExplainerScene
-from .components import formula, label
+from .kit import ExplainerScene
+from .kit.components import formula, label
 from .theme import format_number
 
 CELL = 0.2

@@ -15,8 +15,8 @@ from manim import DOWN, LEFT, RIGHT, UP, Arrow, FadeIn, FadeOut, GrowFromEdge, R
 from attention_math import DEFAULT_SEED
 from attention_math.masking import cross_attention_trace
 
-from .base import ExplainerScene
-from .components import TokenRow, formula, label
+from .kit import ExplainerScene
+from .kit.components import TokenRow, formula, label
 from .theme import format_number
 
 

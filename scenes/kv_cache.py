@@ -26,8 +26,8 @@ from manim import (
 from attention_math import DEFAULT_SEED, THE_CAT_SAT, sentence_example
 from attention_math.generation import kv_cache_trace
 
-from .base import HEADING_WIDTH, ExplainerScene
-from .components import TokenRow, formula, label
+from .kit import HEADING_WIDTH, ExplainerScene
+from .kit.components import TokenRow, formula, label
 from .theme import format_number
 
 CELL_W, CELL_H = 0.95, 0.5

@@ -13,8 +13,8 @@ from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Indicate, ReplacementT
 from attention_math import DEFAULT_SEED, THE_CAT_SAT, sentence_example
 from attention_math.heads import multi_head_trace
 
-from .base import ExplainerScene
-from .components import NumberGrid, fit_label, formula, label
+from .kit import ExplainerScene
+from .kit.components import NumberGrid, fit_label, formula, label
 from .theme import format_number
 
 CELL_WIDTH = 0.72

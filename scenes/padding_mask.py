@@ -12,8 +12,8 @@ from manim import DOWN, LEFT, RIGHT, UP, FadeIn, Rectangle, SurroundingRectangle
 
 from attention_math.masking import PAD, padding_mask_trace
 
-from .base import ExplainerScene
-from .components import formula, label, shade_mask
+from .kit import ExplainerScene
+from .kit.components import formula, label, shade_mask
 from .theme import format_number
 
 CELLS = {"cell_width": 1.0, "cell_height": 0.6, "label_size": 20}

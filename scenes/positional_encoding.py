@@ -27,8 +27,8 @@ from manim import (
 from attention_math import DEFAULT_SEED
 from attention_math.positions import positional_trace
 
-from .base import ExplainerScene
-from .components import ColorGrid, ColorScale, formula, label
+from .kit import ExplainerScene
+from .kit.components import ColorGrid, ColorScale, formula, label
 from .theme import format_number
 
 PE_FORMULA = (

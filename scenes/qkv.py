@@ -25,8 +25,8 @@ from manim import (
 from attention_math import DEFAULT_SEED, THE_CAT_SAT, sentence_example
 from attention_math.intro import qkv_trace
 
-from .base import ExplainerScene
-from .components import axis_names, formula, label
+from .kit import ExplainerScene
+from .kit.components import axis_names, formula, label
 from .theme import format_number
 
 CELLS = {"cell_width": 1.0, "cell_height": 0.58, "font_size": 22}

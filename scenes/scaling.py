@@ -10,8 +10,8 @@ from manim import DOWN, LEFT, RIGHT, UP, FadeIn, GrowFromEdge, ReplacementTransf
 
 from attention_math import DEFAULT_SEED, scaling_trace
 
-from .base import ExplainerScene
-from .components import Histogram, formula, label
+from .kit import ExplainerScene
+from .kit.components import Histogram, formula, label
 from .theme import format_number
 
 ATTENTION_FORMULA = (r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\left(", r"\frac{QK^\top}{\sqrt{d_k}}", r"\right)V")

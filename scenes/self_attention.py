@@ -28,8 +28,8 @@ from manim import (
 
 from attention_math import THE_CAT_SAT, self_attention_trace, sentence_example
 
-from .base import ExplainerScene
-from .components import axis_names, fit_label, formula, label
+from .kit import ExplainerScene
+from .kit.components import axis_names, fit_label, formula, label
 from .theme import format_number
 
 RIGHT_EDGE = 6.9

@@ -11,8 +11,8 @@ from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, GrowFromEdge, Indicate
 
 from attention_math.intro import softmax_trace
 
-from .base import ExplainerScene
-from .components import formula, label
+from .kit import ExplainerScene
+from .kit.components import formula, label
 from .theme import format_number
 
 SOFTMAX_FORMULA = (r"\mathrm{softmax}(s)_j = ", r"\frac{e^{s_j}}{\sum_k e^{s_k}}")

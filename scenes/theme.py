@@ -34,6 +34,8 @@ class Theme:
     highlight: str
     masked: str
     line: str
+    surface: str
+    """Cards and table headers on web pages, a step off the background."""
     font: str = "DejaVu Sans"
     mono_font: str = "DejaVu Sans Mono"
     title_size: int = 40
@@ -70,6 +72,7 @@ DARK = Theme(
     highlight="#F0E442",  # Okabe-Ito yellow
     masked="#E07A7A",
     line="#5A6070",
+    surface="#1B1E26",
 )
 
 LIGHT = Theme(
@@ -83,6 +86,7 @@ LIGHT = Theme(
     highlight="#7A3A8C",
     masked="#B0281E",
     line="#9AA0AA",
+    surface="#F1F2F4",
 )
 
 THEMES = {theme.name: theme for theme in (DARK, LIGHT)}

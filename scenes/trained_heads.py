@@ -30,8 +30,8 @@ from manim import (
 
 from attention_math import DEFAULT_SENTENCE, trained_heads_trace, trained_token_count
 
-from .base import ExplainerScene
-from .components import ColorScale, formula, heatmap_patches, label
+from .kit import ExplainerScene
+from .kit.components import ColorScale, formula, heatmap_patches, label
 from .theme import format_number
 
 DEFAULT_TOKEN = "it"

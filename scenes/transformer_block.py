@@ -29,8 +29,8 @@ from manim import (
 from attention_math import DEFAULT_SEED, THE_CAT_SAT, sentence_example
 from attention_math.block import transformer_block_trace
 
-from .base import ExplainerScene
-from .components import formula, label
+from .kit import ExplainerScene
+from .kit.components import formula, label
 from .theme import format_number
 
 CELL_W, CELL_H = 0.92, 0.46

@@ -11,7 +11,6 @@ every shown number against the trace.
 from __future__ import annotations
 
 import logging
-import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import ClassVar, Iterator, Sequence
@@ -21,7 +20,7 @@ from manim import DOWN, UL, FadeOut, Group, Mobject, Scene, Text, VGroup
 from attention_math import Trace, lookup
 
 from .components import NumberGrid, WeightBars, label, number_label
-from .theme import DARK, Theme
+from ..theme import DARK, Theme
 
 __all__ = ["ExplainerScene", "Step", "Shown", "READING_SPEED"]
 
@@ -38,23 +37,6 @@ END_HOLD = 0.6
 FRAMES_PER_SECOND_GRID = 15
 """Every duration is a whole number of 1/15 s: whole frames at 15, 30 and 60 fps, so every
 quality shares one timeline and no section drifts off the frame grid."""
-
-
-MIN_CUE_CHARACTERS = 40
-"""Shorter sentences join a neighbour, so no caption cue flashes by (at 15 characters/s: 2.7 s or more)."""
-
-
-def caption_cues(caption: str) -> list[str]:
-    """Split a caption into cues of whole sentences, each at least :data:`MIN_CUE_CHARACTERS` long."""
-    cues: list[str] = []
-    for sentence in re.split(r"(?<=[.!?:])\s+", caption.strip()):
-        if cues and len(cues[-1]) < MIN_CUE_CHARACTERS:
-            cues[-1] += " " + sentence
-        else:
-            cues.append(sentence)
-    if len(cues) > 1 and len(cues[-1]) < MIN_CUE_CHARACTERS:
-        cues[-2:] = [cues[-2] + " " + cues[-1]]
-    return cues
 
 
 def whole_frames(seconds: float) -> float:
@@ -103,11 +85,11 @@ class ExplainerScene(Scene):
     description
         One line: what the scene teaches.
     sources
-        Which course material (``../shared/seeds/``) it follows.
+        Which course material it follows.
     poster_step
         The step whose last frame is the poster image; the last step when empty.
     options
-        The teacher's inputs the scene takes (keys of :data:`scenes.inputs.OPTIONS`),
+        The teacher's inputs the scene takes (``sentence``, ``token``, ``seed``, ``d_model``, ``heads``),
         passed to :meth:`build_trace` by name.
     min_tokens, max_tokens
         How many words a ``sentence`` may have: the most that fit the scene's layout.
@@ -165,10 +147,10 @@ class ExplainerScene(Scene):
 
     @contextmanager
     def step(self, name: str, caption: str) -> Iterator[Step]:
-        """One named idea: a new video section, and its caption timed to the section.
+        """One named idea: a new video section, and the caption that goes with it.
 
-        The step is held on screen until its caption can be read at
-        :data:`READING_SPEED`, so the video works without sound.
+        The step is held on screen until its caption can be read at :data:`READING_SPEED`, so the
+        video works without sound. The application writes the captions from :attr:`steps`.
         """
         self.next_section(name)
         step = Step(name, caption, start=self.time)
@@ -184,17 +166,6 @@ class ExplainerScene(Scene):
             on_screen = Group(*self.mobjects)
             step.extent = (on_screen.get_left()[0], on_screen.get_right()[0], on_screen.get_bottom()[1], on_screen.get_top()[1])
             self.drawn_text.update(m.original_text for m in on_screen.get_family() if isinstance(m, Text))
-        self._add_captions(step)
-
-    def _add_captions(self, step: Step) -> None:
-        """Show the caption a few sentences at a time, each cue for a share of the step by its length."""
-        cues = caption_cues(step.caption)
-        total = sum(len(cue) for cue in cues)
-        start = step.start
-        for cue in cues:
-            duration = step.duration * len(cue) / total
-            self.add_subcaption(cue, duration=duration, offset=start - self.time)
-            start += duration
 
     # --- what goes on screen ------------------------------------------------
 

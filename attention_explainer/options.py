@@ -1,8 +1,9 @@
-"""A teacher's own inputs for a scene: which options each scene takes, and their checks.
+"""Validated settings: the only place what the user typed is checked.
 
-Every check runs before anything is rendered and raises :class:`InvalidInput` with a
-message that says what is allowed, so the CLI can answer with a usage error (exit 2)
-instead of a traceback halfway through a render.
+A teacher's own inputs for a scene (which options each scene takes, and their checks), and
+:class:`RenderJob`, everything one render needs. Every check runs before anything is rendered
+and raises :class:`InvalidInput` with a message that says what is allowed, so the CLI can
+answer with a usage error (exit 2) instead of a traceback halfway through a render.
 """
 
 from __future__ import annotations
@@ -10,10 +11,48 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-__all__ = ["OPTIONS", "InvalidInput", "validate", "describe_options", "variant_folder", "MAX_TOKEN_CHARACTERS", "MAX_SEED"]
+__all__ = [
+    "OPTIONS", "InvalidInput", "validate", "describe_options", "variant_folder", "MAX_TOKEN_CHARACTERS", "MAX_SEED",
+    "QUALITIES", "FORMATS", "RenderJob",
+]
+
+QUALITIES = {
+    "low": "low_quality",  # 854x480, 15 fps
+    "medium": "medium_quality",  # 1280x720, 30 fps
+    "high": "high_quality",  # 1920x1080, 60 fps
+    "4k": "fourk_quality",  # 3840x2160, 60 fps
+}
+"""The CLI's qualities and manim's names for them."""
+
+FORMATS = ("mp4", "webm", "both")
+"""``webm`` and ``both`` add a VP9 WebM; the MP4 is always made (the step clips and the presenter use it)."""
+
+
+@dataclass(frozen=True)
+class RenderJob:
+    """One render: a scene, its own inputs (already validated), and the settings it shares with the others."""
+
+    scene: str
+    inputs: dict[str, Any] = field(default_factory=dict)
+    quality: str = "high"
+    theme: str = "dark"
+    video_format: str = "mp4"
+    media_dir: Path = Path("media")
+    cache_dir: Path = Path(".cache")
+
+    @property
+    def folder(self) -> str:
+        """The render's folder under media: the scene's name, with a tag of its inputs when it has any."""
+        return variant_folder(self.scene, self.inputs)
+
+    @property
+    def label(self) -> str:
+        """How progress lines name the render, e.g. ``scaling (high)``."""
+        return f"{self.scene} ({self.quality})"
 
 MAX_TOKEN_CHARACTERS = 24
 """Longest word a scene draws; longer ones would shrink their labels below the readable size."""
@@ -102,14 +141,15 @@ def _check_sentence(scene: type, sentence: Any) -> str:
 
 def _check_seed(value: Any) -> int:
     text = str(value).strip()
-    if not re.fullmatch(r"\d+", text) or int(text) > MAX_SEED:
+    # The length first: Python refuses to convert strings of more than 4,300 digits.
+    if not re.fullmatch(r"\d{1,10}", text) or int(text) > MAX_SEED:
         raise InvalidInput(f"--seed must be a whole number from 0 to {MAX_SEED}, got {value!r}")
     return int(text)
 
 
 def _check_integer(flag: str, value: Any, low: int, high: int) -> int:
     text = str(value).strip()
-    if not re.fullmatch(r"\d+", text) or not low <= int(text) <= high:
+    if not re.fullmatch(r"\d{1,10}", text) or not low <= int(text) <= high:
         raise InvalidInput(f"{flag} must be a whole number from {low} to {high}, got {value!r}")
     return int(text)
 

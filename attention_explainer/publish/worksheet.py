@@ -1,13 +1,12 @@
 """Printable worksheets: a scene's exercises on the very numbers its video shows, with an answer key.
 
-Exercises are built from the scene's trace, in the manner of seed 000's exercises
+Exercises are built from the scene's trace, in the manner of the course notebook's exercises
 ("Calculate attention weights manually"): the given numbers and the answers are
 both read from the trace, so the handout, the video and ``trace.json`` agree.
 """
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -28,9 +27,12 @@ from attention_math import (
     TransformerBlockTrace,
 )
 
-from .theme import format_number
+from scenes.theme import LIGHT, format_number
 
-__all__ = ["Table", "Exercise", "exercises_for", "write_worksheet"]
+from ..files import write_atomic
+from .pages import render_page
+
+__all__ = ["Table", "Exercise", "exercises_for", "worksheet_page", "write_worksheet"]
 
 
 @dataclass(frozen=True)
@@ -309,52 +311,13 @@ def exercises_for(trace: Trace) -> list[Exercise]:
     return builder(trace) if builder else []
 
 
-def _table_html(table: Table) -> str:
-    values = np.atleast_2d(table.values)
-    head = ""
-    if table.columns is not None:
-        head = "<tr>" + ("<th></th>" if table.rows is not None else "") + "".join(f"<th>{html.escape(str(c))}</th>" for c in table.columns) + "</tr>"
-    body = []
-    for r, row in enumerate(values):
-        label = f"<th>{html.escape(str(table.rows[r]))}</th>" if table.rows is not None else ""
-        body.append("<tr>" + label + "".join(f"<td>{format_number(v, table.decimals)}</td>" for v in row) + "</tr>")
-    return f"<table><caption>{html.escape(table.caption)}</caption>{head}{''.join(body)}</table>"
+def _cells(table: Table) -> list[list[str]]:
+    """The table's numbers as shown: the trace values rounded to the table's decimals."""
+    return [[format_number(v, table.decimals) for v in row] for row in np.atleast_2d(table.values)]
 
 
-PAGE = """<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>{title} · worksheet</title>
-<style>
-body {{ font: 15px/1.5 "DejaVu Sans", Verdana, sans-serif; color: #141414; background: #fff; max-width: 800px; margin: 24px auto; padding: 0 24px; }}
-h1 {{ font-size: 24px; margin-bottom: 0; }}
-table {{ border-collapse: collapse; margin: 8px 0 12px; }}
-caption {{ text-align: left; font-style: italic; color: #50555f; }}
-td, th {{ border: 1px solid #9aa0aa; padding: 3px 10px; text-align: right; font-family: "DejaVu Sans Mono", monospace; }}
-th {{ background: #f1f2f4; }}
-li {{ margin-bottom: 14px; }}
-.space {{ border-bottom: 1px dotted #9aa0aa; height: 3.5em; }}
-.key {{ break-before: page; }}
-@media print {{ .noprint {{ display: none; }} }}
-</style>
-</head>
-<body>
-<h1>{title}: worksheet</h1>
-<p>{description}<br><small>The numbers are the ones in the video (source: {source}).</small></p>
-<h2>Exercises</h2>
-<ol>{questions}</ol>
-<section class="key">
-<h2>Answer key</h2>
-<ol>{answers}</ol>
-</section>
-</body>
-</html>
-"""
-
-
-def write_worksheet(scene_class, trace: Trace, target: Path) -> Path:
-    """Write the printable worksheet of ``scene_class`` for ``trace`` to ``target``.
+def worksheet_page(scene_class, trace: Trace) -> str:
+    """The printable worksheet of ``scene_class`` for ``trace``, as HTML.
 
     Raises
     ------
@@ -364,20 +327,23 @@ def write_worksheet(scene_class, trace: Trace, target: Path) -> Path:
     exercises = exercises_for(trace)
     if not exercises:
         raise LookupError(f"the {scene_class.name} scene has no worksheet exercises yet")
-    questions = "".join(
-        f"<li><p>{html.escape(e.question)}</p>{''.join(_table_html(t) for t in e.given)}<div class='space'></div></li>" for e in exercises
+
+    def table(t: Table) -> dict:
+        return {"caption": t.caption, "rows": t.rows, "columns": t.columns, "cells": _cells(t)}
+
+    return render_page(
+        "worksheet.html",
+        title=scene_class.title,
+        description=scene_class.description,
+        source=getattr(trace, "source", "") or scene_class.sources,
+        exercises=[
+            {"question": e.question, "note": e.note, "given": [table(t) for t in e.given], "answer": [table(t) for t in e.answer]}
+            for e in exercises
+        ],
+        theme=LIGHT,
     )
-    answers = "".join(
-        f"<li>{''.join(_table_html(t) for t in e.answer)}{'<p>' + html.escape(e.note) + '</p>' if e.note else ''}</li>" for e in exercises
-    )
-    source = getattr(trace, "source", "") or scene_class.sources
-    page = PAGE.format(
-        title=html.escape(scene_class.title),
-        description=html.escape(scene_class.description),
-        source=html.escape(source),
-        questions=questions,
-        answers=answers,
-    )
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(page, encoding="utf-8")
-    return target
+
+
+def write_worksheet(scene_class, trace: Trace, target: Path) -> Path:
+    """Write the printable worksheet of ``scene_class`` for ``trace`` to ``target`` (see :func:`worksheet_page`)."""
+    return write_atomic(target, worksheet_page(scene_class, trace))

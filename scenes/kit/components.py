@@ -26,7 +26,7 @@ from manim import (
     VMobject,
 )
 
-from .theme import Theme, colormap_color, format_number, readable_on
+from ..theme import Theme, colormap_color, format_number, readable_on
 
 T = TypeVar("T", bound=Mobject)
 

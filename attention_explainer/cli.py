@@ -1,0 +1,212 @@
+"""The command line: ``render`` (the default command), ``list``, ``gallery`` and ``worksheet``.
+
+    python render.py scaling --quality high      # one scene, 1080p60 (render is the default command)
+    python render.py self-attention scaling      # several
+    python render.py all --quality low           # the whole catalog, one process per core
+    python render.py list                        # what there is (also: --list)
+    python render.py gallery                     # media/index.html: every rendered scene
+    python render.py worksheet self-attention    # a printable handout with an answer key
+    python render.py self-attention --sentence "I love learning about attention"
+
+Usage errors (a bad value, an unknown scene) exit with code 2 and say what is allowed; a failed
+render exits with code 1 and keeps its traceback in the cache's ``logs/``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from scenes import SCENES
+from scenes.theme import THEMES
+
+from .options import FORMATS, OPTIONS, QUALITIES, InvalidInput, RenderJob, describe_options, validate
+
+QUALITY_HELP = "low = 480p15, medium = 720p30, high = 1080p60, 4k = 2160p60."
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+
+
+class DefaultToRender(click.Group):
+    """A group whose default command is ``render``: ``render.py scaling`` means ``render.py render scaling``."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args or (args[0] not in self.commands and args[0] not in ctx.help_option_names):
+            args = ["render", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=DefaultToRender, context_settings=CONTEXT)
+def main() -> None:
+    """Animated explainer videos of the attention mechanism, every number computed and checked.
+
+    `python render.py SCENES...` renders (the `render` command is the default); `python render.py
+    list` names the scenes and the options each takes.
+    """
+
+
+def scene_options(command):
+    """The options that change a scene's example: --sentence, --token, --seed, --d-model, --heads."""
+    for option in reversed(OPTIONS.values()):
+        command = click.option(option.flag, option.name, metavar=option.metavar, help=option.help)(command)
+    return command
+
+
+def folder_options(command):
+    """--media-dir and --cache-dir."""
+    command = click.option(
+        "--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=Path(".cache"), show_default=True,
+        help="Caches, staging, logs and render times (kept out of media, which holds only what is published).",
+    )(command)
+    return click.option(
+        "--media-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("media"), show_default=True,
+        help="Where finished files go.",
+    )(command)
+
+
+def select(names: tuple[str, ...]) -> list[str]:
+    """Scene names in the order given, `all` expanded; unknown names are a usage error."""
+    if not names:
+        raise click.UsageError("name at least one scene to render, or `all` (see `python render.py list`)")
+    selected: list[str] = []
+    for name in names:
+        if name == "all":
+            selected += [n for n in SCENES if n not in selected]
+        elif name in SCENES:
+            if name not in selected:
+                selected.append(name)
+        else:
+            raise click.BadParameter(f"unknown scene {name!r}. Valid scenes: {', '.join(SCENES)}, or all.", param_hint="SCENES")
+    return selected
+
+
+def check_inputs(selected: list[str], given: dict[str, str | None]) -> dict[str, dict]:
+    """Each scene's checked settings; a value or option a scene cannot take is a usage error (exit 2).
+
+    Runs before anything renders, so a typo never costs a render; a scene that needs an
+    optional extra that is not installed says how to install it (exit 1).
+    """
+    checked = {}
+    for name in selected:
+        try:
+            checked[name] = validate(SCENES[name], given)
+        except InvalidInput as error:
+            raise click.UsageError(str(error)) from None
+        except ImportError as error:  # an optional extra (the trained model) is missing
+            raise click.ClickException(str(error)) from None
+    return checked
+
+
+@main.command("list", context_settings=CONTEXT)
+def list_command() -> None:
+    """List the scenes in teaching order, with what each teaches and the options it takes."""
+    width = max(len(name) for name in SCENES)
+    for name, scene in SCENES.items():
+        click.echo(f"{name:<{width}}  {scene.description}")
+        click.echo(f"{'':<{width}}  options: {describe_options(scene)}")
+
+
+@main.command(context_settings=CONTEXT)
+@click.option("--media-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("media"), show_default=True, help="The media folder to list.")
+def gallery(media_dir: Path) -> None:
+    """Write MEDIA_DIR/index.html: every published render with its player, files and embed snippet."""
+    from .publish.gallery import write_gallery
+
+    click.echo(str(write_gallery(media_dir)))
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("scenes", nargs=-1, metavar="SCENES...")
+@click.option("--media-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("media"), show_default=True, help="Where the worksheets go.")
+@scene_options
+def worksheet(scenes: tuple[str, ...], media_dir: Path, **given: str | None) -> None:
+    """Write printable exercises on a scene's own numbers, with an answer key, to MEDIA_DIR/<scene>/worksheet.html."""
+    from .options import variant_folder
+    from .publish.worksheet import write_worksheet
+
+    for name, inputs in check_inputs(select(scenes), given).items():
+        scene = SCENES[name]
+        try:
+            target = media_dir / variant_folder(name, inputs) / "worksheet.html"
+            click.echo(str(write_worksheet(scene, scene.build_trace(**inputs), target)))
+        except LookupError as error:
+            raise click.ClickException(str(error)) from None
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("scenes", nargs=-1, metavar="SCENES...")
+@click.option("--quality", "-q", type=click.Choice(list(QUALITIES)), default="high", show_default=True, help=QUALITY_HELP)
+@click.option("--theme", type=click.Choice(list(THEMES)), default="dark", show_default=True, help="Colours: dark, or light for white slides and print.")
+@folder_options
+@click.option("--format", "video_format", type=click.Choice(FORMATS), default="mp4", show_default=True, help="webm or both add a VP9 WebM beside the MP4.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1, max=256), default=None, help="Scenes rendered at once, each in its own process. [default: the number of cores]")
+@click.option("--force", is_flag=True, help="Render even scenes whose existing render is up to date.")
+@click.option("--list", "show_list", is_flag=True, help="List the scenes, the options each takes, and exit.")
+@scene_options
+@click.pass_context
+def render(
+    ctx: click.Context,
+    scenes: tuple[str, ...],
+    quality: str,
+    theme: str,
+    media_dir: Path,
+    cache_dir: Path,
+    video_format: str,
+    jobs: int | None,
+    force: bool,
+    show_list: bool,
+    **given: str | None,
+) -> None:
+    """Render SCENES (names from `list`, or `all`) to MEDIA_DIR/<scene>/<quality>/.
+
+    --sentence, --token, --seed, --d-model and --heads change a scene's example; `list` says
+    which scene takes which. A render whose published files match its code and settings is
+    reported up to date; one whose pages alone changed is repackaged without drawing a frame.
+    """
+    if show_list:
+        ctx.invoke(list_command)
+        return
+    from .pipeline.freshness import Freshness, freshness
+    from .pipeline.folders import Folders
+    from .pipeline.render_job import MissingTool, check_tools, published_result, repackage
+    from .pipeline.workers import render_all
+
+    selected = select(scenes)
+    inputs_by_scene = check_inputs(selected, given)
+    try:
+        check_tools()
+    except MissingTool as error:
+        raise click.ClickException(str(error)) from None
+
+    folders = Folders(media_dir, cache_dir)
+    render_jobs = {
+        name: RenderJob(name, inputs_by_scene[name], quality, theme, video_format, media_dir, cache_dir) for name in selected
+    }
+    finished, todo = {}, []
+    for name, job in render_jobs.items():
+        state = Freshness.RENDER if force else freshness(job, folders.published(name, job.inputs, quality))
+        if state is Freshness.UP_TO_DATE:
+            click.echo(f"{job.label}: up to date (--force renders it anyway)", err=True)
+            finished[name] = published_result(job)
+        elif state is Freshness.REPACKAGE:
+            result = repackage(job)
+            click.echo(f"{job.label}: pages rewritten, frames unchanged ({result.seconds:.1f} s)", err=True)
+            finished[name] = result
+        else:
+            todo.append(job)
+    processes = min(jobs or os.cpu_count() or 1, max(len(todo), 1))
+    try:
+        outcome = render_all(todo, processes)
+    except KeyboardInterrupt:
+        click.echo("\nInterrupted: unfinished scenes were not written; finished videos are kept.", err=True)
+        sys.exit(130)
+    finished.update(outcome.finished)
+    for name in selected:
+        if name in finished:
+            click.echo(str(finished[name].video))
+    if outcome.failed:
+        raise click.ClickException(f"{len(outcome.failed)} of {len(selected)} scenes failed: {', '.join(outcome.failed)}")
+
+

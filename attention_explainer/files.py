@@ -1,0 +1,50 @@
+"""Writing files so that a reader sees the old file or the new one, never half of one."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+__all__ = ["write_atomic", "sha256_of"]
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+FILE_MODE = 0o666 & ~_umask()
+"""What ``open()`` would have given a new file (``mkstemp`` makes it private): pages must be readable by a web server."""
+
+
+def write_atomic(path: Path | str, content: str | bytes) -> Path:
+    """Write ``content`` to a temporary file beside ``path``, then rename it into place.
+
+    A failure (a full disk, a kill) leaves the previous file as it was and no temporary file
+    behind; a symlink at ``path`` is replaced, never written through.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            os.fchmod(file.fileno(), FILE_MODE)
+            file.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def sha256_of(path: Path) -> str:
+    """The SHA-256 of a file's bytes, read in chunks."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()

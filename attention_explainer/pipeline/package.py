@@ -1,0 +1,168 @@
+"""The files around a render's video: what the render made, then the pages and the manifest.
+
+The *render products* (the video, its WebM, the step clips and ``sections.json``, the poster,
+the preview and ``trace.json``) come from drawing frames. The *package* (captions, transcript,
+presenter, worksheet, manifest) is written from them alone, so it can be rewritten without
+drawing a frame (see :mod:`.freshness`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import av
+from PIL import Image
+
+from scenes import SCENES
+from scenes.kit import ExplainerScene
+
+from ..files import sha256_of
+from ..options import RenderJob
+from ..publish.presenter import write_presenter
+from ..publish.worksheet import exercises_for, worksheet_page
+from . import captions
+from .encoder import PackagingWriter
+from .freshness import versions
+
+__all__ = ["write_render_products", "write_package", "RENDER_PRODUCTS", "PREVIEW_FRAMES"]
+
+log = logging.getLogger("attention_explainer")
+
+PREVIEW_FRAMES = 30
+"""Frames in the looping preview GIF, spread over the whole video."""
+
+RENDER_PRODUCTS = ("{scene}.mp4", "{scene}.webm", "sections.json", "sections/", "poster.png", "preview.gif", "trace.json")
+"""The files a render draws; everything else in a package is written from them."""
+
+
+def is_render_product(relative: str, scene: str) -> bool:
+    """Whether a package's file (a path relative to it) comes from drawing frames."""
+    return any(
+        relative.startswith(pattern) if pattern.endswith("/") else relative == pattern.format(scene=scene) for pattern in RENDER_PRODUCTS
+    )
+
+
+def write_render_products(scene: ExplainerScene, writer: PackagingWriter, video_dir: Path, package: Path, webm: bool) -> None:
+    """Collect manim's output into ``package``: web video, WebM, step clips, sections, poster, preview, trace."""
+    package.mkdir()
+    name = scene.name
+    video = package / f"{name}.mp4"
+    faststart_copy(video_dir / f"{name}.mp4", video)
+    if webm:
+        log.info("encoding WebM (VP9)")
+        write_webm(video, package / f"{name}.webm")
+
+    sections_dir = package / "sections"
+    sections_dir.mkdir()
+    manim_sections = json.loads((video_dir / "sections" / f"{name}.json").read_text(encoding="utf-8"))
+    if len(manim_sections) != len(scene.steps):
+        raise RuntimeError(f"{name}: {len(manim_sections)} video sections for {len(scene.steps)} steps")
+    sections = []
+    for index, (step, section) in enumerate(zip(scene.steps, manim_sections), start=1):
+        clip = f"{index:02d}-{step.name}.mp4"
+        faststart_copy(video_dir / "sections" / section["video"], sections_dir / clip)
+        sections.append(
+            {
+                "index": index,
+                "name": step.name,
+                "caption": step.caption,
+                "start": round(step.start, 3),
+                "duration": round(float(section["duration"]), 3),
+                "file": f"sections/{clip}",
+            }
+        )
+    (package / "sections.json").write_text(json.dumps(sections, indent=1, ensure_ascii=False), encoding="utf-8")
+    writer.poster.save(package / "poster.png", optimize=False, compress_level=6)
+    write_preview_gif(writer.preview, package / "preview.gif")
+    (package / "trace.json").write_text(scene.trace.to_json(), encoding="utf-8")
+
+
+def write_package(package: Path, job: RenderJob, trace: Any, render_hash: str, package_hash: str) -> None:
+    """Write the captions, transcript, presenter, worksheet and manifest from the render products in ``package``."""
+    scene_class = SCENES[job.scene]
+    sections = json.loads((package / "sections.json").read_text(encoding="utf-8"))
+    cues = captions.cues_for(sections)
+    (package / "captions.vtt").write_text(captions.to_vtt(cues), encoding="utf-8")
+    (package / "captions.srt").write_text(captions.to_srt(cues), encoding="utf-8")
+    (package / "transcript.txt").write_text(captions.to_transcript(scene_class.title, sections), encoding="utf-8")
+    write_presenter(package, scene_class.title, sections)
+    if exercises_for(trace):
+        (package / "worksheet.html").write_text(worksheet_page(scene_class, trace), encoding="utf-8")
+
+    files = sorted(p for p in package.rglob("*") if p.is_file() and p.name != "manifest.json")
+    manifest = {
+        "scene": job.scene,
+        "title": scene_class.title,
+        "description": scene_class.description,
+        "sources": scene_class.sources,
+        "inputs": job.inputs,
+        "settings": {"quality": job.quality, "theme": job.theme, "format": job.video_format, **trace.settings},
+        "versions": versions(),
+        "render_hash": render_hash,
+        "package_hash": package_hash,
+        "files": [
+            {
+                "path": relative,
+                "bytes": p.stat().st_size,
+                "sha256": sha256_of(p),
+                "part": "render" if is_render_product(relative, job.scene) else "package",
+            }
+            for p in files
+            for relative in [p.relative_to(package).as_posix()]
+        ],
+    }
+    (package / "manifest.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False), encoding="utf-8")
+
+
+def faststart_copy(source: Path, target: Path) -> None:
+    """Copy an MP4 with its index (moov atom) at the front and every frame on the frame-rate grid.
+
+    Manim joins one small movie per animation; the joins leave timestamps a tick or
+    two off the frame grid, so the file's average frame rate is not exactly the
+    frame rate. The copy renumbers presentation and decoding timestamps by frame
+    order (no re-encoding), and moves the index to the front so browsers can stream.
+    """
+    with av.open(str(source)) as original:
+        video = original.streams.video[0]
+        packets = [packet for packet in original.demux(video) if packet.dts is not None]
+        rate = video.guessed_rate or video.base_rate
+        ticks_per_frame = int(round(1 / (rate * video.time_base)))
+        presentation_rank = {pts: rank for rank, pts in enumerate(sorted(packet.pts for packet in packets))}
+        reorder_delay = round(-packets[0].dts / ticks_per_frame) if packets and packets[0].dts < 0 else 0
+        with av.open(str(target), "w", options={"movflags": "faststart"}) as copy:
+            stream = copy.add_stream_from_template(video)
+            stream.time_base = video.time_base
+            for index, packet in enumerate(packets):
+                packet.pts = presentation_rank[packet.pts] * ticks_per_frame
+                packet.dts = (index - reorder_delay) * ticks_per_frame
+                packet.duration = ticks_per_frame
+                packet.stream = stream
+                copy.mux(packet)
+
+
+def write_preview_gif(frames: list[Image.Image], target: Path, count: int = PREVIEW_FRAMES, seconds_per_frame: float = 0.4) -> None:
+    """A small looping GIF for a course page: ``count`` of the render's preview frames, spread over the whole video."""
+    if not frames:
+        raise RuntimeError("the render kept no preview frames")
+    picked = sorted({round(k * (len(frames) - 1) / max(count - 1, 1)) for k in range(count)})
+    images = [frames[k].quantize(colors=64) for k in picked]
+    images[0].save(target, save_all=True, append_images=images[1:], duration=int(seconds_per_frame * 1000), loop=0, optimize=True)
+
+
+def write_webm(video: Path, target: Path) -> None:
+    """Transcode the MP4 to VP9 WebM (no sound), fast settings: a second format for browsers that prefer it."""
+    with av.open(str(video)) as source, av.open(str(target), "w") as webm:
+        original = source.streams.video[0]
+        rate = original.guessed_rate or original.base_rate
+        stream = webm.add_stream("libvpx-vp9", rate=rate)
+        stream.width, stream.height, stream.pix_fmt = original.width, original.height, "yuv420p"
+        stream.options = {"deadline": "realtime", "cpu-used": "8", "row-mt": "1", "crf": "33", "b": "0"}
+        for index, frame in enumerate(source.decode(original)):
+            frame.pts, frame.time_base = index, 1 / rate  # frame numbers on the frame-rate grid
+            for packet in stream.encode(frame):
+                webm.mux(packet)
+        for packet in stream.encode():
+            webm.mux(packet)

@@ -1,0 +1,104 @@
+"""The gallery, ``media/index.html``: every published render with its player, files and embed snippet."""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import asdict
+from pathlib import Path
+
+from scenes import SCENES
+from scenes.theme import DARK
+
+from ..files import write_atomic
+from ..options import OPTIONS, QUALITIES
+from ..pipeline.captions import cues_for
+from ..pipeline.freshness import read_manifest
+from .pages import render_page
+
+__all__ = ["write_gallery", "embed_snippet"]
+
+log = logging.getLogger("attention_explainer")
+
+FILE_LINKS = (
+    ("present.html", "Present step by step"),
+    ("{scene}.mp4", "MP4"),
+    ("{scene}.webm", "WebM"),
+    ("captions.vtt", "Captions (VTT)"),
+    ("captions.srt", "Captions (SRT)"),
+    ("transcript.txt", "Transcript"),
+    ("worksheet.html", "Worksheet"),
+    ("sections.json", "Steps"),
+    ("trace.json", "Numbers (trace)"),
+    ("manifest.json", "Manifest"),
+    ("preview.gif", "Preview GIF"),
+)
+
+
+def embed_snippet(video: str, captions: str, poster: str) -> str:
+    """The ``<video>`` element a teacher pastes into a course page, captions on by default."""
+    return render_page("embed.html", video=video, captions=captions, poster=poster).strip()
+
+
+def _sections(package: Path) -> list[dict] | None:
+    try:
+        sections = json.loads((package / "sections.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    keys = {"name": str, "caption": str, "start": (int, float), "duration": (int, float)}
+    if not isinstance(sections, list) or not all(
+        isinstance(s, dict) and all(isinstance(s.get(key), kind) for key, kind in keys.items()) for s in sections
+    ):
+        return None
+    return sections
+
+
+def _render_entry(media_root: Path, package: Path, manifest: dict, sections: list[dict]) -> dict:
+    folder = package.relative_to(media_root).as_posix()
+    scene = manifest["scene"]
+    sources = [(f"{folder}/{scene}.mp4", "video/mp4")]
+    if (package / f"{scene}.webm").is_file():
+        sources.append((f"{folder}/{scene}.webm", "video/webm"))
+    seconds = sum(s["duration"] for s in sections)
+    inputs = manifest.get("inputs") if isinstance(manifest.get("inputs"), dict) else {}
+    settings = manifest.get("settings") if isinstance(manifest.get("settings"), dict) else {}
+    return {
+        "anchor": folder.replace("/", "-"),
+        "title": manifest["title"],
+        "description": manifest.get("description", ""),
+        "quality": settings.get("quality", package.name),
+        "theme": settings.get("theme", ""),
+        "duration": f"{int(seconds // 60)}:{int(seconds % 60):02d}",
+        "inputs": [(OPTIONS[key].flag if key in OPTIONS else key, str(value)) for key, value in sorted(inputs.items())],
+        "folder": folder,
+        "sources": sources,
+        "cues": [asdict(cue) for cue in cues_for(sections)],
+        "links": [
+            (f"{folder}/{file.format(scene=scene)}", text)
+            for file, text in FILE_LINKS
+            if (package / file.format(scene=scene)).is_file()
+        ],
+        "snippet": embed_snippet(f"{folder}/{scene}.mp4", f"{folder}/captions.vtt", f"{folder}/poster.png"),
+    }
+
+
+def write_gallery(media_root: Path | str) -> Path:
+    """Write ``media_root/index.html`` listing every published render found under it, in teaching order.
+
+    A render whose manifest or steps cannot be read is left out, with a warning.
+    """
+    media_root = Path(media_root)
+    order = {name: index for index, name in enumerate(SCENES)}
+    quality_order = {name: index for index, name in enumerate(QUALITIES)}
+    entries = []
+    for manifest_path in sorted(media_root.glob("*/*/manifest.json")):
+        package = manifest_path.parent
+        manifest, sections = read_manifest(package), _sections(package)
+        if manifest is None or sections is None:
+            log.warning("%s: manifest or steps unreadable, left out of the gallery", package)
+            continue
+        # A scene's own renders first, then its renders with a teacher's settings, each by quality.
+        key = (order.get(manifest["scene"], len(order)), bool(manifest.get("inputs")), quality_order.get(package.name, 9), str(package))
+        entries.append((key, _render_entry(media_root, package, manifest, sections)))
+    renders = [entry for _, entry in sorted(entries, key=lambda pair: pair[0])]
+    return write_atomic(media_root / "index.html", render_page("gallery.html", renders=renders, theme=DARK))

@@ -1,0 +1,39 @@
+"""The Jinja2 environment every page is rendered with: autoescaping, and JSON safe inside ``<script>``."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+
+__all__ = ["render_page", "script_json"]
+
+# Inside <script>, "</script>" ends the element and "<!--" opens a comment whatever the JSON
+# means; U+2028 and U+2029 end a line in older JavaScript. As \u escapes they are plain data.
+_SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def script_json(value: Any) -> Markup:
+    """``value`` as JSON that can sit inside a ``<script>`` element whatever strings it holds."""
+    text = json.dumps(value, ensure_ascii=False)
+    return Markup("".join(_SCRIPT_ESCAPES.get(character, character) for character in text))
+
+
+@lru_cache(maxsize=1)
+def _environment() -> Environment:
+    environment = Environment(
+        loader=PackageLoader("attention_explainer.publish", "templates"),
+        autoescape=select_autoescape(["html"], default_for_string=True),
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    environment.filters["script_json"] = script_json
+    return environment
+
+
+def render_page(template: str, **context: Any) -> str:
+    """Render one of the templates in ``templates/`` with ``context``."""
+    return _environment().get_template(template).render(**context)

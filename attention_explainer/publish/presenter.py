@@ -1,0 +1,18 @@
+"""The step-through presenter: plays one step, stops at its end, waits for a key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scenes.theme import DARK
+
+from ..files import write_atomic
+from .pages import render_page
+
+__all__ = ["write_presenter"]
+
+
+def write_presenter(package: Path, title: str, sections: list[dict]) -> Path:
+    """Write ``present.html`` into ``package`` from its sections (name, caption and clip of each step)."""
+    steps = [{"name": s["name"], "caption": s["caption"], "file": s["file"]} for s in sections]
+    return write_atomic(package / "present.html", render_page("presenter.html", title=title, steps=steps, theme=DARK))
