@@ -13,7 +13,7 @@ APT_PACKAGES := build-essential pkg-config python3-dev python3-venv libcairo2-de
 	texlive-latex-base texlive-latex-extra texlive-fonts-recommended dvisvgm fonts-dejavu-core \
 	fonts-droid-fallback fonts-symbola chromium
 
-.PHONY: demo test setup trained system clean
+.PHONY: demo test check setup trained system clean
 
 demo: setup
 	$(PY) render.py scaling --quality $(QUALITY)
@@ -21,6 +21,12 @@ demo: setup
 # One test file per worker process, a worker per core: a file's cached scene builds and fixtures stay in one process.
 test: setup trained
 	$(PY) -m pytest -rs -n auto --dist loadfile
+
+# Lint, format check and the fast tier (maths, traces, scenes built without video, CLI, pages): about two minutes.
+check: setup
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m pytest -rs -n auto --dist loadfile -m "not render and not browser"
 
 setup: system $(VENV)/.installed
 
@@ -46,4 +52,4 @@ $(VENV)/.trained: $(VENV)/.installed
 	touch $@
 
 clean:
-	rm -rf $(VENV) media/*/ media/.staging media/.cache media/.logs media/.render-times.json
+	rm -rf $(VENV) .cache media/*/ media/index.html

@@ -171,7 +171,7 @@ def render(
     from .pipeline.freshness import Freshness, freshness
     from .pipeline.folders import Folders
     from .pipeline.render_job import MissingTool, check_tools, published_result, repackage
-    from .pipeline.workers import render_all
+    from .pipeline.workers import Outcome, render_all
 
     selected = select(scenes)
     inputs_by_scene = check_inputs(selected, given)
@@ -198,7 +198,7 @@ def render(
             todo.append(job)
     processes = min(jobs or os.cpu_count() or 1, max(len(todo), 1))
     try:
-        outcome = render_all(todo, processes)
+        outcome = render_all(todo, processes) if todo else Outcome()
     except KeyboardInterrupt:
         click.echo("\nInterrupted: unfinished scenes were not written; finished videos are kept.", err=True)
         sys.exit(130)

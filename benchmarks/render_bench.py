@@ -6,14 +6,17 @@
     python benchmarks/render_bench.py --repeat 3  # three runs; the table shows their medians
     python benchmarks/render_bench.py --add       # one more run, medians over it and the runs kept so far
     python benchmarks/render_bench.py --markdown  # no run: the full report in results.json as README tables
-    python benchmarks/render_bench.py --readme    # no run: write those tables into README.md
+    python benchmarks/render_bench.py --readme    # no run: write those tables into benchmarks/README.md
+    python benchmarks/render_bench.py --whole-command --repeat 3 --compare-with e91698a
+                                                  # `render.py scaling --quality high --force` as a user
+                                                  # times it, against its encode floor (and an older commit's)
 
 Measures, in one run on this machine (ratios are what to compare across machines):
 
 1. per scene: frames, wall time (from the ``--jobs 1`` render), and two encode floors: the
    seconds libx264 needs to encode that scene's own frames at manim's quality (crf 23), on every
    core (its default; the fastest one movie encodes here) and on one thread (how the render
-   encodes each movie, ``scenes/rendering.py``). The output is decoded with PyAV, each frame
+   encodes each movie, ``attention_explainer/pipeline/encoder.py``). The output is decoded with PyAV, each frame
    converted to RGB as manim's frames are and handed to both encoders; only the encoding is
    timed. R = wall / floor, for each floor;
 2. the catalog: ``render.py all --jobs <cores>`` against ``render.py all --jobs 1``, and against
@@ -55,7 +58,7 @@ import av
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results.json"
-README = ROOT / "README.md"
+README = ROOT / "benchmarks" / "README.md"
 # The README's full figures are written between these lines by --readme, never by hand.
 README_BEGIN, README_END = "<!-- render_bench --readme: begin -->", "<!-- render_bench --readme: end -->"
 # The issue's targets (issue 5), on the 2-core machine.
@@ -71,7 +74,10 @@ def children_cpu_s() -> float:
 
 def render(names: list[str], quality: str, media: Path, jobs: int, force: bool = True) -> tuple[float, float, str]:
     """Run the CLI as a user would; return its wall time, its CPU seconds and what it printed on stderr."""
-    command = [sys.executable, str(ROOT / "render.py"), *names, "--quality", quality, "--jobs", str(jobs), "--media-dir", str(media)]
+    command = [
+        sys.executable, str(ROOT / "render.py"), *names, "--quality", quality, "--jobs", str(jobs),
+        "--media-dir", str(media), "--cache-dir", str(media.parent / f"{media.name}-cache"),
+    ]
     cpu_before, started = children_cpu_s(), time.perf_counter()
     done = subprocess.run(command + (["--force"] if force else []), cwd=ROOT, capture_output=True, text=True)
     wall, cpu = time.perf_counter() - started, children_cpu_s() - cpu_before
@@ -91,7 +97,7 @@ def encode_floors(video: Path) -> tuple[int, float, float]:
     Both encoders get each decoded frame in turn, at manim's quality (crf 23, yuv420p, RGB frames
     in as manim hands them over); only the encoder calls are timed. On every core (libx264's
     default) is the fastest one movie encodes here: a single scene's floor. On one thread is the
-    render's own setting (``scenes.rendering.ENCODER_OPTIONS``): the encoder's work whichever core
+    render's own setting (``encoder_options()`` in ``attention_explainer/pipeline/encoder.py``): the encoder's work whichever core
     does it, which spread over the cores is the catalog's floor.
     """
     frames = 0
@@ -117,6 +123,73 @@ def encode_floors(video: Path) -> tuple[int, float, float]:
             frames += 1
         encode(None)
     return frames, seconds["all cores"], seconds["one thread"]
+
+
+def timed_command(command: list[str], cwd: Path) -> tuple[float, float, dict[str, float]]:
+    """Run ``command`` as a user would; its wall time, CPU seconds, and when (seconds from the start) each stderr line came."""
+    cpu_before, started = children_cpu_s(), time.perf_counter()
+    lines = {}
+    with subprocess.Popen(command, cwd=cwd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True) as process:
+        for line in process.stderr:
+            lines.setdefault(line.strip(), time.perf_counter() - started)
+    wall, cpu = time.perf_counter() - started, children_cpu_s() - cpu_before
+    if process.returncode != 0:
+        sys.exit(f"render failed ({' '.join(command)}):\n" + "\n".join(lines))
+    return wall, cpu, lines
+
+
+def whole_command(checkout: Path, work: Path) -> dict:
+    """``render.py scaling --quality high --force`` in ``checkout``, timed as a user times it, against its encode floor.
+
+    The floor is libx264 re-encoding the published video's own frames at the render's quality on
+    every core. ``after_frames_s`` is the time from the last frame drawn (the worker's "frames
+    drawn" line; the last step's line for a checkout that does not print it) to the command's end.
+    """
+    media = work / "media"
+    command = [sys.executable, "render.py", "scaling", "--quality", "high", "--force", "--media-dir", str(media)]
+    if "--cache-dir" in subprocess.run([sys.executable, "render.py", "render", "--help"], cwd=checkout, capture_output=True, text=True).stdout:
+        command += ["--cache-dir", str(work / "cache")]
+    wall, cpu, lines = timed_command(command, checkout)
+    drawn = next((t for line, t in lines.items() if line.endswith("frames drawn; packaging")), None)
+    if drawn is None:
+        # An older checkout: the last step starts about its own length before the last frame; the
+        # time after its line is an upper bound of the packaging.
+        drawn = max(t for line, t in lines.items() if re.search(r"step \d+:", line))
+    frames, floor, _ = encode_floors(media / "scaling" / "high" / "scaling.mp4")
+    return {
+        "frames": frames,
+        "wall_s": round(wall, 2),
+        "cpu_s": round(cpu, 2),
+        "encode_floor_s": round(floor, 2),
+        "ratio": round(wall / floor, 3),
+        "after_frames_s": round(wall - drawn, 2),
+        "after_frames_share": round((wall - drawn) / wall, 3),
+    }
+
+
+def measure_whole_command(repeat: int, compare_with: str | None) -> dict:
+    """:func:`whole_command` ``repeat`` times, alternating with the same command of ``compare_with`` (a commit) if given."""
+    checkouts = {"this": ROOT}
+    with tempfile.TemporaryDirectory(prefix="whole-command-") as scratch:
+        if compare_with:
+            older = Path(scratch) / "older"
+            subprocess.run(["git", "worktree", "add", "--detach", str(older), compare_with], cwd=ROOT, check=True, capture_output=True)
+            checkouts[compare_with] = older
+        try:
+            runs = {key: [] for key in checkouts}
+            for k in range(repeat):
+                for key, checkout in checkouts.items():
+                    with tempfile.TemporaryDirectory(prefix="run-", dir=scratch) as work:
+                        runs[key].append(whole_command(checkout, Path(work)))
+                    print(f"run {k + 1} of {repeat}, {key}: {runs[key][-1]}")
+        finally:
+            if compare_with:
+                subprocess.run(["git", "worktree", "remove", "--force", str(checkouts[compare_with])], cwd=ROOT, capture_output=True)
+    return {
+        "measured_on": time.strftime("%Y-%m-%d"),
+        "command": "render.py scaling --quality high --force",
+        **{key: {"median": medians(key_runs), "every_run": key_runs} for key, key_runs in runs.items()},
+    }
 
 
 def peak_child_memory_mb() -> float:
@@ -315,7 +388,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, metavar="N", help="measure N times and report medians (default 1)")
     parser.add_argument("--add", action="store_true", help="keep the runs in results.json (same mode and cores) and add these")
     parser.add_argument("--markdown", action="store_true", help="measure nothing: print the mode's report in results.json as tables")
-    parser.add_argument("--readme", action="store_true", help="measure nothing: write the full report in results.json into README.md")
+    parser.add_argument("--readme", action="store_true", help="measure nothing: write the full report in results.json into benchmarks/README.md")
+    parser.add_argument("--whole-command", action="store_true", help="time `render.py scaling --quality high --force` against its encode floor")
+    parser.add_argument("--compare-with", metavar="COMMIT", help="with --whole-command: time that commit's command too, alternating")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from scenes import SCENES
@@ -325,6 +400,11 @@ def main() -> None:
     mode = ("quick" if args.quick else "full") + (" (subset)" if args.scenes else "")
     runs = [(names, "low"), (["scaling"], "high")] if args.quick else [(names, "high")]
     reports = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    if args.whole_command:
+        reports["whole_command"] = measure_whole_command(args.repeat, args.compare_with)
+        RESULTS.write_text(json.dumps(reports, indent=1) + "\n")
+        print(json.dumps({key: value["median"] for key, value in reports["whole_command"].items() if isinstance(value, dict)}, indent=1))
+        return
     if args.markdown:
         if mode not in reports:
             sys.exit(f"{RESULTS} has no {mode} report: run the benchmark first")

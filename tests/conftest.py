@@ -31,10 +31,17 @@ def scene(request):
     return built_scene(request.param)
 
 
+@pytest.fixture(autouse=True)
+def _work_in_a_temporary_folder(tmp_path, monkeypatch):
+    """Each test runs in a folder of its own, so the default cache (``.cache/``) never lands in the checkout."""
+    monkeypatch.chdir(tmp_path)
+
+
 @pytest.fixture(scope="session")
 def rendered(tmp_path_factory):
-    """`python render.py scaling --quality low`, for real, into a fresh media folder."""
+    """`python render.py scaling --quality low`, for real, into a fresh media folder (its cache beside it)."""
     media = tmp_path_factory.mktemp("media")
-    result = CliRunner().invoke(render.main, ["scaling", "--quality", "low", "--media-dir", str(media)])
+    cache = tmp_path_factory.mktemp("cache")
+    result = CliRunner().invoke(render.main, ["scaling", "--quality", "low", "--media-dir", str(media), "--cache-dir", str(cache)])
     assert result.exit_code == 0, result.output
     return media, result

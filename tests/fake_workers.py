@@ -10,44 +10,44 @@ import hashlib
 import os
 from pathlib import Path
 
-from scenes.inputs import variant_folder
-from scenes.rendering import RenderResult
+from attention_explainer.options import RenderJob
+from attention_explainer.pipeline.render_job import published_result
+from attention_explainer.pipeline.workers import render_in_worker
 
 
-def _record(name: str, settings: dict) -> Path:
-    media = Path(settings["media_root"])
+def _record(job: RenderJob) -> Path:
+    media = Path(job.media_dir)
     media.mkdir(parents=True, exist_ok=True)
     with (media / "calls.txt").open("a") as calls:
-        inputs = [f"{key}={value}" for key, value in sorted(settings.get("inputs", {}).items())]
-        calls.write("\t".join([name, settings["quality"], settings["theme"], *inputs]) + "\n")
+        inputs = [f"{key}={value}" for key, value in sorted(job.inputs.items())]
+        calls.write("\t".join([job.scene, job.quality, job.theme, *inputs]) + "\n")
     return media
 
 
-def renders(name: str, settings: dict, events):
+def renders(job: RenderJob, events):
     """Writes a small file where the video would go, and one progress line."""
-    media = _record(name, settings)
-    events.put(f"    {name}: step 1: pretend")
-    video = media / variant_folder(name, settings.get("inputs", {})) / settings["quality"] / f"{name}.mp4"
-    video.parent.mkdir(parents=True, exist_ok=True)
-    video.write_bytes(b"video")
-    return RenderResult(name, settings["quality"], video.parent, video, 0.1), None, None
+    _record(job)
+    events.put(f"    {job.scene}: step 1: pretend")
+    result = published_result(job, 0.1)
+    result.video.parent.mkdir(parents=True, exist_ok=True)
+    result.video.write_bytes(b"video")
+    return result, None, None
 
 
-def self_attention_fails(name: str, settings: dict, events):
+def self_attention_fails(job: RenderJob, events):
     """Fails for self-attention the way the real worker reports a failure; renders the others."""
-    if name == "self-attention":
-        _record(name, settings)
+    if job.scene == "self-attention":
+        _record(job)
         return None, "RuntimeError: boom", "Traceback (most recent call last):\nRuntimeError: boom\n"
-    return renders(name, settings, events)
+    return renders(job, events)
 
 
-def renders_and_records_frames(name: str, settings: dict, events):
+def renders_and_records_frames(job: RenderJob, events):
     """Renders for real, and writes a digest of every frame manim hands its encoder.
 
-    The digests (one line per video frame, repeats included) go to ``<media>/<name>.frames``:
+    The digests (one line per video frame, repeats included) go to ``<media>/../<name>.frames``:
     they tell a difference in what was drawn from a difference in how it was encoded.
     """
-    import render
     from manim.scene.scene_file_writer import SceneFileWriter
 
     digests = []
@@ -58,25 +58,28 @@ def renders_and_records_frames(name: str, settings: dict, events):
         return write_frame(self, pixels, repeat=repeat)
 
     SceneFileWriter.write_frame = recording_write_frame  # this worker process renders one scene, then exits
-    result = render.render_in_worker(name, settings, events)
-    (Path(settings["media_root"]) / f"{name}.frames").write_text("\n".join(digests) + "\n")
+    result = render_in_worker(job, events)
+    (Path(job.media_dir).parent / f"{Path(job.media_dir).name}-{job.scene}.frames").write_text("\n".join(digests) + "\n")
     return result
 
 
-def renders_on_one_core_and_records_frames(name: str, settings: dict, events):
+def renders_on_one_core_and_records_frames(job: RenderJob, events):
     """Like ``renders_and_records_frames``, with this worker (and its encoder threads) on one core."""
     os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    return renders_and_records_frames(name, settings, events)
+    return renders_and_records_frames(job, events)
 
 
-def calls(media: Path) -> list[tuple[str, str, str]]:
+def calls(media: Path) -> list[tuple[str, ...]]:
     """The calls recorded so far, in order."""
     path = Path(media) / "calls.txt"
     return [tuple(line.split("\t")) for line in path.read_text().splitlines()] if path.exists() else []
 
 
-def renders_and_records_environment(name: str, settings: dict, events):
-    """Pretends to render, and writes the worker's ``MALLOC_PERTURB_`` to ``<media>/<name>.env``."""
-    result = renders(name, settings, events)
-    (Path(settings["media_root"]) / f"{name}.env").write_text(os.environ.get("MALLOC_PERTURB_", "unset"))
+def renders_and_records_environment(job: RenderJob, events):
+    """Pretends to render, and writes the worker's environment variables that :data:`WORKER_ENVIRONMENT` sets."""
+    from attention_explainer.pipeline.freshness import WORKER_ENVIRONMENT
+
+    result = renders(job, events)
+    values = [f"{key}={os.environ.get(key, 'unset')}" for key in sorted(WORKER_ENVIRONMENT)]
+    (Path(job.media_dir) / f"{job.scene}.env").write_text("\n".join(values))
     return result

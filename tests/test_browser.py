@@ -17,6 +17,8 @@ from playwright.sync_api import sync_playwright
 
 import render
 
+pytestmark = [pytest.mark.render, pytest.mark.browser]
+
 CHROMIUM = "/usr/bin/chromium"
 # As root in a sandbox, and with no network: no background connections at start.
 CHROMIUM_ARGS = [

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 import render
+from attention_explainer import cli
+from attention_explainer.pipeline import freshness, render_job, workers
 from scenes import SCENES
-from scenes import rendering
-from scenes.rendering import RenderResult
 
 from . import fake_workers
 
@@ -18,7 +19,7 @@ from . import fake_workers
 @pytest.fixture
 def fake_render(monkeypatch, tmp_path):
     """Worker processes run a stand-in that records its calls instead of rendering."""
-    monkeypatch.setattr(render, "WORKER", fake_workers.renders)
+    monkeypatch.setattr(workers, "WORKER", fake_workers.renders)
     return lambda: fake_workers.calls(tmp_path)
 
 
@@ -28,8 +29,8 @@ def run(*args):
 
 
 def test_list_shows_every_scene_with_a_description():
-    for args in (["--list"], ["list"]):
-        result = run(*args)
+    for args in (["--list"], ["list"], ["render", "--list"]):
+        result = CliRunner().invoke(render.main, args)
         assert result.exit_code == 0
         for name, scene in SCENES.items():
             assert name in result.output and scene.description in result.output
@@ -70,11 +71,39 @@ def test_bad_quality_is_a_usage_error(fake_render, tmp_path):
 
 def test_no_scene_is_a_usage_error(fake_render):
     result = run()
-    assert result.exit_code == 2 and "render.py --list" in result.output
+    assert result.exit_code == 2 and "render.py list" in result.output
+
+
+@pytest.mark.parametrize("command", ["render", "list", "gallery", "worksheet"])
+def test_every_command_has_its_own_help(command):
+    result = CliRunner().invoke(render.main, [command, "--help"])
+    assert result.exit_code == 0, result.output
+    assert f"Usage: main {command}" in result.output or f"main {command}" in result.output
+
+
+def test_the_group_help_names_the_commands_and_the_default():
+    result = CliRunner().invoke(render.main, ["--help"])
+    assert result.exit_code == 0
+    assert all(command in result.output for command in ("render", "list", "gallery", "worksheet"))
+    assert "default" in result.output
+
+
+def test_options_before_the_scene_still_render(fake_render, tmp_path):
+    result = CliRunner().invoke(render.main, ["--quality", "low", "scaling", "--media-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert fake_render() == [("scaling", "low", "dark")]
+
+
+def test_render_py_is_a_thin_entry_point():
+    """The command line lives in the application package; render.py only calls it."""
+    source = (Path(render.__file__)).read_text(encoding="utf-8")
+    code = [line for line in source.splitlines() if line.strip() and not line.lstrip().startswith(("#", '"""'))]
+    assert len(code) <= 4, code
+    assert render.main is cli.main
 
 
 def test_missing_latex_says_what_and_how_to_install(monkeypatch, fake_render, tmp_path):
-    monkeypatch.setattr(rendering.shutil, "which", lambda tool: None if tool == "dvisvgm" else "/usr/bin/" + tool)
+    monkeypatch.setattr(render_job.shutil, "which", lambda tool: None if tool == "dvisvgm" else "/usr/bin/" + tool)
     result = run("scaling", "--media-dir", str(tmp_path))
     assert result.exit_code == 1
     assert "dvisvgm not found" in result.output and "make setup" in result.output
@@ -82,12 +111,12 @@ def test_missing_latex_says_what_and_how_to_install(monkeypatch, fake_render, tm
 
 
 def test_one_failing_scene_keeps_the_others(monkeypatch, tmp_path):
-    monkeypatch.setattr(render, "WORKER", fake_workers.self_attention_fails)
+    monkeypatch.setattr(workers, "WORKER", fake_workers.self_attention_fails)
     result = run("self-attention", "scaling", "--media-dir", str(tmp_path))
     assert result.exit_code == 1
     assert "self-attention (high): FAILED: RuntimeError: boom" in result.output
     assert result.stdout.splitlines() == [str(tmp_path / "scaling" / "high" / "scaling.mp4")]
-    assert "Traceback" in (tmp_path / ".logs" / "self-attention-high.log").read_text()
+    assert "Traceback" in (Path(".cache") / "logs" / "self-attention-high.log").read_text()
     assert "Traceback" not in result.output
 
 
@@ -95,7 +124,7 @@ def test_ctrl_c_exits_non_zero(monkeypatch, tmp_path):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(render, "render_scenes", interrupted)
+    monkeypatch.setattr(workers, "render_all", interrupted)
     result = run("scaling", "--media-dir", str(tmp_path))
     assert result.exit_code == 130
     assert "Interrupted" in result.output
@@ -104,14 +133,14 @@ def test_ctrl_c_exits_non_zero(monkeypatch, tmp_path):
 def test_up_to_date_scenes_are_skipped_unless_forced(fake_render, monkeypatch, tmp_path):
     up_to_date = {"scaling"}
     monkeypatch.setattr(
-        render, "up_to_date",
-        lambda name, quality, media_dir, theme, video_format, inputs: RenderResult(name, quality, tmp_path, tmp_path / f"{name}.mp4", 0.0) if name in up_to_date else None,
+        freshness, "freshness",
+        lambda job, folder: freshness.Freshness.UP_TO_DATE if job.scene in up_to_date else freshness.Freshness.RENDER,
     )
     result = run("scaling", "self-attention", "--media-dir", str(tmp_path))
     assert result.exit_code == 0, result.output
     assert [name for name, _, _ in fake_render()] == ["self-attention"]
     assert "scaling (high): up to date" in result.output
-    assert str(tmp_path / "scaling.mp4") in result.stdout.splitlines()
+    assert str(tmp_path / "scaling" / "high" / "scaling.mp4") in result.stdout.splitlines()
     result = run("scaling", "--force", "--media-dir", str(tmp_path))
     assert [name for name, _, _ in fake_render()] == ["self-attention", "scaling"]
 
@@ -120,7 +149,7 @@ def test_parallel_renders_start_the_longest_scene_first(fake_render, tmp_path):
     """Each render's time is kept; with more than one job the slowest last render starts first, never-timed scenes before all."""
     result = run("scaling", "self-attention", "--quality", "low", "--media-dir", str(tmp_path))
     assert result.exit_code == 0, result.output
-    times_file = tmp_path / rendering.RENDER_TIMES
+    times_file = Path(".cache") / "render-times.json"
     assert set(json.loads(times_file.read_text())) == {"scaling/low", "self-attention/low"}
 
     times_file.write_text(json.dumps({"scaling/low": 50.0, "self-attention/low": 20.0, "bottleneck/low": 90.0, "qkv/high": 99.0}))

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from attention_math.positions import positional_trace
-from scenes.components import COLOR_GRID_LEVELS, ColorGrid, formula, label
+from scenes.kit.components import COLOR_GRID_LEVELS, ColorGrid, formula, label
 from scenes.theme import DARK, LIGHT, colormap_color
 
 POINTS_PER_RECTANGLE = 16  # four sides, each a cubic Bézier curve of four points

@@ -1,14 +1,22 @@
-"""The render's movie encoder writes the same bytes as manim's own, with still frames converted once."""
+"""The render's movie encoder: manim's bytes, still frames converted once, nothing read from stale memory."""
 
 from __future__ import annotations
 
+import inspect
+import os
+import subprocess
+import sys
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from manim._config.video_encoder import VideoEncoderSpec
+from manim.scene.scene_file_writer import SceneFileWriter
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
-from scenes.rendering import ENCODER_OPTIONS, StillFrameEncoder
+from attention_explainer.pipeline.encoder import StillFrameEncoder, _cpu_flags, encoder_options
+
+ENCODER_OPTIONS = encoder_options()
 
 
 def picture(seed: int) -> np.ndarray:
@@ -65,3 +73,63 @@ def test_a_still_frame_is_converted_once_however_long_it_is_held(tmp_path, monke
     made["frames"] = 0
     encode(VideoSegmentEncoder, tmp_path / "manim.mp4")
     assert (ours, made["frames"]) == (3 + 1 + 3 + 1, 3 + 40 + 3 + 2)
+
+
+def test_manims_private_encoder_interface_is_still_what_the_encoder_relies_on(tmp_path):
+    """StillFrameEncoder and PackagingWriter use these private parts of manim; a manim release that changes them must fail here."""
+    for name in ("_validate_frame", "_operation_error", "write_frame", "finish"):
+        assert callable(getattr(VideoSegmentEncoder, name)), name
+    assert list(inspect.signature(VideoSegmentEncoder.__init__).parameters) == ["self", "target", "spec"]
+    assert list(inspect.signature(SceneFileWriter._create_segment_encoder).parameters) == ["self", "target"]
+    assert list(inspect.signature(SceneFileWriter.next_section).parameters) == ["self", "name", "type_", "skip_animations"]
+    assert "repeat" in inspect.signature(SceneFileWriter.write_frame).parameters
+    spec = VideoEncoderSpec("mp4", "libx264", "yuv420p", 320, 180, Fraction(15), tuple(ENCODER_OPTIONS.items()))
+    encoder = VideoSegmentEncoder(target=tmp_path / "probe.mp4", spec=spec)
+    for attribute in ("_stream", "_container", "_next_pts", "spec"):
+        assert attribute in vars(encoder), attribute
+    encoder.abort()
+
+
+ENCODE_IN_A_FRESH_PROCESS = """
+import sys
+from fractions import Fraction
+from pathlib import Path
+import numpy as np
+from manim._config.video_encoder import VideoEncoderSpec
+from attention_explainer.pipeline.encoder import StillFrameEncoder, encoder_options
+options = encoder_options() if sys.argv[2] == "ours" else {"crf": "23", "threads": "1"}
+width, height = 854, 480  # the low quality: not a multiple of the vector width
+yy, xx = np.mgrid[0:height, 0:width]
+encoder = StillFrameEncoder(target=Path(sys.argv[1]), spec=VideoEncoderSpec("mp4", "libx264", "yuv420p", width, height, Fraction(15), tuple(options.items())))
+for i in range(15):
+    pixels = np.zeros((height, width, 4), np.uint8)
+    pixels[..., 0] = ((xx + 7 * i) // 40 % 2) * 200
+    pixels[..., 1] = yy * 255 // height
+    pixels[..., 2] = (3 * xx + yy) % 256
+    pixels[..., 3] = 255
+    encoder.write_frame(pixels, repeat=1 if i < 12 else 5)
+encoder.finish()
+"""
+
+
+def _encode_with_heap_filled(tmp_path, byte: int, options: str) -> bytes:
+    """Encode fixed frames in a fresh process whose fresh memory is filled with ``byte``.
+
+    glibc's ``MALLOC_PERTURB_`` fills memory the process allocates (and frees) with a pattern:
+    a fault injector here, putting different bytes where an encoder might read memory nobody wrote.
+    The project itself never sets it.
+    """
+    target = tmp_path / f"{options}-{byte}.mp4"
+    environment = {**os.environ, "MALLOC_PERTURB_": str(byte)}
+    subprocess.run([sys.executable, "-c", ENCODE_IN_A_FRESH_PROCESS, str(target), options], check=True, env=environment)
+    return target.read_bytes()
+
+
+def test_the_bytes_do_not_depend_on_what_memory_held(tmp_path):
+    """At 854 px wide, libx264's AVX-512 code reads memory it never wrote; our settings keep the bytes fixed."""
+    ours = {byte: _encode_with_heap_filled(tmp_path, byte, "ours") for byte in (85, 170)}
+    assert ours[85] == ours[170]
+    if "avx512f" in _cpu_flags():
+        # The check above can fail: with libx264's own choice of code the same frames give other bytes.
+        stock = {byte: _encode_with_heap_filled(tmp_path, byte, "stock") for byte in (85, 170)}
+        assert stock[85] != stock[170]

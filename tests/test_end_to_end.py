@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 
 import av
 import pytest
@@ -12,12 +13,17 @@ from manim import Create, Square
 from PIL import Image
 
 import render
-
+from attention_explainer.files import sha256_of
+from attention_explainer.options import RenderJob
+from attention_explainer.pipeline import workers
+from attention_explainer.pipeline.render_job import render_scene
+from attention_explainer.publish import pages
 from scenes import SCENES
-from scenes.base import ExplainerScene
-from scenes.rendering import render_scene, srt_to_vtt
+from scenes.kit import ExplainerScene
 
 from .conftest import built_scene
+
+pytestmark = pytest.mark.render
 
 
 def test_prints_the_video_path(rendered):
@@ -79,9 +85,12 @@ def test_sections_match_steps_and_video_length(rendered):
     assert json.loads((folder / "trace.json").read_text()) == json.loads(scene.trace.to_json())
 
 
-def test_nothing_is_left_in_staging(rendered):
+def test_media_holds_only_what_is_published(rendered):
+    """No hidden file or folder (staging, caches, logs, timings) is left in media after a render."""
     media, _ = rendered
-    assert not (media / ".staging").exists()
+    hidden = [str(p.relative_to(media)) for p in media.rglob(".*")]
+    assert hidden == []
+    assert sorted(p.name for p in media.iterdir()) == ["scaling"]
 
 
 class BrokenScene(ExplainerScene):
@@ -102,11 +111,13 @@ def test_failed_render_keeps_the_previous_files_and_leaves_no_stray_files(monkey
     previous = tmp_path / "broken" / "low" / "broken.mp4"
     previous.parent.mkdir(parents=True)
     previous.write_bytes(b"the previous good render")
+    cache = tmp_path / "cache"
     with pytest.raises(RuntimeError, match="half way"):
-        render_scene("broken", "low", tmp_path)
+        render_scene(RenderJob("broken", quality="low", media_dir=tmp_path, cache_dir=cache))
     assert previous.read_bytes() == b"the previous good render"
     assert sorted(p.name for p in (tmp_path / "broken" / "low").iterdir()) == ["broken.mp4"]
-    assert not (tmp_path / ".staging").exists()
+    assert not (cache / "staging").exists()
+    assert not list(tmp_path.rglob(".*"))
 
 
 def test_package_has_poster_preview_presenter_and_worksheet(rendered):
@@ -122,27 +133,52 @@ def test_package_has_poster_preview_presenter_and_worksheet(rendered):
     assert "Answer key" in (folder / "worksheet.html").read_text(encoding="utf-8")
 
 
-def test_rerender_gives_the_same_numbers_and_files_and_webm_on_request(tmp_path):
+def test_a_forced_rerender_gives_the_same_bytes_and_webm_on_request(rendered, tmp_path):
+    """Rendering again (another process, another day) publishes the very same files; --format both adds a WebM."""
+    media, _ = rendered
     folder = tmp_path / "scaling" / "low"
 
     def render_once(*extra):
-        result = CliRunner().invoke(render.main, ["scaling", "--quality", "low", "--media-dir", str(tmp_path), *extra])
+        arguments = ["scaling", "--quality", "low", "--media-dir", str(tmp_path), "--cache-dir", str(tmp_path / "cache"), *extra]
+        result = CliRunner().invoke(render.main, arguments)
         assert result.exit_code == 0, result.output
         manifest = json.loads((folder / "manifest.json").read_text())
         return {f["path"]: f["sha256"] for f in manifest["files"]}
 
-    first = render_once()
+    first = render_once("--force")
+    published = json.loads((media / "scaling" / "low" / "manifest.json").read_text())
+    assert first == {f["path"]: f["sha256"] for f in published["files"]}
     second = render_once("--format", "both")
     assert set(second) == set(first) | {"scaling.webm"}
-    for same in ("trace.json", "captions.vtt", "captions.srt", "transcript.txt", "sections.json"):
+    for same in ("scaling.mp4", "poster.png", "preview.gif", "trace.json", "captions.vtt", "captions.srt", "transcript.txt", "sections.json"):
         assert first[same] == second[same], same
     with av.open(str(folder / "scaling.webm")) as webm, av.open(str(folder / "scaling.mp4")) as mp4:
         assert webm.streams.video[0].codec_context.name == "vp9"
         assert webm.duration / av.time_base == pytest.approx(mp4.duration / av.time_base, abs=0.1)
 
 
-def test_vtt_escapes_special_characters():
-    srt = "1\n00:00:01,000 --> 00:00:03,500\nq·k < 5 & <eos> > 2\n\n2\n00:00:03,500 --> 00:00:05,000\nnext\n"
-    assert srt_to_vtt(srt) == (
-        "WEBVTT\n\n1\n00:00:01.000 --> 00:00:03.500\nq·k &lt; 5 &amp; &lt;eos&gt; &gt; 2\n\n2\n00:00:03.500 --> 00:00:05.000\nnext\n"
-    )
+def test_an_edited_presenter_template_repackages_without_drawing(rendered, tmp_path, monkeypatch):
+    """Only the pages change: no worker starts, the video keeps its bytes, the new page is published."""
+    media, _ = rendered
+    copy = tmp_path / "media"
+    shutil.copytree(media, copy)
+    templates = tmp_path / "templates"
+    shutil.copytree(pages.TEMPLATES, templates)
+    presenter = templates / "presenter.html"
+    presenter.write_text(presenter.read_text(encoding="utf-8").replace("<body>", "<body>\n<!-- edited template -->"), encoding="utf-8")
+    monkeypatch.setattr(pages, "TEMPLATES", templates)
+
+    def no_render(*args, **kwargs):
+        raise AssertionError("a worker was started for a change of pages only")
+
+    monkeypatch.setattr(workers, "render_all", no_render)
+    folder = copy / "scaling" / "low"
+    video_before = sha256_of(folder / "scaling.mp4")
+    result = CliRunner().invoke(render.main, ["scaling", "--quality", "low", "--media-dir", str(copy), "--cache-dir", str(tmp_path / "cache")])
+    assert result.exit_code == 0, result.output
+    assert "pages rewritten, frames unchanged" in result.stderr
+    assert "edited template" in (folder / "present.html").read_text(encoding="utf-8")
+    assert sha256_of(folder / "scaling.mp4") == video_before
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert {f["path"]: f["sha256"] for f in manifest["files"]}["present.html"] == sha256_of(folder / "present.html")
+    assert not list(copy.rglob(".*"))

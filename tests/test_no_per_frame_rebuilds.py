@@ -1,7 +1,7 @@
 """No scene rebuilds text glyphs every frame: constructions must not grow with the frame rate.
 
-Rebuilding a Tex/Text/DecimalNumber per frame was measured as 87% of render time (see
-../shared/DESIGN.md). Each scene is played (dry run: every frame computed, none drawn)
+Rebuilding a Tex/Text/DecimalNumber per frame was measured as 87% of render time (an 8x8
+heatmap with 64 numbers, 4 s at 1080p60). Each scene is played (dry run: every frame computed, none drawn)
 and its text constructions counted; the bound they must not exceed is the count with no
 frames at all (animations skipped), which cannot depend on the frame rate. A per-frame
 rebuild adds constructions with every frame played.

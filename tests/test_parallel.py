@@ -1,9 +1,10 @@
-"""Parallel renders give the same pixels as one-by-one renders; unchanged scenes are not re-rendered."""
+"""Parallel renders give the same bytes as one-by-one renders; unchanged scenes are not re-rendered."""
 
 from __future__ import annotations
 
-import inspect
 import os
+import shutil
+from dataclasses import replace
 from itertools import zip_longest
 from pathlib import Path
 
@@ -13,8 +14,14 @@ import pytest
 from click.testing import CliRunner
 
 import render
-from scenes import SCENES, rendering
+from attention_explainer.files import sha256_of
+from attention_explainer.options import RenderJob
+from attention_explainer.pipeline import freshness, workers
+from attention_explainer.pipeline.freshness import Freshness
+from scenes import SCENES
 from tests import fake_workers
+
+pytestmark = pytest.mark.render
 
 NAMES = ["self-attention", "scaling"]
 
@@ -40,22 +47,40 @@ def spans(indices: list[int]) -> str:
 @pytest.fixture(scope="module")
 def parallel_and_serial(tmp_path_factory):
     media = {jobs: tmp_path_factory.mktemp(f"jobs{jobs}") for jobs in (1, 2)}
+    cache = tmp_path_factory.mktemp("cache")
     # The real render, plus a digest of every frame handed to the encoder; one after the other on
     # one core, against two at a time on every core: the videos may depend on neither.
-    workers = {1: fake_workers.renders_on_one_core_and_records_frames, 2: fake_workers.renders_and_records_frames}
+    stand_ins = {1: fake_workers.renders_on_one_core_and_records_frames, 2: fake_workers.renders_and_records_frames}
     with pytest.MonkeyPatch.context() as patch:
         for jobs, folder in media.items():
-            patch.setattr(render, "WORKER", workers[jobs])
-            result = CliRunner().invoke(render.main, [*NAMES, "--quality", "low", "--jobs", str(jobs), "--media-dir", str(folder)])
+            patch.setattr(workers, "WORKER", stand_ins[jobs])
+            arguments = [*NAMES, "--quality", "low", "--jobs", str(jobs), "--media-dir", str(folder), "--cache-dir", str(cache)]
+            result = CliRunner().invoke(render.main, arguments)
             assert result.exit_code == 0, result.output
-    return media, result
+    return media, cache, result
+
+
+def drawn_frames(folder: Path, name: str) -> list[str]:
+    """The digests of the frames a worker handed its encoder (see :mod:`tests.fake_workers`)."""
+    return (folder.parent / f"{folder.name}-{name}.frames").read_text().split()
+
+
+def test_jobs_2_gives_the_same_bytes_as_jobs_1(parallel_and_serial):
+    """Two runs, one at a time on one core and two at a time on every core, publish identical files."""
+    media, _, _ = parallel_and_serial
+    for name in NAMES:
+        files = {jobs: sorted(p.relative_to(media[jobs]) for p in (media[jobs] / name).rglob("*") if p.is_file()) for jobs in (1, 2)}
+        assert files[1] == files[2] and len(files[1]) > 10
+        differ = [str(path) for path in files[1] if sha256_of(media[1] / path) != sha256_of(media[2] / path)]
+        assert not differ, f"{name}: these files differ between --jobs 1 and --jobs 2: {differ}"
 
 
 def test_jobs_2_gives_the_same_frames_as_jobs_1(parallel_and_serial):
-    media, result = parallel_and_serial
+    """Where the bytes differ, this says whether the drawing or the encoding differed, and where."""
+    media, _, result = parallel_and_serial
     assert result.stdout.splitlines() == [str(media[2] / name / "low" / f"{name}.mp4") for name in NAMES]
     for name in NAMES:
-        drawn = {jobs: (media[jobs] / f"{name}.frames").read_text().split() for jobs in (1, 2)}
+        drawn = {jobs: drawn_frames(media[jobs], name) for jobs in (1, 2)}
         assert len(drawn[1]) == len(drawn[2]) > 0
         redrawn = [k for k, (a, b) in enumerate(zip(drawn[1], drawn[2])) if a != b]
         assert not redrawn, f"{name}: frames drawn differently at {spans(redrawn)}"
@@ -71,27 +96,28 @@ def test_jobs_2_gives_the_same_frames_as_jobs_1(parallel_and_serial):
 
 
 def test_each_scene_reports_its_start_and_its_time(parallel_and_serial):
-    _, result = parallel_and_serial
+    _, _, result = parallel_and_serial
     for name in NAMES:
         started = result.stderr.index(f"{name} (low): started")
         assert result.stderr.index(f"{name} (low): done in") > started
 
 
-def test_workers_start_with_a_fixed_heap_pattern(tmp_path, monkeypatch):
-    """The encoder reads heap bytes it never wrote (at 480p): the workers' heap must not depend on history."""
-    monkeypatch.setattr(render, "WORKER", fake_workers.renders_and_records_environment)
-    monkeypatch.delenv("MALLOC_PERTURB_", raising=False)
+def test_workers_get_their_environment_and_the_caller_keeps_its_own(tmp_path, monkeypatch):
+    """Numpy's BLAS on one thread in every worker (sums in one order whatever the cores); the caller's environment untouched."""
+    monkeypatch.setattr(workers, "WORKER", fake_workers.renders_and_records_environment)
+    monkeypatch.setenv("OMP_NUM_THREADS", "7")
     result = CliRunner().invoke(render.main, [*NAMES, "--quality", "low", "--media-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert [(tmp_path / f"{name}.env").read_text() for name in NAMES] == ["85", "85"]
-    assert "MALLOC_PERTURB_" not in os.environ  # the caller's own environment is left as it was
+    expected = "\n".join(f"{key}={value}" for key, value in sorted(freshness.WORKER_ENVIRONMENT.items()))
+    assert [(tmp_path / f"{name}.env").read_text() for name in NAMES] == [expected, expected]
+    assert os.environ["OMP_NUM_THREADS"] == "7"
 
 
 def test_nothing_changed_means_nothing_rendered(parallel_and_serial):
-    media, _ = parallel_and_serial
+    media, cache, _ = parallel_and_serial
     folder = media[2]
     before = {p: p.stat().st_mtime_ns for p in folder.rglob("*.mp4")}
-    result = CliRunner().invoke(render.main, [*NAMES, "--quality", "low", "--media-dir", str(folder)])
+    result = CliRunner().invoke(render.main, [*NAMES, "--quality", "low", "--media-dir", str(folder), "--cache-dir", str(cache)])
     assert result.exit_code == 0, result.output
     for name in NAMES:
         assert f"{name} (low): up to date" in result.output
@@ -99,25 +125,23 @@ def test_nothing_changed_means_nothing_rendered(parallel_and_serial):
     assert result.stdout.splitlines() == [str(folder / name / "low" / f"{name}.mp4") for name in NAMES]
 
 
-def test_a_missing_file_or_other_settings_mean_render_again(parallel_and_serial):
-    media, _ = parallel_and_serial
-    folder = media[1]
-    assert rendering.up_to_date("scaling", "low", folder) is not None
-    assert rendering.up_to_date("scaling", "low", folder, theme="light") is None
-    assert rendering.up_to_date("scaling", "low", folder, video_format="both") is None
-    (folder / "scaling" / "low" / "poster.png").unlink()
-    assert rendering.up_to_date("scaling", "low", folder) is None
-
-
-def test_editing_one_scene_changes_only_its_fingerprint(monkeypatch):
-    before = {name: rendering.fingerprint(name, "low", "dark", "mp4") for name in SCENES}
-    scaling_file = Path(inspect.getsourcefile(SCENES["scaling"])).resolve()
-    read_bytes = Path.read_bytes
-
-    def edited(path):
-        return read_bytes(path) + (b"\n# an edit\n" if path.resolve() == scaling_file else b"")
-
-    monkeypatch.setattr(Path, "read_bytes", edited)
-    after = {name: rendering.fingerprint(name, "low", "dark", "mp4") for name in SCENES}
-    assert after["scaling"] != before["scaling"]
-    assert all(after[name] == before[name] for name in SCENES if name != "scaling")
+def test_a_damaged_file_or_other_settings_mean_render_again(parallel_and_serial, tmp_path):
+    media, _, _ = parallel_and_serial
+    job = RenderJob("scaling", quality="low", media_dir=media[1])
+    folder = media[1] / "scaling" / "low"
+    assert freshness.freshness(job, folder) is Freshness.UP_TO_DATE
+    assert freshness.freshness(replace(job, theme="light"), folder) is Freshness.RENDER
+    assert freshness.freshness(replace(job, video_format="both"), folder) is Freshness.RENDER
+    assert freshness.freshness(replace(job, inputs={"seed": 3}), folder) is Freshness.RENDER
+    copy = tmp_path / "copy"
+    for damage, expected in (
+        (lambda f: (f / "poster.png").unlink(), Freshness.RENDER),
+        # The same size, other bytes: only the recorded sha256 can tell.
+        (lambda f: (f / "scaling.mp4").write_bytes(bytes(b ^ 1 for b in (f / "scaling.mp4").read_bytes())), Freshness.RENDER),
+        (lambda f: (f / "present.html").write_text("changed by hand"), Freshness.REPACKAGE),
+        (lambda f: (f / "manifest.json").write_text("[]"), Freshness.RENDER),
+    ):
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(folder, copy)
+        damage(copy)
+        assert freshness.freshness(job, copy) is expected

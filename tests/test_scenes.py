@@ -10,8 +10,9 @@ from manim import config
 
 from attention_math import lookup
 from scenes import SCENES
-from scenes.base import MIN_CUE_CHARACTERS, Shown, caption_cues
-from scenes.components import label
+from attention_explainer.pipeline.captions import MIN_CUE_CHARACTERS, split_caption as caption_cues
+from scenes.kit import Shown
+from scenes.kit.components import label
 from scenes.theme import format_number, parse_number
 
 from .conftest import built_scene

@@ -16,7 +16,7 @@ from scenes import SCENES
 from scenes.self_attention import SelfAttentionScene
 from scenes.softmax import SoftmaxScene
 from scenes.theme import format_number, parse_number
-from scenes.worksheet import exercises_for, write_worksheet
+from attention_explainer.publish.worksheet import exercises_for, write_worksheet
 
 
 def table_rows(page: str, caption: str) -> list[list[float]]:

@@ -64,11 +64,13 @@ def _source_files(name: str) -> list[Path]:
 
 def _package_files() -> list[Path]:
     """The code and templates the files around the video depend on."""
-    publish = APPLICATION / "publish"
+    from ..publish.pages import TEMPLATES
+
     return [
         APPLICATION / "pipeline" / "package.py",
         APPLICATION / "pipeline" / "captions.py",
-        *sorted(p for p in publish.rglob("*") if p.is_file() and p.suffix in (".py", ".html", ".css", ".js")),
+        *sorted((APPLICATION / "publish").glob("*.py")),
+        *sorted(p for p in TEMPLATES.rglob("*") if p.is_file()),
     ]
 
 
@@ -76,6 +78,7 @@ def _digest(files: list[Path], settings: dict) -> str:
     digest = hashlib.sha256()
     root = APPLICATION.parent
     for path in files:
+        # Named by their place in the project, so a copy of the project elsewhere hashes the same.
         label = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
         digest.update(label.encode() + b"\0" + path.read_bytes() + b"\0")
     digest.update(json.dumps(settings, sort_keys=True, ensure_ascii=False).encode())

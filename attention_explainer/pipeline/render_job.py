@@ -101,6 +101,7 @@ def render_scene(job: RenderJob) -> RenderResult:
             scene = scene_class(trace=scene_class.build_trace(**job.inputs), theme=THEMES[job.theme], renderer=renderer)
             renderer.file_writer.poster_section = scene.poster_step
             scene.render()
+        log.info("frames drawn; packaging")
         merge_cache(cache, folders.tex_cache)
         package = staging / "package"
         write_render_products(scene, renderer.file_writer, manim_dir / "video", package, webm=job.video_format in ("webm", "both"))

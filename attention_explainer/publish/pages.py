@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-__all__ = ["render_page", "script_json"]
+__all__ = ["render_page", "script_json", "TEMPLATES"]
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+"""The page templates; the package hash covers every file in it (see :mod:`..pipeline.freshness`)."""
 
 # Inside <script>, "</script>" ends the element and "<!--" opens a comment whatever the JSON
 # means; U+2028 and U+2029 end a line in older JavaScript. As \u escapes they are plain data.
@@ -22,10 +26,10 @@ def script_json(value: Any) -> Markup:
     return Markup("".join(_SCRIPT_ESCAPES.get(character, character) for character in text))
 
 
-@lru_cache(maxsize=1)
-def _environment() -> Environment:
+@lru_cache(maxsize=4)
+def _environment(templates: Path) -> Environment:
     environment = Environment(
-        loader=PackageLoader("attention_explainer.publish", "templates"),
+        loader=FileSystemLoader(templates),
         autoescape=select_autoescape(["html"], default_for_string=True),
         undefined=StrictUndefined,
         keep_trailing_newline=True,
@@ -36,4 +40,4 @@ def _environment() -> Environment:
 
 def render_page(template: str, **context: Any) -> str:
     """Render one of the templates in ``templates/`` with ``context``."""
-    return _environment().get_template(template).render(**context)
+    return _environment(TEMPLATES).get_template(template).render(**context)

@@ -1,0 +1,41 @@
+"""The two fingerprints: an edit of a scene changes only its render hash, an edit of a page template only the package hash."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+from attention_explainer.options import RenderJob
+from attention_explainer.pipeline import freshness
+from scenes import SCENES
+
+
+def _edited(monkeypatch, edited_file: Path) -> None:
+    """Make every read of ``edited_file`` see one more line, as if someone had edited it."""
+    read_bytes = Path.read_bytes
+
+    def edited(path):
+        return read_bytes(path) + (b"\n# an edit\n" if path.resolve() == edited_file.resolve() else b"")
+
+    monkeypatch.setattr(Path, "read_bytes", edited)
+
+
+def test_editing_one_scene_changes_only_its_render_hash(monkeypatch):
+    jobs = {name: RenderJob(name, quality="low") for name in SCENES}
+    before = {name: (freshness.render_hash(job), freshness.package_hash(job)) for name, job in jobs.items()}
+    _edited(monkeypatch, Path(inspect.getsourcefile(SCENES["scaling"])))
+    after = {name: (freshness.render_hash(job), freshness.package_hash(job)) for name, job in jobs.items()}
+    assert after["scaling"][0] != before["scaling"][0]
+    assert all(after[name][0] == before[name][0] for name in SCENES if name != "scaling")
+    assert all(after[name][1] == before[name][1] for name in SCENES)
+
+
+def test_editing_a_page_template_changes_only_the_package_hash(monkeypatch):
+    from attention_explainer.publish import pages
+
+    jobs = {name: RenderJob(name, quality="low") for name in SCENES}
+    before = {name: (freshness.render_hash(job), freshness.package_hash(job)) for name, job in jobs.items()}
+    _edited(monkeypatch, pages.TEMPLATES / "presenter.html")
+    after = {name: (freshness.render_hash(job), freshness.package_hash(job)) for name, job in jobs.items()}
+    assert all(after[name][0] == before[name][0] for name in SCENES)
+    assert all(after[name][1] != before[name][1] for name in SCENES)
