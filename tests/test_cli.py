@@ -120,6 +120,14 @@ def test_one_failing_scene_keeps_the_others(monkeypatch, tmp_path):
     assert "Traceback" not in result.output
 
 
+def test_a_killed_worker_is_reported_and_the_others_render(monkeypatch, tmp_path):
+    monkeypatch.setattr(workers, "WORKER", fake_workers.self_attention_is_killed)
+    result = CliRunner().invoke(render.main, ["self-attention", "scaling", "--jobs", "2", "--media-dir", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "self-attention (high): FAILED: the worker process died (exit code -9)" in result.output
+    assert result.stdout.splitlines() == [str(tmp_path / "scaling" / "high" / "scaling.mp4")]
+
+
 def test_ctrl_c_exits_non_zero(monkeypatch, tmp_path):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

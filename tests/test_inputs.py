@@ -26,7 +26,7 @@ from attention_explainer.publish.gallery import write_gallery
 from . import fake_workers
 from .test_scenes import check_shown_numbers
 
-# The list of tokens that must be drawn literally, as two sentences (scenes show at most 8 words).
+# Tokens that must be drawn literally, as two sentences (scenes show at most 8 words).
 ADVERSARIAL = (
     r"\input{/etc/hostname} 50% a_b # { <eos>",
     '</span> & "quoted" café 猫 🙂',

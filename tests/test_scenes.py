@@ -17,7 +17,7 @@ from scenes.theme import format_number, parse_number
 
 from .conftest import built_scene
 
-# The trace paths each scene must put on screen: its key numbers, per the issue.
+# The trace paths each scene must put on screen: its key numbers.
 REQUIRED_SOURCES = {
     "bottleneck": {
         "hidden_states[5]", "rnn_flow", "attention_flow", "rnn_hops", "attention_hops", "rnn_hops[5]", "attention_hops[5]",

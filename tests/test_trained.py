@@ -128,7 +128,7 @@ def test_default_sentence_it_row(reference):
     assert trace.focus_weights.sum() == pytest.approx(1.0, abs=1e-5)
     assert trace.head_scores.max() == pytest.approx(weight, abs=1e-5)
 
-    # The observation about layer 5, head 11 (0-based), read from transformers itself.
+    # The observation about layer 5, head 11 (0-based), read from transformers itself.
     assert ref["attentions"][5, 11, focus, tokens.index("animal")] == pytest.approx(0.65, abs=0.01)
     assert ref["attentions"][5, 11, focus, tokens.index("street")] == pytest.approx(0.02, abs=0.01)
 

@@ -7,11 +7,10 @@ calling process did before.
 
 from __future__ import annotations
 
-import concurrent.futures
 import logging
 import multiprocessing
 import os
-import threading
+import queue
 import traceback
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -80,60 +79,86 @@ class Outcome:
     failed: list[str] = field(default_factory=list)
 
 
+def _run(worker: Callable, job: RenderJob, events) -> None:
+    """The body of a worker process: run ``worker`` and send its outcome to the parent."""
+    try:
+        outcome = worker(job, events)
+    except BaseException as error:  # a stand-in that raises, or Ctrl-C: still tell the parent
+        outcome = None, f"{type(error).__name__}: {error}", traceback.format_exc()
+    events.put(("outcome", job.scene, outcome))
+
+
 def render_all(jobs: list[RenderJob], processes: int) -> Outcome:
     """Render each job in a fresh process, ``processes`` at a time.
 
     With more than one process, the renders start longest first (by their last render's time),
     so the workers finish together instead of one long scene rendering alone at the end.
+
+    One plain process per render rather than a process pool: a pool limited to one task per
+    worker starts a replacement worker whenever one ends, even with no work left, and waited
+    for it at the end (about 1.3 s after the last render, measured).
     """
     outcome = Outcome()
     if not jobs:
         return outcome
     folders = Folders(jobs[0].media_dir, jobs[0].cache_dir)
-    by_name = {job.scene: job for job in jobs}
-    quality = jobs[0].quality
     if processes > 1:
-        order = longest_first(list(by_name), folders, quality, {name: job.inputs for name, job in by_name.items()})
+        order = longest_first([job.scene for job in jobs], folders, jobs[0].quality, {job.scene: job.inputs for job in jobs})
+        by_name = {job.scene: job for job in jobs}
         jobs = [by_name[name] for name in order]
     context = multiprocessing.get_context("spawn")
-    # Workers are spawned all through the pool's life (one task each), so the environment stays set until it ends.
+    waiting, running = list(jobs), {}
+    click.echo(f"Rendering {len(jobs)} scene(s), {processes} at a time: {', '.join(j.scene for j in jobs)}", err=True)
+    # Workers are spawned all through the batch, so the environment stays set until it ends.
     with worker_environment(), context.Manager() as manager:
         events = manager.Queue()
-        printer = threading.Thread(target=_echo_events, args=(events,), daemon=True)
-        printer.start()
-        with concurrent.futures.ProcessPoolExecutor(max_workers=processes, mp_context=context, max_tasks_per_child=1) as pool:
-            futures = {pool.submit(WORKER, job, events): job for job in jobs}
-            click.echo(f"Rendering {len(jobs)} scene(s), {processes} at a time: {', '.join(j.scene for j in jobs)}", err=True)
-            try:
-                for future in concurrent.futures.as_completed(futures):
-                    _report(futures[future], future, folders, outcome)
-            except KeyboardInterrupt:
-                pool.shutdown(wait=True, cancel_futures=True)  # workers clean their staging folders
-                raise
-        events.put(None)
-        printer.join(timeout=5)
+        try:
+            while waiting or running:
+                while waiting and len(running) < processes:
+                    job = waiting.pop(0)
+                    process = context.Process(target=_run, args=(WORKER, job, events), name=f"render {job.label}")
+                    process.start()
+                    running[job.scene] = (job, process)
+                _next_event(events, running, folders, outcome)
+        except KeyboardInterrupt:
+            for _, process in running.values():
+                process.join(timeout=30)  # the workers got Ctrl-C too, and clean their staging folders
+            raise
     return outcome
 
 
-def _report(job: RenderJob, future, folders: Folders, outcome: Outcome) -> None:
+def _next_event(events, running: dict, folders: Folders, outcome: Outcome) -> None:
+    """Wait for the next progress line or outcome; notice a worker that died without one."""
     try:
-        result, error, details = future.result()
-    except concurrent.futures.process.BrokenProcessPool as broken:
-        result, error, details = None, f"the worker process died ({broken})", traceback.format_exc()
-    if result is not None:
-        outcome.finished[job.scene] = result
-        record_render_time(folders, job.scene, job.quality, job.inputs, result.seconds)
-        click.echo(f"{job.label}: done in {result.seconds:.1f} s ({len(outcome.finished)} finished)", err=True)
+        event = events.get(timeout=1.0)
+    except queue.Empty:
+        for scene, (job, process) in list(running.items()):
+            if not process.is_alive():
+                # No outcome came before the process ended: it was killed or crashed.
+                process.join()
+                error = f"the worker process died (exit code {process.exitcode})"
+                _report(job, (None, error, error + "\n"), folders, outcome)
+                del running[scene]
+        return
+    if isinstance(event, str):
+        click.echo(event, err=True)
+        return
+    _, scene, result = event
+    job, process = running.pop(scene)
+    _report(job, result, folders, outcome)
+    process.join()  # it ends once its outcome is sent
+
+
+def _report(job: RenderJob, result, folders: Folders, outcome: Outcome) -> None:
+    rendered, error, details = result
+    if rendered is not None:
+        outcome.finished[job.scene] = rendered
+        record_render_time(folders, job.scene, job.quality, job.inputs, rendered.seconds)
+        click.echo(f"{job.label}: done in {rendered.seconds:.1f} s ({len(outcome.finished)} finished)", err=True)
     else:
         log_file = write_error_log(folders, f"{job.folder}-{job.quality}", details)
         click.echo(f"{job.label}: FAILED: {error} (details in {log_file})", err=True)
         outcome.failed.append(job.scene)
-
-
-def _echo_events(events) -> None:
-    """Print workers' progress lines as they come, until the ``None`` that ends them."""
-    while (line := events.get()) is not None:
-        click.echo(line, err=True)
 
 
 def write_error_log(folders: Folders, name: str, details: str) -> Path:
