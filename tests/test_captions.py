@@ -7,7 +7,7 @@ import re
 import pytest
 import srt
 
-from attention_explainer.pipeline.captions import MIN_CUE_CHARACTERS, Cue, cues_for, split_caption, to_srt, to_transcript, to_vtt
+from attention_explainer.pipeline.captions import MAX_LINE, Cue, cues_for, split_caption, to_srt, to_transcript, to_vtt, wrap
 
 STEPS = [
     {"name": "scores", "caption": "Each query meets each key. The dot product q · k < 5 & <eos> is a score.", "start": 0.0, "duration": 6.0},
@@ -25,7 +25,7 @@ def test_vtt_escapes_special_characters():
 def test_a_cue_is_a_share_of_its_step_by_length_and_the_cues_tile_the_step():
     cues = cues_for(STEPS)
     # The first caption's two sentences: 26 and 46 characters, joined since the first is short.
-    assert [cue.text for cue in cues] == [STEPS[0]["caption"], STEPS[1]["caption"]]
+    assert [cue.text.replace("\n", " ") for cue in cues] == [STEPS[0]["caption"], STEPS[1]["caption"]]
     assert (cues[0].start, cues[0].end, cues[1].start, cues[1].end) == (0.0, 6.0, 6.0, 10.0)
     long = [{"name": "a", "caption": "A" * 50 + ". " + "B" * 150 + ".", "start": 2.0, "duration": 8.0}]
     first, second = cues_for(long)
@@ -46,10 +46,40 @@ def test_srt_and_vtt_carry_the_same_cues_at_the_same_times():
     assert seconds == [(c.start, c.end) for c in cues]
 
 
-def test_short_sentences_join_a_neighbour():
+def test_short_sentences_join_a_neighbour_that_still_fits():
     cues = split_caption("Short one. Another short. " + "A sentence long enough to stand on its own as a cue.")
-    assert all(len(cue) >= MIN_CUE_CHARACTERS for cue in cues)
-    assert " ".join(cues) == "Short one. Another short. A sentence long enough to stand on its own as a cue."
+    assert cues == ["Short one. Another short. A sentence long enough to stand on its own as a cue."]
+    assert wrap(cues[0]) == "Short one. Another short. A sentence\nlong enough to stand on its own as a cue."
+
+
+def test_a_long_sentence_is_cut_at_its_clauses_and_wrapped_on_two_lines():
+    sentence = (
+        "Attention divides every score by the square root of d_k, because dot products of long random vectors "
+        "grow with their length; without it, softmax saturates."
+    )
+    cues = split_caption(sentence)
+    assert cues == [
+        "Attention divides every score by the square root of d_k,",
+        "because dot products of long random vectors grow with their length;",
+        "without it, softmax saturates.",
+    ]
+    assert wrap(cues[1]) == "because dot products of long random\nvectors grow with their length;"
+    assert all(len(line) <= MAX_LINE for cue in cues for line in wrap(cue).split("\n"))
+
+
+def test_a_clause_too_long_for_two_lines_is_cut_between_words():
+    words = " ".join(f"word{k:02d}" for k in range(30))  # 209 characters and no clause boundary
+    cues = split_caption(words + ".")
+    assert " ".join(cues) == words + "."
+    assert all(wrap(cue) is not None for cue in cues) and len(cues) == 3
+
+
+def test_a_short_cue_gets_at_least_a_second_from_its_step():
+    answer = "Explanations-fill-this-first-line-exactly " + "and-this-second-line-up-to-its-full-length"[:41]  # two full lines
+    assert wrap(answer) is not None and wrap("Why? " + answer) is None
+    steps = [{"name": "a", "caption": "Why? " + answer, "start": 0.0, "duration": 6.0}]
+    first, second = cues_for(steps)
+    assert first.text == "Why?" and first.end - first.start == 1.0 and second.end == 6.0
 
 
 def test_the_transcript_lists_every_step_with_its_caption():

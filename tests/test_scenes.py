@@ -10,7 +10,7 @@ from manim import config
 
 from attention_math import lookup
 from scenes import SCENES
-from attention_explainer.pipeline.captions import MIN_CUE_CHARACTERS, split_caption as caption_cues
+from attention_explainer.pipeline.captions import MAX_CHARACTERS_PER_SECOND, MAX_LINE, MIN_CUE_SECONDS, cues_for
 from scenes.kit import Shown
 from scenes.kit.components import label
 from scenes.theme import format_number, parse_number
@@ -148,8 +148,15 @@ def test_captions_quote_trace_numbers():
     assert f"“{trace.key_tokens[top]}” ({trace.weights[trace.focus, top]:.2f})" in heatmap_caption
 
 
-def test_caption_cues_are_whole_sentences_long_enough_to_read(scene):
-    for step in scene.steps:
-        cues = caption_cues(step.caption)
-        assert " ".join(cues) == " ".join(step.caption.split())
-        assert len(cues) == 1 or min(len(cue) for cue in cues) >= MIN_CUE_CHARACTERS, cues
+def test_caption_cues_follow_subtitle_practice(scene):
+    """Every cue: at most two lines of 42 characters, at most 17 characters per second, on screen at least a second."""
+    steps = [{"caption": step.caption, "start": step.start, "duration": step.end - step.start} for step in scene.steps]
+    cues = cues_for(steps)
+    for cue in cues:
+        lines = cue.text.split("\n")
+        seconds = cue.end - cue.start
+        assert len(lines) <= 2 and max(len(line) for line in lines) <= MAX_LINE, cue
+        assert len(" ".join(lines)) / seconds <= MAX_CHARACTERS_PER_SECOND, cue
+        assert seconds >= MIN_CUE_SECONDS - 0.001, cue
+    # Nothing is lost or reordered: the cues read back as the captions.
+    assert " ".join(cue.text.replace("\n", " ") for cue in cues) == " ".join(" ".join(step.caption.split()) for step in scene.steps)

@@ -1,7 +1,9 @@
 """Captions, built once as one list of cues and written as WebVTT, SRT and a transcript.
 
-A step's caption is split into cues of whole sentences, each shown for a share of the step in
-proportion to its length; the same cues go into every format, so they never disagree.
+A step's caption is split into cues that follow subtitle practice: at most two lines of at most
+42 characters (the line break written in the file), split at sentence or clause boundaries,
+each shown for a share of the step in proportion to its length (at most 17 characters per
+second, at least a second). The same cues go into every format, so they never disagree.
 """
 
 from __future__ import annotations
@@ -14,32 +16,99 @@ from typing import Iterable, Mapping
 
 import srt
 
-__all__ = ["Cue", "MIN_CUE_CHARACTERS", "split_caption", "cues_for", "to_vtt", "to_srt", "to_transcript"]
+__all__ = [
+    "Cue", "MAX_LINE", "MAX_CHARACTERS_PER_SECOND", "MIN_CUE_SECONDS", "MIN_CUE_CHARACTERS", "wrap", "split_caption", "cues_for",
+    "to_vtt", "to_srt", "to_transcript",
+]
+
+MAX_LINE = 42
+"""Characters per caption line, the usual subtitle limit (two lines at most per cue)."""
+
+MAX_CHARACTERS_PER_SECOND = 17
+"""The fastest a cue may ask viewers to read (steps are held at 15 characters per second)."""
+
+MIN_CUE_SECONDS = 1.0
+"""No cue flashes by faster than this; its step's other cues give it the time."""
 
 MIN_CUE_CHARACTERS = 40
-"""Shorter sentences join a neighbour, so no caption cue flashes by (at 15 characters/s: 2.7 s or more)."""
+"""A shorter sentence joins a neighbour when the two still fit one cue."""
 
 
 @dataclass(frozen=True)
 class Cue:
-    """One caption on screen: from ``start`` to ``end`` seconds of the video."""
+    """One caption on screen: from ``start`` to ``end`` seconds of the video; ``text`` holds its line break."""
 
     start: float
     end: float
     text: str
 
 
+def wrap(text: str) -> str | None:
+    """``text`` on at most two lines of :data:`MAX_LINE` characters, broken at the space that balances them; ``None`` if it cannot fit."""
+    if len(text) <= MAX_LINE:
+        return text
+    spaces = [k for k, character in enumerate(text) if character == " "]
+    fitting = [k for k in spaces if k <= MAX_LINE and len(text) - k - 1 <= MAX_LINE]
+    if not fitting:
+        return None
+    cut = min(fitting, key=lambda k: abs(k - (len(text) - k - 1)))
+    return text[:cut] + "\n" + text[cut + 1 :]
+
+
+def _fits(text: str) -> bool:
+    return wrap(text) is not None
+
+
+def _pieces(sentence: str) -> list[str]:
+    """A sentence too long for one cue, cut at its clauses (after , ; : and dashes), then at words if need be."""
+    clauses = re.split(r"(?<=[,;:])\s+|\s+(?=[—–] )", sentence)
+    pieces: list[str] = []
+    for clause in clauses:
+        if _fits(clause):
+            pieces.append(clause)
+            continue
+        words, line = clause.split(), ""
+        for word in words:
+            candidate = f"{line} {word}".strip()
+            if line and not _fits(candidate):
+                pieces.append(line)
+                candidate = word
+            line = candidate
+        if line:
+            pieces.append(line)
+    return pieces
+
+
 def split_caption(caption: str) -> list[str]:
-    """Split a caption into cues of whole sentences, each at least :data:`MIN_CUE_CHARACTERS` long."""
+    """Split a caption into cues that fit two lines: whole sentences where they fit, else their clauses.
+
+    Neighbouring pieces join while they still fit one cue and one of them is shorter than
+    :data:`MIN_CUE_CHARACTERS`, or while both belong to one sentence.
+    """
     cues: list[str] = []
-    for sentence in re.split(r"(?<=[.!?:])\s+", caption.strip()):
-        if cues and len(cues[-1]) < MIN_CUE_CHARACTERS:
-            cues[-1] += " " + sentence
-        else:
-            cues.append(sentence)
-    if len(cues) > 1 and len(cues[-1]) < MIN_CUE_CHARACTERS:
-        cues[-2:] = [cues[-2] + " " + cues[-1]]
+    for sentence in re.split(r"(?<=[.!?])\s+", caption.strip()):
+        pieces = [sentence] if _fits(sentence) else _pieces(sentence)
+        for index, piece in enumerate(pieces):
+            joined = f"{cues[-1]} {piece}" if cues else piece
+            same_sentence = index > 0
+            short = cues and (len(cues[-1]) < MIN_CUE_CHARACTERS or len(piece) < MIN_CUE_CHARACTERS)
+            if cues and (same_sentence or short) and _fits(joined):
+                cues[-1] = joined
+            else:
+                cues.append(piece)
     return cues
+
+
+def _durations(parts: list[str], total: float) -> list[float]:
+    """Each cue's share of its step by length, with at least :data:`MIN_CUE_SECONDS` where the step allows it."""
+    weights = [float(len(part)) for part in parts]
+    durations = [total * weight / sum(weights) for weight in weights]
+    short = [k for k, duration in enumerate(durations) if duration < MIN_CUE_SECONDS]
+    if short and total >= MIN_CUE_SECONDS * len(parts):
+        rest = total - MIN_CUE_SECONDS * len(short)
+        long_weight = sum(weights[k] for k in range(len(parts)) if k not in short)
+        durations = [MIN_CUE_SECONDS if k in short else rest * weights[k] / long_weight for k in range(len(parts))]
+    return durations
 
 
 def cues_for(steps: Iterable[Mapping]) -> list[Cue]:
@@ -47,12 +116,10 @@ def cues_for(steps: Iterable[Mapping]) -> list[Cue]:
     cues = []
     for step in steps:
         parts = split_caption(step["caption"])
-        total = sum(len(part) for part in parts)
         start = float(step["start"])
-        for part in parts:
-            end = start + float(step["duration"]) * len(part) / total
-            cues.append(Cue(round(start, 3), round(end, 3), part))
-            start = end
+        for part, duration in zip(parts, _durations(parts, float(step["duration"]))):
+            cues.append(Cue(round(start, 3), round(start + duration, 3), wrap(part) or part))
+            start += duration
     return cues
 
 
