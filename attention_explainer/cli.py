@@ -57,11 +57,17 @@ def scene_options(command):
 def folder_options(command):
     """--media-dir and --cache-dir."""
     command = click.option(
-        "--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=Path(".cache"), show_default=True,
+        "--cache-dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=Path(".cache"),
+        show_default=True,
         help="Caches, staging, logs and render times (kept out of media, which holds only what is published).",
     )(command)
     return click.option(
-        "--media-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("media"), show_default=True,
+        "--media-dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=Path("media"),
+        show_default=True,
         help="Where finished files go.",
     )(command)
 
@@ -109,7 +115,13 @@ def list_command() -> None:
 
 
 @main.command(context_settings=CONTEXT)
-@click.option("--media-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("media"), show_default=True, help="The media folder to list.")
+@click.option(
+    "--media-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("media"),
+    show_default=True,
+    help="The media folder to list.",
+)
 def gallery(media_dir: Path) -> None:
     """Write MEDIA_DIR/index.html: every published render with its player, files and embed snippet."""
     from .publish.gallery import write_gallery
@@ -119,7 +131,13 @@ def gallery(media_dir: Path) -> None:
 
 @main.command(context_settings=CONTEXT)
 @click.argument("scenes", nargs=-1, metavar="SCENES...")
-@click.option("--media-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("media"), show_default=True, help="Where the worksheets go.")
+@click.option(
+    "--media-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("media"),
+    show_default=True,
+    help="Where the worksheets go.",
+)
 @scene_options
 def worksheet(scenes: tuple[str, ...], media_dir: Path, **given: str | None) -> None:
     """Write printable exercises on a scene's own numbers, with an answer key, to MEDIA_DIR/<scene>/worksheet.html."""
@@ -138,10 +156,29 @@ def worksheet(scenes: tuple[str, ...], media_dir: Path, **given: str | None) -> 
 @main.command(context_settings=CONTEXT)
 @click.argument("scenes", nargs=-1, metavar="SCENES...")
 @click.option("--quality", "-q", type=click.Choice(list(QUALITIES)), default="high", show_default=True, help=QUALITY_HELP)
-@click.option("--theme", type=click.Choice(list(THEMES)), default="dark", show_default=True, help="Colours: dark, or light for white slides and print.")
+@click.option(
+    "--theme",
+    type=click.Choice(list(THEMES)),
+    default="dark",
+    show_default=True,
+    help="Colours: dark, or light for white slides and print.",
+)
 @folder_options
-@click.option("--format", "video_format", type=click.Choice(FORMATS), default="mp4", show_default=True, help="webm or both add a VP9 WebM beside the MP4.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1, max=256), default=None, help="Scenes rendered at once, each in its own process. [default: the number of cores]")
+@click.option(
+    "--format",
+    "video_format",
+    type=click.Choice(FORMATS),
+    default="mp4",
+    show_default=True,
+    help="webm or both add a VP9 WebM beside the MP4.",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1, max=256),
+    default=None,
+    help="Scenes rendered at once, each in its own process. [default: the number of cores]",
+)
 @click.option("--force", is_flag=True, help="Render even scenes whose existing render is up to date.")
 @click.option("--list", "show_list", is_flag=True, help="List the scenes, the options each takes, and exit.")
 @scene_options
@@ -168,8 +205,8 @@ def render(
     if show_list:
         ctx.invoke(list_command)
         return
-    from .pipeline.freshness import Freshness, freshness
     from .pipeline.folders import Folders
+    from .pipeline.freshness import Freshness, freshness
     from .pipeline.render_job import MissingTool, check_tools, published_result, repackage
     from .pipeline.workers import Outcome, render_all
 
@@ -208,5 +245,3 @@ def render(
             click.echo(str(finished[name].video))
     if outcome.failed:
         raise click.ClickException(f"{len(outcome.failed)} of {len(selected)} scenes failed: {', '.join(outcome.failed)}")
-
-

@@ -16,8 +16,16 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
-    "OPTIONS", "InvalidInput", "validate", "describe_options", "variant_folder", "MAX_TOKEN_CHARACTERS", "MAX_SEED",
-    "QUALITIES", "FORMATS", "RenderJob",
+    "OPTIONS",
+    "InvalidInput",
+    "validate",
+    "describe_options",
+    "variant_folder",
+    "MAX_TOKEN_CHARACTERS",
+    "MAX_SEED",
+    "QUALITIES",
+    "FORMATS",
+    "RenderJob",
 ]
 
 QUALITIES = {
@@ -53,6 +61,7 @@ class RenderJob:
     def label(self) -> str:
         """How progress lines name the render, e.g. ``scaling (high)``."""
         return f"{self.scene} ({self.quality})"
+
 
 MAX_TOKEN_CHARACTERS = 24
 """Longest word a scene draws; longer ones would shrink their labels below the readable size."""
@@ -112,9 +121,7 @@ def validate(scene: type, given: dict[str, Any]) -> dict[str, Any]:
     d_model = settings.get("d_model", scene.default_d_model)
     heads = settings.get("heads", scene.default_heads)
     if ("d_model" in settings or "heads" in settings) and d_model % heads:
-        raise InvalidInput(
-            f"--heads {heads} does not divide --d-model {d_model}: each head gets d_model / heads numbers"
-        )
+        raise InvalidInput(f"--heads {heads} does not divide --d-model {d_model}: each head gets d_model / heads numbers")
     try:
         scene.check_settings(settings)
     except ValueError as error:
@@ -126,7 +133,7 @@ def _check_sentence(scene: type, sentence: Any) -> str:
     sentence = str(sentence)
     words = sentence.split()
     if not words:
-        raise InvalidInput("--sentence is empty: give a few words, e.g. --sentence \"The cat sat on the mat\"")
+        raise InvalidInput('--sentence is empty: give a few words, e.g. --sentence "The cat sat on the mat"')
     if scene.max_tokens and not scene.min_tokens <= len(words) <= scene.max_tokens:
         raise InvalidInput(
             f"--sentence has {len(words)} words; {scene.name} shows {scene.min_tokens} to {scene.max_tokens} "

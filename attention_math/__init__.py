@@ -4,6 +4,16 @@ Pure numpy; never imports manim. Every number a scene shows comes from a trace
 built here, and the functions are checked against PyTorch in ``tests/``.
 """
 
+from .block import (
+    BlockResult,
+    BlockWeights,
+    TransformerBlockTrace,
+    feed_forward,
+    layer_norm,
+    random_block_weights,
+    transformer_block,
+    transformer_block_trace,
+)
 from .core import (
     MultiHeadResult,
     attention_scores,
@@ -16,26 +26,16 @@ from .core import (
     softmax,
     split_heads,
 )
-from .examples import CAT_DOG_MAT, DEFAULT_SEED, SPANISH_TRANSLATION, THE_CAT_SAT, THREE_TOKENS, Example, random_matrix, sentence_example, word_vector
-from .traces import (
-    AttentionTrace,
-    ScalingTrace,
-    Trace,
-    attention_trace,
-    lookup,
-    scaling_trace,
-    self_attention_trace,
-)
-
-from .block import (
-    BlockResult,
-    BlockWeights,
-    TransformerBlockTrace,
-    feed_forward,
-    layer_norm,
-    random_block_weights,
-    transformer_block,
-    transformer_block_trace,
+from .examples import (
+    CAT_DOG_MAT,
+    DEFAULT_SEED,
+    SPANISH_TRANSLATION,
+    THE_CAT_SAT,
+    THREE_TOKENS,
+    Example,
+    random_matrix,
+    sentence_example,
+    word_vector,
 )
 from .generation import (
     ComplexityTrace,
@@ -47,8 +47,8 @@ from .generation import (
     generation_macs,
     kv_cache_trace,
 )
-from .intro import BottleneckTrace, SoftmaxTrace, bottleneck_trace, qkv_trace, rnn_hidden_states, softmax_trace
 from .heads import DEMO_MODEL, GPT3, ModelSize, MultiHeadTrace, multi_head_trace
+from .intro import BottleneckTrace, SoftmaxTrace, bottleneck_trace, qkv_trace, rnn_hidden_states, softmax_trace
 from .masking import (
     ALIGNMENT,
     ENGLISH,
@@ -64,6 +64,15 @@ from .masking import (
     translation_embeddings,
 )
 from .positions import PositionalTrace, cosine_similarity_matrix, encoding_curves, positional_trace, wavelengths
+from .traces import (
+    AttentionTrace,
+    ScalingTrace,
+    Trace,
+    attention_trace,
+    lookup,
+    scaling_trace,
+    self_attention_trace,
+)
 from .trained import (
     DEFAULT_SENTENCE,
     INSTALL_HINT,

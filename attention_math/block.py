@@ -142,7 +142,9 @@ class BlockResult:
     output: np.ndarray
 
 
-def transformer_block(x: np.ndarray, weights: BlockWeights, n_heads: int, mask: np.ndarray | None = None, eps: float = 1e-5) -> BlockResult:
+def transformer_block(
+    x: np.ndarray, weights: BlockWeights, n_heads: int, mask: np.ndarray | None = None, eps: float = 1e-5
+) -> BlockResult:
     """One post-norm transformer block: ``x = norm1(x + attention(x)); x = norm2(x + ff(x))``.
 
     Parameters

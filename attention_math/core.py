@@ -48,10 +48,7 @@ def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
         raise ValueError("softmax input contains NaN")
     row_max = np.max(x, axis=axis, keepdims=True)
     if np.isneginf(row_max).any():
-        raise ValueError(
-            "softmax over a row whose entries are all -inf: every key is masked, "
-            "so there is nothing to attend to"
-        )
+        raise ValueError("softmax over a row whose entries are all -inf: every key is masked, so there is nothing to attend to")
     # Subtracting the row maximum keeps exp() from overflowing; exp(-inf) is exactly 0.
     exp = np.exp(x - row_max)
     return exp / np.sum(exp, axis=axis, keepdims=True)
@@ -122,8 +119,7 @@ def padding_mask(valid) -> np.ndarray:
 def _check_heads(d_model: int, n_heads: int) -> int:
     if n_heads <= 0 or d_model % n_heads != 0:
         raise ValueError(
-            f"d_model={d_model} is not divisible by n_heads={n_heads}: "
-            "each head needs the same number of dimensions"
+            f"d_model={d_model} is not divisible by n_heads={n_heads}: each head needs the same number of dimensions"
         )
     return d_model // n_heads
 

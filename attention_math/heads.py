@@ -208,4 +208,3 @@ def multi_head_trace(
         scale_total_params=total,
         scale_total_params_billions=total / 1e9,
     )
-

@@ -264,7 +264,9 @@ def cross_attention_trace(
     'gato': focus on 'cat'").
     """
     english, spanish = translation_embeddings(seed, d_model, length, noise)
-    source = f"toy embeddings (seed {seed}): English = random directions of length {length:g}, Spanish = partner + noise {noise:g}"
+    source = (
+        f"toy embeddings (seed {seed}): English = random directions of length {length:g}, Spanish = partner + noise {noise:g}"
+    )
     cross = attention_trace(SPANISH, spanish, ENGLISH, english, focus=focus, source=source)
     encoder_self = attention_trace(ENGLISH, english)
     return _extend(

@@ -211,9 +211,7 @@ def self_attention_trace(example: Example = THE_CAT_SAT, focus: int = 1) -> Atte
 
     ``focus`` defaults to "cat", the query the notebook asks about.
     """
-    return attention_trace(
-        example.tokens, example.embeddings, focus=focus, source=example.source
-    )
+    return attention_trace(example.tokens, example.embeddings, focus=focus, source=example.source)
 
 
 @dataclass(frozen=True, eq=False)

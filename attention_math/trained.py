@@ -144,6 +144,7 @@ def is_punctuation_piece(piece: str) -> bool:
     BERT counts every non-alphanumeric printable ASCII character ("$", "<", "`")
     and every Unicode punctuation category (P*) as punctuation.
     """
+
     def punctuation(char: str) -> bool:
         code = ord(char)
         if 33 <= code <= 47 or 58 <= code <= 64 or 91 <= code <= 96 or 123 <= code <= 126:

@@ -76,8 +76,17 @@ def children_cpu_s() -> float:
 def render(names: list[str], quality: str, media: Path, jobs: int, force: bool = True) -> tuple[float, float, str]:
     """Run the CLI as a user would; return its wall time, its CPU seconds and what it printed on stderr."""
     command = [
-        sys.executable, str(ROOT / "render.py"), *names, "--quality", quality, "--jobs", str(jobs),
-        "--media-dir", str(media), "--cache-dir", str(media.parent / f"{media.name}-cache"),
+        sys.executable,
+        str(ROOT / "render.py"),
+        *names,
+        "--quality",
+        quality,
+        "--jobs",
+        str(jobs),
+        "--media-dir",
+        str(media),
+        "--cache-dir",
+        str(media.parent / f"{media.name}-cache"),
     ]
     cpu_before, started = children_cpu_s(), time.perf_counter()
     done = subprocess.run(command + (["--force"] if force else []), cwd=ROOT, capture_output=True, text=True)
@@ -103,10 +112,17 @@ def encode_floors(video: Path) -> tuple[int, float, float]:
     """
     frames = 0
     seconds = {"all cores": 0.0, "one thread": 0.0}
-    with av.open(str(video)) as source, av.open(os.devnull, "w", format="mp4") as sink_all, av.open(os.devnull, "w", format="mp4") as sink_one:
+    with (
+        av.open(str(video)) as source,
+        av.open(os.devnull, "w", format="mp4") as sink_all,
+        av.open(os.devnull, "w", format="mp4") as sink_one,
+    ):
         original = source.streams.video[0]
         encoders = {}
-        for key, sink, options in (("all cores", sink_all, {"crf": "23"}), ("one thread", sink_one, {"crf": "23", "threads": "1"})):
+        for key, sink, options in (
+            ("all cores", sink_all, {"crf": "23"}),
+            ("one thread", sink_one, {"crf": "23", "threads": "1"}),
+        ):
             stream = sink.add_stream("libx264", rate=original.guessed_rate, options=options)
             stream.width, stream.height, stream.pix_fmt = original.width, original.height, "yuv420p"
             encoders[key] = (stream, sink)
@@ -148,7 +164,10 @@ def whole_command(checkout: Path, work: Path) -> dict:
     """
     media = work / "media"
     command = [sys.executable, "render.py", "scaling", "--quality", "high", "--force", "--media-dir", str(media)]
-    if "--cache-dir" in subprocess.run([sys.executable, "render.py", "render", "--help"], cwd=checkout, capture_output=True, text=True).stdout:
+    if (
+        "--cache-dir"
+        in subprocess.run([sys.executable, "render.py", "render", "--help"], cwd=checkout, capture_output=True, text=True).stdout
+    ):
         command += ["--cache-dir", str(work / "cache")]
     wall, cpu, lines = timed_command(command, checkout)
     drawn = next((t for line, t in lines.items() if line.endswith("frames drawn; packaging")), None)
@@ -177,7 +196,9 @@ def measure_whole_command(repeat: int, compare_with: str | None) -> dict:
     with tempfile.TemporaryDirectory(prefix="whole-command-") as scratch:
         if compare_with:
             older = Path(scratch) / "older"
-            subprocess.run(["git", "worktree", "add", "--detach", str(older), compare_with], cwd=ROOT, check=True, capture_output=True)
+            subprocess.run(
+                ["git", "worktree", "add", "--detach", str(older), compare_with], cwd=ROOT, check=True, capture_output=True
+            )
             checkouts[compare_with] = older
         try:
             runs = {key: [] for key in checkouts}
@@ -188,7 +209,9 @@ def measure_whole_command(repeat: int, compare_with: str | None) -> dict:
                     print(f"run {k + 1} of {repeat}, {key}: {runs[key][-1]}")
         finally:
             if compare_with:
-                subprocess.run(["git", "worktree", "remove", "--force", str(checkouts[compare_with])], cwd=ROOT, capture_output=True)
+                subprocess.run(
+                    ["git", "worktree", "remove", "--force", str(checkouts[compare_with])], cwd=ROOT, capture_output=True
+                )
     return {
         "measured_on": time.strftime("%Y-%m-%d"),
         "command": "render.py scaling --quality high --force",
@@ -354,7 +377,9 @@ def targets(report: dict) -> list[str]:
     every_run = [run[0] for run in report["every_run"] or [report["runs"]]]
     result, cores = report["runs"][0], report["machine"]["cores"]
     scene_r = {
-        name: round(statistics.median(run["scenes"][name]["wall_s"] / run["scenes"][name]["encode_floor_s"] for run in every_run), 3)
+        name: round(
+            statistics.median(run["scenes"][name]["wall_s"] / run["scenes"][name]["encode_floor_s"] for run in every_run), 3
+        )
         for name in result["scenes"]
     }
     over = {name: r for name, r in scene_r.items() if r > R_TARGET}
@@ -364,7 +389,9 @@ def targets(report: dict) -> list[str]:
         met = value <= target if at_most else value >= target
         return "met" if met else f"missed by {abs(value - target):,.2f}{unit}"
 
-    per_scene = f"met by {len(scene_r) - len(over)} of {len(scene_r)}" + "".join(f"; `{name}` over by {r - R_TARGET:.3f}" for name, r in over.items())
+    per_scene = f"met by {len(scene_r) - len(over)} of {len(scene_r)}" + "".join(
+        f"; `{name}` over by {r - R_TARGET:.3f}" for name, r in over.items()
+    )
     highest = max(scene_r, key=scene_r.get)
     rows = [
         f"| R per scene at {result['quality']} quality ≤ {R_TARGET} | {min(scene_r.values()):.3f} to {scene_r[highest]:.3f} (`{highest}` highest) | {per_scene} |"
@@ -382,7 +409,13 @@ def targets(report: dict) -> list[str]:
         f"| re-render with nothing changed < {RERENDER_TARGET_S:.0f} s | {rerender:.1f} s | {verdict(rerender, RERENDER_TARGET_S, unit=' s')} |",
         f"| peak memory of the largest process < 2 GB ({PEAK_TARGET_MB:,.0f} MiB) | {peak:,.0f} MiB | {verdict(peak, PEAK_TARGET_MB, unit=' MiB')} |",
     ]
-    return [f"Targets, medians of {len(every_run)} run{'s' * (len(every_run) > 1)}:", "", "| target | measured | |", "|---|---|---|", *rows]
+    return [
+        f"Targets, medians of {len(every_run)} run{'s' * (len(every_run) > 1)}:",
+        "",
+        "| target | measured | |",
+        "|---|---|---|",
+        *rows,
+    ]
 
 
 def readme_with(readme: str, tables: str) -> str:
@@ -411,10 +444,18 @@ def main() -> None:
     parser.add_argument("--scenes", nargs="+", metavar="NAME", help="only these scenes (default: the whole catalog)")
     parser.add_argument("--repeat", type=int, default=1, metavar="N", help="measure N times and report medians (default 1)")
     parser.add_argument("--add", action="store_true", help="keep the runs in results.json (same mode and cores) and add these")
-    parser.add_argument("--markdown", action="store_true", help="measure nothing: print the mode's report in results.json as tables")
-    parser.add_argument("--readme", action="store_true", help="measure nothing: write the full report in results.json into benchmarks/README.md")
-    parser.add_argument("--whole-command", action="store_true", help="time `render.py scaling --quality high --force` against its encode floor")
-    parser.add_argument("--compare-with", metavar="COMMIT", help="with --whole-command: time that commit's command too, alternating")
+    parser.add_argument(
+        "--markdown", action="store_true", help="measure nothing: print the mode's report in results.json as tables"
+    )
+    parser.add_argument(
+        "--readme", action="store_true", help="measure nothing: write the full report in results.json into benchmarks/README.md"
+    )
+    parser.add_argument(
+        "--whole-command", action="store_true", help="time `render.py scaling --quality high --force` against its encode floor"
+    )
+    parser.add_argument(
+        "--compare-with", metavar="COMMIT", help="with --whole-command: time that commit's command too, alternating"
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from scenes import SCENES
@@ -427,7 +468,11 @@ def main() -> None:
     if args.whole_command:
         reports["whole_command"] = measure_whole_command(args.repeat, args.compare_with)
         RESULTS.write_text(json.dumps(reports, indent=1) + "\n")
-        print(json.dumps({key: value["median"] for key, value in reports["whole_command"].items() if isinstance(value, dict)}, indent=1))
+        print(
+            json.dumps(
+                {key: value["median"] for key, value in reports["whole_command"].items() if isinstance(value, dict)}, indent=1
+            )
+        )
         return
     if args.markdown:
         if mode not in reports:
@@ -479,6 +524,7 @@ def report(mode: str, cores: int, repeats: list[list[dict]], kept_peak: float, s
         "peak_process_memory_mb": round(max(peak_child_memory_mb(), kept_peak), 1),
         "benchmark_wall_s": round(seconds, 1),
     }
+
 
 if __name__ == "__main__":
     main()

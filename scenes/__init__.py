@@ -6,11 +6,11 @@ scenes from here, never through manim's own name lookup.
 
 from __future__ import annotations
 
-from .kit import ExplainerScene
 from .bottleneck import BottleneckScene
 from .causal_mask import CausalMaskScene
 from .complexity import ComplexityScene
 from .cross_attention import CrossAttentionScene
+from .kit import ExplainerScene
 from .kv_cache import KVCacheScene
 from .multi_head import MultiHeadScene
 from .padding_mask import PaddingMaskScene
@@ -19,8 +19,8 @@ from .qkv import QKVScene
 from .scaling import ScalingScene
 from .self_attention import SelfAttentionScene
 from .softmax import SoftmaxScene
-from .transformer_block import TransformerBlockScene
 from .trained_heads import TrainedHeadsScene
+from .transformer_block import TransformerBlockScene
 
 SCENES: dict[str, type[ExplainerScene]] = {
     scene.name: scene

@@ -82,8 +82,12 @@ class BottleneckScene(ExplainerScene):
             vector_name.next_to(vector_box, RIGHT, buff=0.3)
             reads = Arrow(english.get_bottom(), vector_box.get_top(), buff=0.12, color=theme.line, stroke_width=5)
             writes = Arrow(vector_box.get_bottom(), spanish.get_top(), buff=0.12, color=theme.line, stroke_width=5)
-            read_name = label(theme, "RNN reads word by word", size=theme.small_size, color=theme.muted).next_to(reads, RIGHT, buff=0.3)
-            write_name = label(theme, "translator writes", size=theme.small_size, color=theme.muted).next_to(writes, RIGHT, buff=0.3)
+            read_name = label(theme, "RNN reads word by word", size=theme.small_size, color=theme.muted).next_to(
+                reads, RIGHT, buff=0.3
+            )
+            write_name = label(theme, "translator writes", size=theme.small_size, color=theme.muted).next_to(
+                writes, RIGHT, buff=0.3
+            )
             self.play(FadeIn(heading), FadeIn(english, lag_ratio=0.1), run_time=1.2)
             self.play(GrowArrow(reads), FadeIn(read_name), run_time=1.0)
             self.play(FadeIn(vector), FadeIn(vector_box), FadeIn(vector_name))
@@ -104,8 +108,16 @@ class BottleneckScene(ExplainerScene):
             xs = [(j - (n - 1) / 2) * 2.1 for j in range(n)]
             words = VGroup(*[label(theme, token).move_to(RIGHT * x + UP * 2.0) for token, x in zip(t.tokens, xs)])
             states = [self.state_column(j, x, top=1.2) for j, x in enumerate(xs)]
-            names = VGroup(*[formula(theme, f"h_{j + 1}", size=theme.body_size).next_to(s.cells, DOWN, buff=0.2) for j, s in enumerate(states)])
-            downs = [Arrow(w.get_bottom(), s.cells.get_top(), buff=0.08, color=theme.line, stroke_width=3) for w, s in zip(words, states)]
+            names = VGroup(
+                *[
+                    formula(theme, f"h_{j + 1}", size=theme.body_size).next_to(s.cells, DOWN, buff=0.2)
+                    for j, s in enumerate(states)
+                ]
+            )
+            downs = [
+                Arrow(w.get_bottom(), s.cells.get_top(), buff=0.08, color=theme.line, stroke_width=3)
+                for w, s in zip(words, states)
+            ]
             passes = [
                 Arrow(a.cells.get_right(), b.cells.get_left(), buff=0.08, color=theme.highlight, stroke_width=4)
                 for a, b in zip(states, states[1:])
@@ -119,8 +131,11 @@ class BottleneckScene(ExplainerScene):
                 else:
                     # The cells travel along the chain; the numbers fade in (numbers of unequal length morph badly).
                     self.play(
-                        GrowArrow(passes[j - 1]), TransformFromCopy(states[j - 1].cells, states[j].cells),
-                        FadeIn(states[j].numbers), FadeIn(names[j]), run_time=0.9,
+                        GrowArrow(passes[j - 1]),
+                        TransformFromCopy(states[j - 1].cells, states[j].cells),
+                        FadeIn(states[j].numbers),
+                        FadeIn(names[j]),
+                        run_time=0.9,
                     )
             self.states, self.state_names, self.equation = states, names, equation
             self.wait(1)
@@ -159,8 +174,17 @@ class BottleneckScene(ExplainerScene):
 
         def flow_grid(source):
             return self.grid(
-                source, 0, heat=True, vmin=0.0, vmax=1.0, cell_width=0.8, cell_height=0.55,
-                row_labels=t.tokens, col_labels=t.tokens, row_label_color=theme.query, col_label_color=theme.key,
+                source,
+                0,
+                heat=True,
+                vmin=0.0,
+                vmax=1.0,
+                cell_width=0.8,
+                cell_height=0.55,
+                row_labels=t.tokens,
+                col_labels=t.tokens,
+                row_label_color=theme.query,
+                col_label_color=theme.key,
             )
 
         with self.step("rnn-flow", caption):
@@ -172,7 +196,14 @@ class BottleneckScene(ExplainerScene):
             rnn_title.set_x(rnn.cells.get_center()[0])
             axes = label(theme, "row: position i   column: position j it can use", size=theme.small_size, color=theme.muted)
             axes.next_to(rnn.cells, DOWN, buff=0.35).set_x(0)
-            self.play(FadeIn(heading), FadeIn(rnn_title), FadeIn(rnn.row_labels), FadeIn(rnn.col_labels), FadeIn(rnn.cells), FadeIn(axes))
+            self.play(
+                FadeIn(heading),
+                FadeIn(rnn_title),
+                FadeIn(rnn.row_labels),
+                FadeIn(rnn.col_labels),
+                FadeIn(rnn.cells),
+                FadeIn(axes),
+            )
             for i in range(len(t.tokens)):
                 self.play(FadeIn(VGroup(*rnn.numbers[i * len(t.tokens) : (i + 1) * len(t.tokens)])), run_time=0.35)
             self.rnn_grid = rnn
@@ -184,7 +215,10 @@ class BottleneckScene(ExplainerScene):
         )
         with self.step("attention-flow", caption):
             attention = flow_grid("attention_flow")
-            attention.shift(RIGHT * (3.9 - attention.cells.get_center()[0]) + UP * (rnn.cells.get_center()[1] - attention.cells.get_center()[1]))
+            attention.shift(
+                RIGHT * (3.9 - attention.cells.get_center()[0])
+                + UP * (rnn.cells.get_center()[1] - attention.cells.get_center()[1])
+            )
             attention_title = label(theme, "Attention: all-to-all", color=theme.text).next_to(attention.col_labels, UP, buff=0.3)
             attention_title.set_x(attention.cells.get_center()[0])
             self.play(FadeIn(attention_title), FadeIn(attention.row_labels), FadeIn(attention.col_labels))
@@ -204,7 +238,15 @@ class BottleneckScene(ExplainerScene):
         with self.step("path-lengths", caption):
             self.clear()
             heading = self.heading(f"Hops from “{t.tokens[0]}” to each word")
-            rnn = self.grid("rnn_hops", 0, cell_width=1.1, cell_height=0.55, font_size=theme.body_size, col_labels=t.tokens, col_label_color=theme.key)
+            rnn = self.grid(
+                "rnn_hops",
+                0,
+                cell_width=1.1,
+                cell_height=0.55,
+                font_size=theme.body_size,
+                col_labels=t.tokens,
+                col_label_color=theme.key,
+            )
             attention = self.grid("attention_hops", 0, cell_width=1.1, cell_height=0.55, font_size=theme.body_size)
             attention.next_to(rnn, DOWN, buff=0)
             VGroup(rnn, attention).move_to(UP * 1.75).shift(RIGHT * 0.9)
@@ -216,19 +258,33 @@ class BottleneckScene(ExplainerScene):
             self.play(FadeIn(row_names[0]), FadeIn(rnn.cells), FadeIn(rnn.numbers, lag_ratio=0.2), run_time=1.2)
 
             words = TokenRow(theme, t.tokens, size=theme.body_size, buff=0.6).move_to(DOWN * 0.75)
-            hops = VGroup(*[
-                CurvedArrow(a.get_bottom() + DOWN * 0.05, b.get_bottom() + DOWN * 0.05, angle=1.6, color=theme.highlight, stroke_width=4)
-                for a, b in zip(words, words[1:])
-            ])
-            direct = CurvedArrow(words[0].get_top() + UP * 0.05, words[-1].get_top() + UP * 0.05, angle=-0.55, color=theme.query, stroke_width=4)
+            hops = VGroup(
+                *[
+                    CurvedArrow(
+                        a.get_bottom() + DOWN * 0.05,
+                        b.get_bottom() + DOWN * 0.05,
+                        angle=1.6,
+                        color=theme.highlight,
+                        stroke_width=4,
+                    )
+                    for a, b in zip(words, words[1:])
+                ]
+            )
+            direct = CurvedArrow(
+                words[0].get_top() + UP * 0.05, words[-1].get_top() + UP * 0.05, angle=-0.55, color=theme.query, stroke_width=4
+            )
             self.play(FadeIn(words))
             for h in hops:
                 self.play(FadeIn(h), run_time=0.3)
-            rnn_count = VGroup(
-                label(theme, "RNN:", size=theme.small_size, color=theme.highlight),
-                self.number(f"rnn_hops[{n - 1}]", 0, size=theme.body_size, color=theme.highlight),
-                label(theme, "hops", size=theme.small_size, color=theme.highlight),
-            ).arrange(RIGHT, buff=0.15).next_to(hops, DOWN, buff=0.2)
+            rnn_count = (
+                VGroup(
+                    label(theme, "RNN:", size=theme.small_size, color=theme.highlight),
+                    self.number(f"rnn_hops[{n - 1}]", 0, size=theme.body_size, color=theme.highlight),
+                    label(theme, "hops", size=theme.small_size, color=theme.highlight),
+                )
+                .arrange(RIGHT, buff=0.15)
+                .next_to(hops, DOWN, buff=0.2)
+            )
             self.play(FadeIn(rnn_count))
             self.play(FadeIn(row_names[1]), FadeIn(attention.cells), FadeIn(attention.numbers, lag_ratio=0.2), run_time=1.2)
             attention_count = VGroup(
@@ -238,7 +294,11 @@ class BottleneckScene(ExplainerScene):
             ).arrange(RIGHT, buff=0.15)
             attention_count.next_to(direct, UP, buff=0.1)
             self.play(FadeIn(direct), FadeIn(attention_count))
-            self.play(Indicate(VGroup(rnn.cells[-1], rnn.numbers[-1], attention.cells[-1], attention.numbers[-1]), color=theme.highlight))
+            self.play(
+                Indicate(
+                    VGroup(rnn.cells[-1], rnn.numbers[-1], attention.cells[-1], attention.numbers[-1]), color=theme.highlight
+                )
+            )
             self.wait(1)
 
     def show_direct_access(self, t):
@@ -255,10 +315,13 @@ class BottleneckScene(ExplainerScene):
             heading = self.heading("With attention: direct access")
             english = TokenRow(theme, t.tokens, size=theme.body_size, buff=0.4).move_to(UP * 1.7)
             spanish = TokenRow(theme, t.target_tokens, color=theme.value, size=theme.body_size).move_to(DOWN * 0.9)
-            links = VGroup(*[
-                Line(s.get_top(), e.get_bottom(), color=theme.line, stroke_width=1.5, stroke_opacity=0.6)
-                for s in spanish for e in english
-            ])
+            links = VGroup(
+                *[
+                    Line(s.get_top(), e.get_bottom(), color=theme.line, stroke_width=1.5, stroke_opacity=0.6)
+                    for s in spanish
+                    for e in english
+                ]
+            )
             strong = VGroup(
                 Line(spanish[gato].get_top(), english[cat].get_bottom(), color=theme.highlight, stroke_width=6),
                 Line(spanish[alfombra].get_top(), english[mat].get_bottom(), color=theme.highlight, stroke_width=6),

@@ -81,13 +81,19 @@ class CausalMaskScene(ExplainerScene):
             query_name = fit_label(theme, f"query: {query}", 2 * RIGHT_EDGE, color=theme.query).next_to(row[i], UP, buff=0.5)
             # A query on a second line of words has its name above them all.
             query_name.shift(UP * max(0.0, row.get_top()[1] + 0.3 - query_name.get_bottom()[1]))
-            query_name.shift(LEFT * max(0.0, query_name.get_right()[0] - RIGHT_EDGE) + RIGHT * max(0.0, -RIGHT_EDGE - query_name.get_left()[0]))
+            query_name.shift(
+                LEFT * max(0.0, query_name.get_right()[0] - RIGHT_EDGE) + RIGHT * max(0.0, -RIGHT_EDGE - query_name.get_left()[0])
+            )
             # Under words on two or three lines the notes are smaller, and long lists of words wrap.
             size = theme.body_size if lines == 1 else theme.small_size
-            notes = VGroup(
-                self.word_list(f"{CHECK} may look at:", seen, size, theme.value),
-                self.word_list(f"{CROSS} not written yet:", unseen, size, theme.masked),
-            ).arrange(DOWN, buff=0.35 if lines == 1 else 0.15, aligned_edge=LEFT).next_to(marks, DOWN, buff=0.8 if lines == 1 else 0.35)
+            notes = (
+                VGroup(
+                    self.word_list(f"{CHECK} may look at:", seen, size, theme.value),
+                    self.word_list(f"{CROSS} not written yet:", unseen, size, theme.masked),
+                )
+                .arrange(DOWN, buff=0.35 if lines == 1 else 0.15, aligned_edge=LEFT)
+                .next_to(marks, DOWN, buff=0.8 if lines == 1 else 0.35)
+            )
             self.play(FadeIn(heading), FadeIn(row, lag_ratio=0.1), run_time=1.5)
             self.play(FadeIn(query_name, shift=DOWN * 0.2))
             self.play(FadeIn(marks, lag_ratio=0.15), run_time=1.5)
@@ -112,8 +118,16 @@ class CausalMaskScene(ExplainerScene):
                 if cell_width >= 0.78:
                     break
             mask = self.grid(
-                "mask", 0, cell_width=cell_width, cell_height=min(0.55, 4.0 / n), row_labels=tokens, col_labels=tokens,
-                row_label_color=theme.query, col_label_color=theme.key, row_label_width=LABEL_WIDTH, col_label_lines=0,
+                "mask",
+                0,
+                cell_width=cell_width,
+                cell_height=min(0.55, 4.0 / n),
+                row_labels=tokens,
+                col_labels=tokens,
+                row_label_color=theme.query,
+                col_label_color=theme.key,
+                row_label_width=LABEL_WIDTH,
+                col_label_lines=0,
             )
             shade_mask(theme, mask, t.mask)
             mask.move_to(LEFT * 2.6 + DOWN * 0.35)
@@ -130,7 +144,8 @@ class CausalMaskScene(ExplainerScene):
 
         course = tokens == THE_CAT_SAT.tokens
         embeddings = (
-            "the course embeddings of “The cat sat on the mat”" if course
+            "the course embeddings of “The cat sat on the mat”"
+            if course
             else "the embeddings of your sentence (written at the bottom)"
         )
         caption = (
@@ -144,8 +159,17 @@ class CausalMaskScene(ExplainerScene):
         with self.step("minus-infinity", caption):
             self.clear()
             heading = self.heading("Masked scores: −∞ above the diagonal")
-            scores = self.grid("scaled_scores", 2, **cells, row_labels=tokens, col_labels=tokens,
-                               row_label_color=theme.query, col_label_color=theme.key, row_label_width=LABEL_WIDTH, col_label_lines=0)
+            scores = self.grid(
+                "scaled_scores",
+                2,
+                **cells,
+                row_labels=tokens,
+                col_labels=tokens,
+                row_label_color=theme.query,
+                col_label_color=theme.key,
+                row_label_width=LABEL_WIDTH,
+                col_label_lines=0,
+            )
             scores.move_to(LEFT * 3.3 + DOWN * 0.45)
             scores_name = formula(theme, r"QK^\top / \sqrt{d_k}").next_to(scores.col_labels, UP, buff=0.3)
             additive = self.grid("additive_mask", 0, **{**cells, "cell_width": 0.6 * narrow})
@@ -154,7 +178,13 @@ class CausalMaskScene(ExplainerScene):
             additive_name = formula(theme, r"M").next_to(additive, UP, buff=0.3).align_to(scores_name, DOWN)
             self.fit(VGroup(scores, scores_name, additive, plus, additive_name))
             note = None if course else self.source_note()
-            self.play(FadeIn(heading), FadeIn(scores.row_labels), FadeIn(scores.col_labels), FadeIn(scores_name), *([FadeIn(note)] if note else []))
+            self.play(
+                FadeIn(heading),
+                FadeIn(scores.row_labels),
+                FadeIn(scores.col_labels),
+                FadeIn(scores_name),
+                *([FadeIn(note)] if note else []),
+            )
             self.play(FadeIn(scores.cells), FadeIn(scores.numbers, lag_ratio=0.02), run_time=1.2)
             self.play(FadeIn(plus), FadeIn(additive_name), FadeIn(additive), run_time=1.0)
             masked = self.grid("masked_scores", 2, **cells)
@@ -181,15 +211,28 @@ class CausalMaskScene(ExplainerScene):
             beside = masked.get_right()[0] + 0.9 + n * cells["cell_width"] + 1.4 <= RIGHT_EDGE
             # In their place the weights take the room M leaves, in wider cells, so their numbers stay apart.
             width = cells["cell_width"] if beside else min(1.0, (RIGHT_EDGE - 1.4 - masked.get_left()[0]) / n)
-            weights = self.grid("weights", 2, heat=True, vmin=0.0, vmax=1.0, **{**cells, "cell_width": width},
-                                col_labels=tokens, col_label_color=theme.key, col_label_lines=0)
+            weights = self.grid(
+                "weights",
+                2,
+                heat=True,
+                vmin=0.0,
+                vmax=1.0,
+                **{**cells, "cell_width": width},
+                col_labels=tokens,
+                col_label_color=theme.key,
+                col_label_lines=0,
+            )
             if beside:
                 weights.next_to(masked, RIGHT, buff=0.9).align_to(masked, UP)
                 weights.shift(UP * (masked.get_top()[1] - weights.cells.get_top()[1]))
-                weights_name = formula(theme, r"\mathrm{softmax}").next_to(weights.col_labels, UP, buff=0.3).align_to(masked_name, DOWN)
+                weights_name = (
+                    formula(theme, r"\mathrm{softmax}").next_to(weights.col_labels, UP, buff=0.3).align_to(masked_name, DOWN)
+                )
             else:
                 weights.shift(masked.get_corner(UL) - weights.cells.get_corner(UL))
-                weights_name = formula(theme, r"\mathrm{softmax}(QK^\top / \sqrt{d_k} + M)").next_to(weights.col_labels, UP, buff=0.3)
+                weights_name = formula(theme, r"\mathrm{softmax}(QK^\top / \sqrt{d_k} + M)").next_to(
+                    weights.col_labels, UP, buff=0.3
+                )
             sums = self.grid("row_sums", 2, **{**cells, "cell_width": 0.8})
             sums_column = VGroup(*[VGroup(sums.cells[r], sums.numbers[r]) for r in range(n)])
             for r in range(n):
@@ -256,7 +299,9 @@ class CausalMaskScene(ExplainerScene):
 
     def label_width(self) -> float:
         """Width of the widest word as a row label (at most :data:`LABEL_WIDTH`)."""
-        return min(LABEL_WIDTH, max(label(self.theme, token, size=self.theme.small_size).width for token in self.trace.query_tokens))
+        return min(
+            LABEL_WIDTH, max(label(self.theme, token, size=self.theme.small_size).width for token in self.trace.query_tokens)
+        )
 
     @staticmethod
     def fit(picture: VGroup) -> None:
@@ -272,9 +317,21 @@ class CausalMaskScene(ExplainerScene):
         tokens = t.query_tokens
         maps = []
         for source, title, x in (("bidirectional_weights", "BERT: bidirectional", -3.45), ("weights", "GPT: causal", 3.45)):
-            heatmap = self.grid(source, 2, heat=True, vmin=0.0, vmax=1.0, cell_width=cell_width, cell_height=min(0.62, 4.0 / len(tokens)),
-                                row_labels=tokens, col_labels=tokens, row_label_color=theme.query, col_label_color=theme.key,
-                                row_label_width=LABEL_WIDTH, col_label_lines=0)
+            heatmap = self.grid(
+                source,
+                2,
+                heat=True,
+                vmin=0.0,
+                vmax=1.0,
+                cell_width=cell_width,
+                cell_height=min(0.62, 4.0 / len(tokens)),
+                row_labels=tokens,
+                col_labels=tokens,
+                row_label_color=theme.query,
+                col_label_color=theme.key,
+                row_label_width=LABEL_WIDTH,
+                col_label_lines=0,
+            )
             heatmap.move_to(RIGHT * x + DOWN * 0.55)
             name = label(theme, title, color=theme.text).next_to(heatmap.col_labels, UP, buff=0.35)
             box = SurroundingRectangle(heatmap.row(t.focus), color=theme.highlight, buff=0.03)
@@ -292,11 +349,26 @@ class CausalMaskScene(ExplainerScene):
         name_width = max(label(theme, name, size=theme.small_size).width for name in names)
         cell_width = min(1.1, (2 * RIGHT_EDGE - name_width - 0.8) / n)  # room for a long last word above
         maps = []
-        for source, title, color in ((f"bidirectional_weights[{i}]", names[0], theme.key), (f"weights[{i}]", names[1], theme.query)):
+        for source, title, color in (
+            (f"bidirectional_weights[{i}]", names[0], theme.key),
+            (f"weights[{i}]", names[1], theme.query),
+        ):
             first = not maps
-            row = self.grid(source, 2, heat=True, vmin=0.0, vmax=1.0, cell_width=cell_width, cell_height=0.62,
-                            row_labels=[title], row_label_color=color, row_label_width=name_width,
-                            col_labels=t.key_tokens if first else None, col_label_color=theme.key, col_label_lines=0)
+            row = self.grid(
+                source,
+                2,
+                heat=True,
+                vmin=0.0,
+                vmax=1.0,
+                cell_width=cell_width,
+                cell_height=0.62,
+                row_labels=[title],
+                row_label_color=color,
+                row_label_width=name_width,
+                col_labels=t.key_tokens if first else None,
+                col_label_color=theme.key,
+                col_label_lines=0,
+            )
             if not first:
                 row.shift(maps[0].cells.get_corner(DL) + DOWN * 0.3 - row.cells.get_corner(UL))
             maps.append(row)
@@ -385,4 +457,3 @@ class CausalMaskScene(ExplainerScene):
         rule = Line(DOWN * 0.45, DOWN * 0.45 + RIGHT * sum(widths), color=theme.line)
         lines[0].add(rule)
         return lines
-

@@ -61,9 +61,14 @@ class ComplexityScene(ExplainerScene):
             for size in t.grid_sizes:
                 squares = VGroup(
                     *[
-                        Rectangle(width=CELL, height=CELL, stroke_color=theme.key, stroke_width=1, fill_color=theme.key, fill_opacity=0.35).move_to(
-                            RIGHT * j * CELL + DOWN * i * CELL
-                        )
+                        Rectangle(
+                            width=CELL,
+                            height=CELL,
+                            stroke_color=theme.key,
+                            stroke_width=1,
+                            fill_color=theme.key,
+                            fill_opacity=0.35,
+                        ).move_to(RIGHT * j * CELL + DOWN * i * CELL)
                         for i in range(int(size))
                         for j in range(int(size))
                     ]
@@ -72,12 +77,23 @@ class ComplexityScene(ExplainerScene):
             grids.arrange(RIGHT, buff=1.3, aligned_edge=DOWN).move_to(DOWN * 0.1)
             names, counts = VGroup(), VGroup()
             for i, grid in enumerate(grids):
-                names.add(VGroup(label(theme, "n =", size=theme.small_size), self.number(f"grid_sizes[{i}]", 0, size=theme.small_size)).arrange(RIGHT, buff=0.12))
-                counts.add(VGroup(self.number(f"grid_cells[{i}]", 0, size=theme.small_size, color=theme.key), label(theme, "weights", size=theme.small_size, color=theme.muted)).arrange(RIGHT, buff=0.12))
+                names.add(
+                    VGroup(
+                        label(theme, "n =", size=theme.small_size), self.number(f"grid_sizes[{i}]", 0, size=theme.small_size)
+                    ).arrange(RIGHT, buff=0.12)
+                )
+                counts.add(
+                    VGroup(
+                        self.number(f"grid_cells[{i}]", 0, size=theme.small_size, color=theme.key),
+                        label(theme, "weights", size=theme.small_size, color=theme.muted),
+                    ).arrange(RIGHT, buff=0.12)
+                )
                 names[-1].next_to(grid, UP, buff=0.25)
                 counts[-1].next_to(grid, DOWN, buff=0.25)
             names.align_to(grids[-1], UP).shift(UP * (names[-1].height + 0.25))
-            equation = formula(theme, r"n \text{ queries} \times n \text{ keys} = n^2 \text{ weights}").next_to(counts, DOWN, buff=0.55)
+            equation = formula(theme, r"n \text{ queries} \times n \text{ keys} = n^2 \text{ weights}").next_to(
+                counts, DOWN, buff=0.55
+            )
             self.play(FadeIn(heading))
             for grid, name, count in zip(grids, names, counts):
                 self.play(FadeIn(name), GrowFromEdge(grid, DOWN), run_time=0.8)
@@ -161,15 +177,22 @@ class ComplexityScene(ExplainerScene):
             heading = self.heading("Doubling n quadruples the cost")
             names = [format_number(n, 0) for n in t.lengths]
             max_value = float(t.relative_macs.max())
-            quadratic = self.bars("relative_macs", names, 0, height=3.6, spacing=2.2, bar_width=0.55, color=theme.query, max_value=max_value)
-            linear = self.bars("relative_lengths", names, 0, height=3.6, spacing=2.2, bar_width=0.55, color=theme.key, max_value=max_value)
+            quadratic = self.bars(
+                "relative_macs", names, 0, height=3.6, spacing=2.2, bar_width=0.55, color=theme.query, max_value=max_value
+            )
+            linear = self.bars(
+                "relative_lengths", names, 0, height=3.6, spacing=2.2, bar_width=0.55, color=theme.key, max_value=max_value
+            )
             linear.remove(linear.labels)  # the n labels are drawn once, under the pairs of bars
             linear.shift(RIGHT * 0.7)
             VGroup(quadratic, linear).move_to(DOWN * 0.1)
             quadratic.labels.shift(RIGHT * 0.35)
             growth = VGroup()
             for i in range(len(t.growth)):
-                step = VGroup(label(theme, "×", size=theme.small_size, color=theme.highlight), self.number(f"growth[{i}]", 2, color=theme.highlight)).arrange(RIGHT, buff=0.05)
+                step = VGroup(
+                    label(theme, "×", size=theme.small_size, color=theme.highlight),
+                    self.number(f"growth[{i}]", 2, color=theme.highlight),
+                ).arrange(RIGHT, buff=0.05)
                 step.move_to((quadratic.labels[i].get_center() + quadratic.labels[i + 1].get_center()) / 2 + DOWN * 0.5)
                 growth.add(step)
             legend = VGroup(
@@ -202,9 +225,17 @@ class ComplexityScene(ExplainerScene):
             ]
             rows = []
             for i in range(len(t.widths)):
-                row = [self.number(f"widths[{i}]", 0, size=theme.body_size), self.number(f"width_macs[{i}]", 0, size=theme.body_size, color=theme.highlight)]
+                row = [
+                    self.number(f"widths[{i}]", 0, size=theme.body_size),
+                    self.number(f"width_macs[{i}]", 0, size=theme.body_size, color=theme.highlight),
+                ]
                 if i:
-                    row.append(VGroup(label(theme, "×", size=theme.body_size), self.number(f"width_growth[{i - 1}]", 2, size=theme.body_size)).arrange(RIGHT, buff=0.05))
+                    row.append(
+                        VGroup(
+                            label(theme, "×", size=theme.body_size),
+                            self.number(f"width_growth[{i - 1}]", 2, size=theme.body_size),
+                        ).arrange(RIGHT, buff=0.05)
+                    )
                 rows.append(row)
             header, rows = self.table(header, rows, (-3.5, 0.3, 3.6), row_gap=0.8)
             self.play(FadeIn(heading), FadeIn(fixed), FadeIn(header))
@@ -222,11 +253,22 @@ class ComplexityScene(ExplainerScene):
         with self.step("takeaway", caption):
             self.clear()
             heading = self.heading("Why attention costs O(n²)")
-            lines = VGroup(
-                VGroup(label(theme, "memory:", color=theme.key), formula(theme, r"n^2 \text{ weights} = O(n^2)")).arrange(RIGHT, buff=0.3),
-                VGroup(label(theme, "time:", color=theme.query), formula(theme, r"2n^2d \text{ multiply-adds} = O(n^2 d)")).arrange(RIGHT, buff=0.3),
-                VGroup(label(theme, "double n  →  cost ×", color=theme.highlight), self.number("growth[0]", 0, size=theme.body_size, color=theme.highlight)).arrange(RIGHT, buff=0.15),
-            ).arrange(DOWN, buff=0.6, aligned_edge=LEFT).move_to(DOWN * 0.2)
+            lines = (
+                VGroup(
+                    VGroup(label(theme, "memory:", color=theme.key), formula(theme, r"n^2 \text{ weights} = O(n^2)")).arrange(
+                        RIGHT, buff=0.3
+                    ),
+                    VGroup(
+                        label(theme, "time:", color=theme.query), formula(theme, r"2n^2d \text{ multiply-adds} = O(n^2 d)")
+                    ).arrange(RIGHT, buff=0.3),
+                    VGroup(
+                        label(theme, "double n  →  cost ×", color=theme.highlight),
+                        self.number("growth[0]", 0, size=theme.body_size, color=theme.highlight),
+                    ).arrange(RIGHT, buff=0.15),
+                )
+                .arrange(DOWN, buff=0.6, aligned_edge=LEFT)
+                .move_to(DOWN * 0.2)
+            )
             self.play(FadeIn(heading))
             for line in lines:
                 self.play(FadeIn(line, shift=UP * 0.2), run_time=0.8)

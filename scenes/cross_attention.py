@@ -10,7 +10,20 @@ similar (see :func:`attention_math.masking.translation_embeddings`).
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, RIGHT, UP, Arrow, FadeIn, FadeOut, GrowFromEdge, ReplacementTransform, SurroundingRectangle, TransformFromCopy, VGroup
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arrow,
+    FadeIn,
+    FadeOut,
+    GrowFromEdge,
+    ReplacementTransform,
+    SurroundingRectangle,
+    TransformFromCopy,
+    VGroup,
+)
 
 from attention_math import DEFAULT_SEED
 from attention_math.masking import cross_attention_trace
@@ -68,11 +81,13 @@ class CrossAttentionScene(ExplainerScene):
             heading = self.heading("Toy embeddings, not a trained model")
             pairs = VGroup()
             for q, k in enumerate(t.alignment):
-                pairs.add(VGroup(
-                    label(theme, spanish[q], color=theme.query),
-                    label(theme, "→", color=theme.muted),
-                    label(theme, english[k], color=theme.key),
-                ))
+                pairs.add(
+                    VGroup(
+                        label(theme, spanish[q], color=theme.query),
+                        label(theme, "→", color=theme.muted),
+                        label(theme, english[k], color=theme.key),
+                    )
+                )
             for pair in pairs:
                 pair[0].move_to(LEFT * 0.3, aligned_edge=RIGHT)
                 pair[1].move_to(pair[0].get_right() + RIGHT * 0.35)
@@ -82,10 +97,12 @@ class CrossAttentionScene(ExplainerScene):
             pairs.move_to(LEFT * 4.3 + DOWN * 0.45)
             pairs_name = label(theme, "partners", color=theme.muted).next_to(pairs, UP, buff=0.35)
             recipe = VGroup(
-                VGroup(label(theme, "English: random direction, length"),
-                       self.number("embedding_length", 0, size=theme.body_size)).arrange(RIGHT, buff=0.15),
-                VGroup(label(theme, "Spanish: partner + noise of size"),
-                       self.number("noise", 1, size=theme.body_size)).arrange(RIGHT, buff=0.15),
+                VGroup(
+                    label(theme, "English: random direction, length"), self.number("embedding_length", 0, size=theme.body_size)
+                ).arrange(RIGHT, buff=0.15),
+                VGroup(label(theme, "Spanish: partner + noise of size"), self.number("noise", 1, size=theme.body_size)).arrange(
+                    RIGHT, buff=0.15
+                ),
             ).arrange(DOWN, buff=0.4, aligned_edge=LEFT)
             source_vector = self.grid(f"x_key[{t.alignment[i]}]", 1, cell_width=0.9, cell_height=0.6)
             target_vector = self.grid(f"x_query[{i}]", 1, cell_width=0.9, cell_height=0.6)
@@ -113,8 +130,18 @@ class CrossAttentionScene(ExplainerScene):
         with self.step("q-from-decoder-kv-from-encoder", caption):
             self.clear()
             heading = self.heading("Q from the decoder, K and V from the encoder")
-            q = self.grid("q", 1, cell_width=0.85, cell_height=0.55, font_size=theme.min_size, row_labels=spanish, row_label_color=theme.query)
-            k = self.grid("k", 1, cell_width=0.85, cell_height=0.55, font_size=theme.min_size, row_labels=english, row_label_color=theme.key)
+            q = self.grid(
+                "q",
+                1,
+                cell_width=0.85,
+                cell_height=0.55,
+                font_size=theme.min_size,
+                row_labels=spanish,
+                row_label_color=theme.query,
+            )
+            k = self.grid(
+                "k", 1, cell_width=0.85, cell_height=0.55, font_size=theme.min_size, row_labels=english, row_label_color=theme.key
+            )
             q.move_to(LEFT * 3.05 + DOWN * 0.65)
             k.move_to(RIGHT * 3.75).align_to(q, UP)
             q_name = formula(theme, r"Q = X_{\mathrm{decoder}}").next_to(q.cells, UP, buff=0.35)
@@ -132,7 +159,9 @@ class CrossAttentionScene(ExplainerScene):
         with self.step("one-query", caption):
             self.clear()
             heading = self.heading(f"The query “{word}” against the {len(english)} keys")
-            scores = self.grid(f"scaled_scores[{i}]", 2, cell_width=1.2, cell_height=0.6, col_labels=english, col_label_color=theme.key)
+            scores = self.grid(
+                f"scaled_scores[{i}]", 2, cell_width=1.2, cell_height=0.6, col_labels=english, col_label_color=theme.key
+            )
             scores.move_to(RIGHT * 0.9 + UP * 1.45)
             scores_name = formula(theme, r"q \cdot k_j / \sqrt{d_k}").next_to(scores.cells, LEFT, buff=0.35)
             bars = self.bars(f"weights[{i}]", english, height=2.2, spacing=1.2, bar_width=0.6, color=theme.value)
@@ -143,7 +172,9 @@ class CrossAttentionScene(ExplainerScene):
             self.play(FadeIn(scores.cells), FadeIn(scores.numbers, lag_ratio=0.1), run_time=1.2)
             self.play(FadeIn(bars_name), FadeIn(bars.labels), GrowFromEdge(bars.bars, DOWN), run_time=1.2)
             self.play(FadeIn(bars.numbers, lag_ratio=0.1))
-            top_box = SurroundingRectangle(VGroup(scores.cells[top], bars.bars[top], bars.numbers[top]), color=theme.highlight, buff=0.08)
+            top_box = SurroundingRectangle(
+                VGroup(scores.cells[top], bars.bars[top], bars.numbers[top]), color=theme.highlight, buff=0.08
+            )
             self.play(FadeIn(top_box))
 
         caption = (
@@ -155,11 +186,15 @@ class CrossAttentionScene(ExplainerScene):
             value = self.grid(f"v[{top}]", 2, cell_width=1.05, cell_height=0.55)
             output_name = formula(theme, r"\textstyle\sum_j w_j v_j =")
             value_name = label(theme, f"v({english[top]}) =", size=theme.small_size, color=theme.key)
-            lines = VGroup(VGroup(output_name, output).arrange(RIGHT, buff=0.25), VGroup(value_name, value).arrange(RIGHT, buff=0.25))
+            lines = VGroup(
+                VGroup(output_name, output).arrange(RIGHT, buff=0.25), VGroup(value_name, value).arrange(RIGHT, buff=0.25)
+            )
             lines.arrange(DOWN, buff=0.3, aligned_edge=RIGHT)
             lines.move_to(scores.cells).align_to(scores.cells, RIGHT).align_to(scores.cells, DOWN).shift(UP * 0.2)
             new_heading = self.heading(f"The output for “{word}”")
-            self.play(FadeOut(scores), FadeOut(scores_name), FadeOut(top_box), ReplacementTransform(heading, new_heading), run_time=0.8)
+            self.play(
+                FadeOut(scores), FadeOut(scores_name), FadeOut(top_box), ReplacementTransform(heading, new_heading), run_time=0.8
+            )
             self.play(FadeIn(output_name), TransformFromCopy(bars.bars, VGroup(output.cells, output.numbers)), run_time=1.5)
             self.play(FadeIn(value_name), FadeIn(value))
 
@@ -168,13 +203,25 @@ class CrossAttentionScene(ExplainerScene):
             f"Every Spanish word does the same: {len(spanish)} queries against {len(english)} keys give a {len(spanish)} by {len(english)} matrix, not a square. "
             "Each row sums to 1 over the English words, and each row's largest weight lands on "
             + ("its partner: " if rows_to == [english[k] for k in t.alignment] else "")
-            + ", ".join(f"{s} → {e}" for s, e in zip(spanish, rows_to)) + "."
+            + ", ".join(f"{s} → {e}" for s, e in zip(spanish, rows_to))
+            + "."
         )
         with self.step("the-weight-matrix", caption):
             self.clear()
             heading = self.heading("Cross-attention weights")
-            heatmap = self.grid("weights", 2, heat=True, vmin=0.0, vmax=1.0, cell_width=1.0, cell_height=0.56,
-                                row_labels=spanish, col_labels=english, row_label_color=theme.query, col_label_color=theme.key)
+            heatmap = self.grid(
+                "weights",
+                2,
+                heat=True,
+                vmin=0.0,
+                vmax=1.0,
+                cell_width=1.0,
+                cell_height=0.56,
+                row_labels=spanish,
+                col_labels=english,
+                row_label_color=theme.query,
+                col_label_color=theme.key,
+            )
             heatmap.move_to(DOWN * 0.45)
             names = VGroup(
                 label(theme, "Spanish queries ↓", size=theme.small_size, color=theme.query),
@@ -185,7 +232,10 @@ class CrossAttentionScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(heatmap.row_labels), FadeIn(heatmap.col_labels), FadeIn(names))
             for r in range(len(spanish)):
                 self.play(FadeIn(heatmap.row(r)), run_time=0.4)
-            boxes = [SurroundingRectangle(heatmap.cell(r, int(j)), color=theme.highlight, buff=0.03) for r, j in enumerate(t.weights.argmax(axis=1))]
+            boxes = [
+                SurroundingRectangle(heatmap.cell(r, int(j)), color=theme.highlight, buff=0.03)
+                for r, j in enumerate(t.weights.argmax(axis=1))
+            ]
             self.play(*[FadeIn(box) for box in boxes])
             self.wait(0.5)
 
@@ -201,8 +251,20 @@ class CrossAttentionScene(ExplainerScene):
                 ("self_weights", english, "Self: Q, K, V from English", theme.key, -3.5),
                 ("weights", spanish, "Cross: Q Spanish, K, V English", theme.query, 3.4),
             ):
-                heatmap = self.grid(source, 2, heat=True, vmin=0.0, vmax=1.0, cell_width=0.85, cell_height=0.55, font_size=theme.min_size,
-                                    row_labels=rows, col_labels=english, row_label_color=row_color, col_label_color=theme.key)
+                heatmap = self.grid(
+                    source,
+                    2,
+                    heat=True,
+                    vmin=0.0,
+                    vmax=1.0,
+                    cell_width=0.85,
+                    cell_height=0.55,
+                    font_size=theme.min_size,
+                    row_labels=rows,
+                    col_labels=english,
+                    row_label_color=row_color,
+                    col_label_color=theme.key,
+                )
                 heatmap.move_to(RIGHT * x).align_to(DOWN * 2.9, DOWN)
                 name = label(theme, title, size=theme.small_size).next_to(heatmap.col_labels, UP, buff=0.3)
                 maps.append(VGroup(name, heatmap))

@@ -131,7 +131,7 @@ class KVCacheScene(ExplainerScene):
         return CurvedArrow(row[i].get_top() + UP * 0.05, row[j].get_top() + UP * 0.05, **style)
 
     def generation_heading(self) -> Text:
-        """"Generating “sentence”" when it fits the frame's width, else a heading without the sentence."""
+        """ "Generating “sentence”" when it fits the frame's width, else a heading without the sentence."""
         sentence = "Generating “" + " ".join(self.trace.tokens) + "”"
         fits = label(self.theme, sentence, size=self.theme.title_size).width <= HEADING_WIDTH
         return self.heading(sentence if fits else "Generating one token at a time")
@@ -146,8 +146,14 @@ class KVCacheScene(ExplainerScene):
         label_w = min(natural, MAX_LABEL_WIDTH)
         first_x = max(K_FIRST_X, LEFT_EDGE + label_w + 0.15 + CELL_W / 2)
         k = self.grid(
-            "k", 2, cell_width=CELL_W, cell_height=CELL_H, row_labels=t.tokens, row_label_color=theme.muted,
-            font_size=theme.min_size, row_label_width=label_w,
+            "k",
+            2,
+            cell_width=CELL_W,
+            cell_height=CELL_H,
+            row_labels=t.tokens,
+            row_label_color=theme.muted,
+            font_size=theme.min_size,
+            row_label_width=label_w,
         )
         v = self.grid("v", 2, cell_width=CELL_W, cell_height=CELL_H, font_size=theme.min_size)
         k.cells.set_stroke(theme.key)
@@ -156,7 +162,10 @@ class KVCacheScene(ExplainerScene):
         k.shift(RIGHT * (first_x - k.cell(0, 0).get_x()) + UP * (2.0 - k.cell(0, 0).get_y()))
         self.score_x = k.cells.get_right()[0] + 0.35 + CELL_W / 2
         self.weight_x = self.score_x + CELL_W + 0.3
-        v.shift(RIGHT * (self.weight_x + CELL_W / 2 + 0.35 - v.cells.get_left()[0]) + UP * (k.cells.get_top()[1] - v.cells.get_top()[1]))
+        v.shift(
+            RIGHT * (self.weight_x + CELL_W / 2 + 0.35 - v.cells.get_left()[0])
+            + UP * (k.cells.get_top()[1] - v.cells.get_top()[1])
+        )
         titles = VGroup(
             label(theme, "K cache", size=theme.small_size, color=theme.key).next_to(k.cells, UP, buff=0.2),
             label(theme, "score", size=theme.small_size, color=theme.muted).move_to([self.score_x, 0, 0]),
@@ -214,7 +223,12 @@ class KVCacheScene(ExplainerScene):
                     self.play(FadeIn(q_name), FadeIn(new_q), run_time=0.6)
                 else:
                     self.play(ReplacementTransform(q, new_q), FadeOut(scores), FadeOut(weights), FadeOut(out), run_time=0.6)
-                self.play(FadeIn(k.row_labels[step]), FadeIn(k.row(step), shift=DOWN * 0.2), FadeIn(v.row(step), shift=DOWN * 0.2), run_time=0.6)
+                self.play(
+                    FadeIn(k.row_labels[step]),
+                    FadeIn(k.row(step), shift=DOWN * 0.2),
+                    FadeIn(v.row(step), shift=DOWN * 0.2),
+                    run_time=0.6,
+                )
                 self.play(FadeIn(new_scores), run_time=0.4)
                 self.play(ReplacementTransform(new_scores.copy(), new_weights), run_time=0.5)
                 self.play(FadeIn(new_out, shift=DOWN * 0.2), FadeIn(out_name), run_time=0.5)
@@ -232,11 +246,18 @@ class KVCacheScene(ExplainerScene):
             new_scores = self.column(f"scores[{last}, :{n}]", n, self.score_x, k)
             new_weights = self.column(f"weights[{last}, :{n}]", n, self.weight_x, k)
             self.play(ReplacementTransform(q, new_q), FadeOut(scores), FadeOut(weights), FadeOut(out), run_time=0.8)
-            self.play(FadeIn(k.row_labels[last]), FadeIn(k.row(last), shift=DOWN * 0.2), FadeIn(v.row(last), shift=DOWN * 0.2), run_time=0.8)
+            self.play(
+                FadeIn(k.row_labels[last]),
+                FadeIn(k.row(last), shift=DOWN * 0.2),
+                FadeIn(v.row(last), shift=DOWN * 0.2),
+                run_time=0.8,
+            )
             self.play(Indicate(new_q, color=theme.query, scale_factor=1.05), run_time=0.8)
             self.play(ReplacementTransform(k.cells.copy(), new_scores.cells), FadeIn(new_scores.numbers), run_time=1.2)
             self.play(ReplacementTransform(new_scores.copy(), new_weights), run_time=1.0)
-            box = SurroundingRectangle(VGroup(new_weights.cells[top], k.row_labels[top], v.row(top)), color=theme.highlight, buff=0.04)
+            box = SurroundingRectangle(
+                VGroup(new_weights.cells[top], k.row_labels[top], v.row(top)), color=theme.highlight, buff=0.04
+            )
             self.play(FadeIn(box), run_time=0.6)
             self.play(ReplacementTransform(v.cells.copy(), new_out.cells), FadeIn(new_out.numbers), run_time=1.2)
             self.wait(1)
@@ -253,18 +274,32 @@ class KVCacheScene(ExplainerScene):
             self.clear()
             heading = self.heading("Cached = recomputed from scratch")
             cached = self.grid(
-                "outputs", 2, cell_width=CELL_W, cell_height=CELL_H, row_labels=t.tokens, row_label_color=theme.muted,
-                font_size=theme.min_size, row_label_width=MAX_LABEL_WIDTH,
+                "outputs",
+                2,
+                cell_width=CELL_W,
+                cell_height=CELL_H,
+                row_labels=t.tokens,
+                row_label_color=theme.muted,
+                font_size=theme.min_size,
+                row_label_width=MAX_LABEL_WIDTH,
             )
             full = self.grid("recomputed_outputs", 2, cell_width=CELL_W, cell_height=CELL_H, font_size=theme.min_size)
             equals = label(theme, "=", size=theme.title_size)
             VGroup(cached, equals, full).arrange(RIGHT, buff=0.5).move_to(DOWN * 0.2)
             names = VGroup(
                 label(theme, "with the cache", size=theme.small_size, color=theme.key).next_to(cached.cells, UP, buff=0.25),
-                label(theme, "full causal attention,\nlast row each step", size=theme.small_size, color=theme.value).next_to(full.cells, UP, buff=0.25),
+                label(theme, "full causal attention,\nlast row each step", size=theme.small_size, color=theme.value).next_to(
+                    full.cells, UP, buff=0.25
+                ),
             )
             names[0].align_to(names[1], DOWN)
-            verdict = label(theme, f"np.allclose(cached, recomputed) → {t.outputs_match}", size=theme.small_size, mono=True, color=theme.highlight)
+            verdict = label(
+                theme,
+                f"np.allclose(cached, recomputed) → {t.outputs_match}",
+                size=theme.small_size,
+                mono=True,
+                color=theme.highlight,
+            )
             verdict.next_to(VGroup(cached, full), DOWN, buff=0.45)
             self.play(FadeIn(heading), FadeIn(names[0]), FadeIn(cached), run_time=1.2)
             self.play(FadeIn(names[1]), FadeIn(equals), FadeIn(full), run_time=1.2)
@@ -329,7 +364,12 @@ class KVCacheScene(ExplainerScene):
                 self.number("saving_ratio", 2, size=theme.body_size, color=theme.highlight),
             ).arrange(RIGHT, buff=0.2)
             ratio.next_to(VGroup(steps, cached, full), DOWN, buff=0.5)
-            self.play(FadeIn(total_title), ReplacementTransform(cached.numbers.copy(), totals[0]), ReplacementTransform(full.numbers.copy(), totals[1]), run_time=1.5)
+            self.play(
+                FadeIn(total_title),
+                ReplacementTransform(cached.numbers.copy(), totals[0]),
+                ReplacementTransform(full.numbers.copy(), totals[1]),
+                run_time=1.5,
+            )
             self.play(FadeIn(ratio, shift=UP * 0.2))
             self.wait(1)
 
@@ -351,7 +391,17 @@ class KVCacheScene(ExplainerScene):
             for text, x in zip(header, columns_x):
                 text.move_to([x, 1.9, 0])
             rows = [
-                VGroup(*[self.number(source, decimals, size=theme.body_size) for source, decimals in ((f"step_tokens[{n - 1}]", 0), ("total_cached", 0), ("total_full", 0), ("saving_ratio", 2))])
+                VGroup(
+                    *[
+                        self.number(source, decimals, size=theme.body_size)
+                        for source, decimals in (
+                            (f"step_tokens[{n - 1}]", 0),
+                            ("total_cached", 0),
+                            ("total_full", 0),
+                            ("saving_ratio", 2),
+                        )
+                    ]
+                )
             ]
             for i in range(len(t.long_lengths)):
                 rows.append(
@@ -385,15 +435,23 @@ class KVCacheScene(ExplainerScene):
         with self.step("takeaway", caption):
             self.clear()
             heading = self.heading("The KV cache")
-            lines = VGroup(
-                VGroup(label(theme, "per step with the cache:", color=theme.key), formula(theme, CACHED_FORMULA)).arrange(RIGHT, buff=0.3),
-                VGroup(label(theme, "per step recomputing:", color=theme.query), formula(theme, FULL_FORMULA)).arrange(RIGHT, buff=0.3),
+            lines = (
                 VGroup(
-                    label(theme, "memory of the cache: 2 × n × d =", color=theme.muted),
-                    self.number("cache_floats", 0, size=theme.body_size),
-                    label(theme, "numbers", color=theme.muted),
-                ).arrange(RIGHT, buff=0.2),
-            ).arrange(DOWN, buff=0.6, aligned_edge=LEFT).move_to(DOWN * 0.2)
+                    VGroup(label(theme, "per step with the cache:", color=theme.key), formula(theme, CACHED_FORMULA)).arrange(
+                        RIGHT, buff=0.3
+                    ),
+                    VGroup(label(theme, "per step recomputing:", color=theme.query), formula(theme, FULL_FORMULA)).arrange(
+                        RIGHT, buff=0.3
+                    ),
+                    VGroup(
+                        label(theme, "memory of the cache: 2 × n × d =", color=theme.muted),
+                        self.number("cache_floats", 0, size=theme.body_size),
+                        label(theme, "numbers", color=theme.muted),
+                    ).arrange(RIGHT, buff=0.2),
+                )
+                .arrange(DOWN, buff=0.6, aligned_edge=LEFT)
+                .move_to(DOWN * 0.2)
+            )
             self.play(FadeIn(heading))
             for line in lines:
                 self.play(FadeIn(line, shift=UP * 0.2), run_time=0.8)

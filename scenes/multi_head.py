@@ -8,7 +8,20 @@ heatmaps; GPT-3's 96 heads x 96 layers), seed 001 part 4 (the reshape to
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Indicate, ReplacementTransform, SurroundingRectangle, TransformFromCopy, VGroup, Write
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    FadeIn,
+    FadeOut,
+    Indicate,
+    ReplacementTransform,
+    SurroundingRectangle,
+    TransformFromCopy,
+    VGroup,
+    Write,
+)
 
 from attention_math import DEFAULT_SEED, THE_CAT_SAT, sentence_example
 from attention_math.heads import multi_head_trace
@@ -64,7 +77,9 @@ class MultiHeadScene(ExplainerScene):
     default_heads, heads_range = 8, (1, 8)
 
     @classmethod
-    def build_trace(cls, sentence: str | None = None, seed: int = DEFAULT_SEED, d_model: int | None = None, heads: int | None = None):
+    def build_trace(
+        cls, sentence: str | None = None, seed: int = DEFAULT_SEED, d_model: int | None = None, heads: int | None = None
+    ):
         tokens = THE_CAT_SAT.tokens if sentence is None else sentence_example(sentence).tokens
         return multi_head_trace(seed, tokens, d_model or cls.default_d_model, heads or cls.default_heads)
 
@@ -92,8 +107,13 @@ class MultiHeadScene(ExplainerScene):
         width = self.trace.d_model * CELL_WIDTH
         left, label_w = self.labelled_left(width, self.theme.small_size)
         grid = self.grid(
-            source, 1, cell_width=CELL_WIDTH, cell_height=CELL_HEIGHT, font_size=self.theme.min_size,
-            row_labels=labels, row_label_width=label_w,
+            source,
+            1,
+            cell_width=CELL_WIDTH,
+            cell_height=CELL_HEIGHT,
+            font_size=self.theme.min_size,
+            row_labels=labels,
+            row_label_width=label_w,
         )
         return place(grid, left, GRID_TOP)
 
@@ -136,7 +156,12 @@ class MultiHeadScene(ExplainerScene):
         with self.step("project", caption):
             q = self.wide_grid("q")
             q_name = self.matrix_name(f"Q = X · W_Q: still {seq} × {d_model}", q)
-            self.play(ReplacementTransform(self.x_name, q_name), ReplacementTransform(self.x.cells, q.cells), ReplacementTransform(self.x.numbers, q.numbers), run_time=1.5)
+            self.play(
+                ReplacementTransform(self.x_name, q_name),
+                ReplacementTransform(self.x.cells, q.cells),
+                ReplacementTransform(self.x.numbers, q.numbers),
+                run_time=1.5,
+            )
             self.add(q)
             # X's labels were faded in on their own: they leave too (Q has the same labels), so Q can move.
             self.remove(self.x, self.x.row_labels)
@@ -161,23 +186,36 @@ class MultiHeadScene(ExplainerScene):
         with self.step("split-into-heads", caption):
             shape = VGroup(
                 label(theme, f"d_head = {d_model} ÷ {t.n_heads} = {t.d_head}", size=theme.small_size, color=theme.highlight),
-                label(theme, f"({seq}, {d_model}) → ({t.n_heads}, {seq}, {t.d_head})", size=theme.small_size, color=theme.highlight),
+                label(
+                    theme, f"({seq}, {d_model}) → ({t.n_heads}, {seq}, {t.d_head})", size=theme.small_size, color=theme.highlight
+                ),
             )
             self.place_shape(shape)
-            pairs = VGroup(*[
-                SurroundingRectangle(VGroup(q.cell(0, h * t.d_head), q.cell(seq - 1, (h + 1) * t.d_head - 1)), color=theme.highlight, buff=0.0, stroke_width=3)
-                for h in range(t.n_heads)
-            ])
+            pairs = VGroup(
+                *[
+                    SurroundingRectangle(
+                        VGroup(q.cell(0, h * t.d_head), q.cell(seq - 1, (h + 1) * t.d_head - 1)),
+                        color=theme.highlight,
+                        buff=0.0,
+                        stroke_width=3,
+                    )
+                    for h in range(t.n_heads)
+                ]
+            )
             self.play(FadeOut(self.equation), FadeIn(shape), FadeIn(pairs, lag_ratio=0.1), run_time=1.5)
 
             blocks, titles = self.head_blocks("q_heads", top=-0.55)
             self.play(FadeIn(titles, lag_ratio=0.05), run_time=0.8)
             moves = [
-                TransformFromCopy(VGroup(*[q.cell(i, h * t.d_head + j) for i in range(seq) for j in range(t.d_head)]), blocks[h].cells)
+                TransformFromCopy(
+                    VGroup(*[q.cell(i, h * t.d_head + j) for i in range(seq) for j in range(t.d_head)]), blocks[h].cells
+                )
                 for h in range(t.n_heads)
             ]
             moves += [
-                TransformFromCopy(VGroup(*[q.number(i, h * t.d_head + j) for i in range(seq) for j in range(t.d_head)]), blocks[h].numbers)
+                TransformFromCopy(
+                    VGroup(*[q.number(i, h * t.d_head + j) for i in range(seq) for j in range(t.d_head)]), blocks[h].numbers
+                )
                 for h in range(t.n_heads)
             ]
             self.play(*moves, FadeIn(blocks[0].row_labels), run_time=2)
@@ -223,7 +261,9 @@ class MultiHeadScene(ExplainerScene):
     def head_blocks(self, source: str, top: float) -> tuple[list[NumberGrid], VGroup]:
         """One (seq, d_head) grid per head in a row, with "head h" above each; tokens left of the first."""
         t = self.trace
-        titles = VGroup(*[label(self.theme, f"head {h + 1}", size=self.theme.min_size, color=self.theme.highlight) for h in range(t.n_heads)])
+        titles = VGroup(
+            *[label(self.theme, f"head {h + 1}", size=self.theme.min_size, color=self.theme.highlight) for h in range(t.n_heads)]
+        )
         block_width = t.d_head * CELL_WIDTH
         # Blocks one column wide are narrower than their titles: the gap keeps the titles apart.
         gap = max(0.16, max(title.width for title in titles) - block_width + 0.12)
@@ -233,8 +273,13 @@ class MultiHeadScene(ExplainerScene):
         for h in range(t.n_heads):
             labels = t.tokens if h == 0 else None
             block = self.grid(
-                f"{source}[{h}]", 1, cell_width=CELL_WIDTH, cell_height=CELL_HEIGHT, font_size=self.theme.min_size,
-                row_labels=labels, row_label_width=label_w,
+                f"{source}[{h}]",
+                1,
+                cell_width=CELL_WIDTH,
+                cell_height=CELL_HEIGHT,
+                font_size=self.theme.min_size,
+                row_labels=labels,
+                row_label_width=label_w,
             )
             place(block, left + h * (block_width + gap), top)
             titles[h].next_to(block.cells, UP, buff=0.12)
@@ -272,7 +317,9 @@ class MultiHeadScene(ExplainerScene):
             columns = -(-t.n_heads // rows)
             gap, row_gap, top = 0.14, 0.48, 2.0
             natural = max(label(theme, token, size=theme.min_size).width for token in t.tokens)
-            label_w = min(natural, MAX_LABEL_WIDTH, PATTERN_WIDTH - LABEL_BUFF - (columns - 1) * gap - columns * n * MIN_HEAT_CELL)
+            label_w = min(
+                natural, MAX_LABEL_WIDTH, PATTERN_WIDTH - LABEL_BUFF - (columns - 1) * gap - columns * n * MIN_HEAT_CELL
+            )
             cell_w = min(MAX_HEAT_CELL[0], (PATTERN_WIDTH - LABEL_BUFF - label_w - (columns - 1) * gap) / (columns * n))
             cell_h = min(MAX_HEAT_CELL[1], (PATTERN_HEIGHT - (rows - 1) * row_gap) / (rows * n))
             roomy = cell_w >= 0.75 and cell_h >= 0.5
@@ -284,9 +331,18 @@ class MultiHeadScene(ExplainerScene):
             for h in range(t.n_heads):
                 row, col = divmod(h, columns)
                 heatmap = self.grid(
-                    f"weights[{h}]", 1, heat=True, vmin=0.0, vmax=vmax, cell_width=cell_w, cell_height=cell_h,
-                    font_size=size, label_size=size, row_labels=t.tokens if col == 0 else None,
-                    row_label_color=theme.query, row_label_width=label_w,
+                    f"weights[{h}]",
+                    1,
+                    heat=True,
+                    vmin=0.0,
+                    vmax=vmax,
+                    cell_width=cell_w,
+                    cell_height=cell_h,
+                    font_size=size,
+                    label_size=size,
+                    row_labels=t.tokens if col == 0 else None,
+                    row_label_color=theme.query,
+                    row_label_width=label_w,
                 )
                 place(heatmap, left0 + col * (width + gap), top - row * (n * cell_h + row_gap))
                 # Background-coloured borders keep neighbouring numbers apart in such small cells.
@@ -300,7 +356,9 @@ class MultiHeadScene(ExplainerScene):
             self.play(FadeIn(heading))
             for h, heatmap in enumerate(maps):
                 self.play(FadeIn(heatmap), FadeIn(titles[h]), run_time=0.6)
-            boxes = VGroup(*[SurroundingRectangle(maps[h].cell(*peaks[h]), color=theme.highlight, buff=0.0, stroke_width=4) for h in marked])
+            boxes = VGroup(
+                *[SurroundingRectangle(maps[h].cell(*peaks[h]), color=theme.highlight, buff=0.0, stroke_width=4) for h in marked]
+            )
             self.play(FadeIn(boxes))
             self.wait(1)
 
@@ -369,7 +427,9 @@ class MultiHeadScene(ExplainerScene):
             output_labels = concat.row_labels.copy().shift(output.cells.get_center() - concat.cells.get_center())
             output_name = self.matrix_name(f"output = Concat · W_O: {seq} × {d_model}", output)
             self.play(FadeIn(output_name), FadeIn(output_labels))
-            self.play(TransformFromCopy(concat.cells, output.cells), TransformFromCopy(concat.numbers, output.numbers), run_time=1.8)
+            self.play(
+                TransformFromCopy(concat.cells, output.cells), TransformFromCopy(concat.numbers, output.numbers), run_time=1.8
+            )
             self.wait(1)
 
     def show_scale(self, t):
@@ -396,14 +456,19 @@ class MultiHeadScene(ExplainerScene):
             header[1].move_to([GPT3_X, 2.2, 0])
             for name, source, computed in rows:
                 color = theme.highlight if computed else theme.text
-                table.add(VGroup(
-                    label(theme, name, size=theme.small_size, color=theme.highlight if computed else theme.muted),
-                    *[self.number(f"{source}[{m}]", 0, size=theme.body_size, color=color) for m in (demo, big)],
-                ))
+                table.add(
+                    VGroup(
+                        label(theme, name, size=theme.small_size, color=theme.highlight if computed else theme.muted),
+                        *[self.number(f"{source}[{m}]", 0, size=theme.body_size, color=color) for m in (demo, big)],
+                    )
+                )
             params = VGroup(
                 label(theme, "parameters", size=theme.small_size, color=theme.muted),
                 self.number(f"scale_attention_params[{demo}]", 0, size=theme.body_size),
-                VGroup(self.number(f"scale_total_params_billions[{big}]", 0, size=theme.body_size), label(theme, "billion", size=theme.small_size)).arrange(RIGHT, buff=0.15, aligned_edge=DOWN),
+                VGroup(
+                    self.number(f"scale_total_params_billions[{big}]", 0, size=theme.body_size),
+                    label(theme, "billion", size=theme.small_size),
+                ).arrange(RIGHT, buff=0.15, aligned_edge=DOWN),
             )
             table.add(params)
             for k, row in enumerate(table):
@@ -414,7 +479,10 @@ class MultiHeadScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(header))
             for row in table:
                 self.play(FadeIn(row), run_time=0.6)
-            self.play(*[Indicate(table[k][1:], color=theme.highlight) for k, (_, _, computed) in enumerate(rows) if computed], run_time=1.2)
+            self.play(
+                *[Indicate(table[k][1:], color=theme.highlight) for k, (_, _, computed) in enumerate(rows) if computed],
+                run_time=1.2,
+            )
             self.wait(1)
 
         caption = (
@@ -426,7 +494,10 @@ class MultiHeadScene(ExplainerScene):
             attention = VGroup(
                 label(theme, "attention weights = 4 · d_model² · layers", size=theme.small_size, color=theme.highlight),
                 self.number(f"scale_attention_params[{demo}]", 0, size=theme.body_size, color=theme.highlight),
-                VGroup(self.number(f"scale_attention_params_billions[{big}]", 1, size=theme.body_size, color=theme.highlight), label(theme, "billion", size=theme.small_size, color=theme.highlight)).arrange(RIGHT, buff=0.15, aligned_edge=DOWN),
+                VGroup(
+                    self.number(f"scale_attention_params_billions[{big}]", 1, size=theme.body_size, color=theme.highlight),
+                    label(theme, "billion", size=theme.small_size, color=theme.highlight),
+                ).arrange(RIGHT, buff=0.15, aligned_edge=DOWN),
             )
             y = 2.2 - (len(table) + 1) * ROW_STEP
             attention[0].move_to([0, y, 0]).align_to([NAME_X, 0, 0], LEFT)

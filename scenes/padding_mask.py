@@ -52,7 +52,9 @@ class PaddingMaskScene(ExplainerScene):
                 for token in sequence:
                     color = theme.masked if token == PAD else theme.text
                     text = label(theme, token, color=color)
-                    box = Rectangle(width=1.5, height=0.75, stroke_color=theme.masked if token == PAD else theme.line, stroke_width=2)
+                    box = Rectangle(
+                        width=1.5, height=0.75, stroke_color=theme.masked if token == PAD else theme.line, stroke_width=2
+                    )
                     boxes.add(VGroup(box, text.move_to(box)))
                 rows.add(boxes.arrange(RIGHT, buff=0.12))
             rows.arrange(DOWN, buff=0.35).move_to(LEFT * 2.2 + DOWN * 0.3)
@@ -65,7 +67,9 @@ class PaddingMaskScene(ExplainerScene):
             for boxes in rows:
                 self.play(FadeIn(boxes, lag_ratio=0.1), run_time=0.8)
             self.play(FadeIn(valid_name), FadeIn(valid), run_time=1.2)
-            self.play(FadeIn(SurroundingRectangle(VGroup(rows[t.sentence], valid.row(t.sentence)), color=theme.highlight, buff=0.1)))
+            self.play(
+                FadeIn(SurroundingRectangle(VGroup(rows[t.sentence], valid.row(t.sentence)), color=theme.highlight, buff=0.1))
+            )
 
         caption = (
             f"Take the first sentence, “{sentence}” and {len(pads)} pads. "
@@ -80,16 +84,22 @@ class PaddingMaskScene(ExplainerScene):
             shade_mask(theme, mask, t.mask)
             mask.move_to(LEFT * 2.3 + DOWN * 1.1)
             valid_row.next_to(mask.cells, UP, buff=1.25)
-            valid_name = label(theme, "valid keys", size=theme.small_size, color=theme.muted).next_to(valid_row.cells, LEFT, buff=0.3)
+            valid_name = label(theme, "valid keys", size=theme.small_size, color=theme.muted).next_to(
+                valid_row.cells, LEFT, buff=0.3
+            )
             arrow = label(theme, "↓ copied to every query row", size=theme.small_size, color=theme.muted)
             arrow.move_to((valid_row.cells.get_bottom() + mask.cells.get_top()) / 2)
-            legend = VGroup(
-                label(theme, "1  real key: may attend", size=theme.small_size, color=theme.value),
-                label(theme, f"0  {PAD} key: hidden", size=theme.small_size, color=theme.masked),
-            ).arrange(DOWN, buff=0.4, aligned_edge=LEFT).next_to(mask, RIGHT, buff=0.9)
+            legend = (
+                VGroup(
+                    label(theme, "1  real key: may attend", size=theme.small_size, color=theme.value),
+                    label(theme, f"0  {PAD} key: hidden", size=theme.small_size, color=theme.masked),
+                )
+                .arrange(DOWN, buff=0.4, aligned_edge=LEFT)
+                .next_to(mask, RIGHT, buff=0.9)
+            )
             self.play(FadeIn(heading), FadeIn(valid_name), FadeIn(valid_row))
             self.play(FadeIn(arrow), FadeIn(mask.row_labels))
-            self.play(*[TransformFromCopy(valid_row.cells, mask.row(r)[: n]) for r in range(n)], run_time=1.5)
+            self.play(*[TransformFromCopy(valid_row.cells, mask.row(r)[:n]) for r in range(n)], run_time=1.5)
             self.play(*[FadeIn(mask.row(r)[n:]) for r in range(n)], FadeIn(legend, lag_ratio=0.3))
 
         share = t.pad_share[t.focus]
@@ -102,8 +112,18 @@ class PaddingMaskScene(ExplainerScene):
             heading = self.heading(f"No mask: the {PAD} keys take weight")
             note = label(theme, f"Q = K = V = course embeddings; {PAD} = zeros", size=theme.small_size, color=theme.muted)
             note.next_to(heading, DOWN, buff=0.25).align_to(heading, LEFT)
-            unmasked = self.grid("unmasked_weights", 2, heat=True, vmin=0.0, vmax=1.0,
-                                 row_labels=tokens, col_labels=tokens, row_label_color=theme.query, col_label_color=theme.key, **CELLS)
+            unmasked = self.grid(
+                "unmasked_weights",
+                2,
+                heat=True,
+                vmin=0.0,
+                vmax=1.0,
+                row_labels=tokens,
+                col_labels=tokens,
+                row_label_color=theme.query,
+                col_label_color=theme.key,
+                **CELLS,
+            )
             unmasked.move_to(LEFT * 1.6 + DOWN * 0.75)
             shares = self.grid("pad_share", 2, **CELLS)
             for r in range(n):
@@ -125,18 +145,30 @@ class PaddingMaskScene(ExplainerScene):
         with self.step("pad-keys-get-zero", caption):
             self.clear()
             heading = self.heading(f"Masked: {PAD} keys get exactly 0")
-            masked = self.grid("masked_scores", 2, 
-                               row_labels=tokens, col_labels=tokens, row_label_color=theme.query, col_label_color=theme.key, **CELLS)
+            masked = self.grid(
+                "masked_scores",
+                2,
+                row_labels=tokens,
+                col_labels=tokens,
+                row_label_color=theme.query,
+                col_label_color=theme.key,
+                **CELLS,
+            )
             masked.move_to(LEFT * 3.2 + DOWN * 0.5)
-            weights = self.grid("weights", 2, heat=True, vmin=0.0, vmax=1.0,
-                                col_labels=tokens, col_label_color=theme.key, **CELLS)
+            weights = self.grid(
+                "weights", 2, heat=True, vmin=0.0, vmax=1.0, col_labels=tokens, col_label_color=theme.key, **CELLS
+            )
             weights.next_to(masked, RIGHT, buff=1.0).align_to(masked, DOWN)
             masked_name = formula(theme, r"QK^\top/\sqrt{d_k}\ \text{masked}").next_to(masked.col_labels, UP, buff=0.3)
-            weights_name = formula(theme, r"\mathrm{softmax}").next_to(weights.col_labels, UP, buff=0.3).align_to(masked_name, DOWN)
+            weights_name = (
+                formula(theme, r"\mathrm{softmax}").next_to(weights.col_labels, UP, buff=0.3).align_to(masked_name, DOWN)
+            )
             arrow = label(theme, "→", size=theme.title_size).move_to((masked.get_right() + weights.cells.get_left()) / 2)
             self.play(FadeIn(heading), FadeIn(masked_name), FadeIn(masked), run_time=1.2)
             self.play(FadeIn(arrow), FadeIn(weights_name), FadeIn(weights.col_labels))
-            self.play(TransformFromCopy(VGroup(masked.cells, masked.numbers), VGroup(weights.cells, weights.numbers)), run_time=1.8)
+            self.play(
+                TransformFromCopy(VGroup(masked.cells, masked.numbers), VGroup(weights.cells, weights.numbers)), run_time=1.8
+            )
             self.play(*[FadeIn(SurroundingRectangle(weights.column(j), color=theme.masked, buff=0.04)) for j in pads])
 
         caption = (
@@ -161,7 +193,9 @@ class PaddingMaskScene(ExplainerScene):
                 label(theme, "&", size=theme.body_size).move_to((valid_row.cells.get_bottom() + causal.cells.get_top()) / 2),
                 label(theme, "causal", size=theme.small_size).next_to(causal.cells, DOWN, buff=0.25),
                 label(theme, "=", size=theme.title_size).move_to((causal.get_right() + combined.get_left()) / 2),
-                label(theme, "padding & causal", size=theme.small_size, color=theme.highlight).next_to(combined.cells, DOWN, buff=0.25),
+                label(theme, "padding & causal", size=theme.small_size, color=theme.highlight).next_to(
+                    combined.cells, DOWN, buff=0.25
+                ),
             )
             self.play(FadeIn(heading))
             self.play(FadeIn(valid_row), FadeIn(names[0]), run_time=1.0)
@@ -176,19 +210,31 @@ class PaddingMaskScene(ExplainerScene):
         with self.step("combined-weights", caption):
             self.clear()
             heading = self.heading("Padding & causal: the weights")
-            masked = self.grid("combined_masked_scores", 2, 
-                               row_labels=tokens, col_labels=tokens, row_label_color=theme.query, col_label_color=theme.key, **CELLS)
+            masked = self.grid(
+                "combined_masked_scores",
+                2,
+                row_labels=tokens,
+                col_labels=tokens,
+                row_label_color=theme.query,
+                col_label_color=theme.key,
+                **CELLS,
+            )
             masked.move_to(LEFT * 3.2 + DOWN * 0.5)
-            weights = self.grid("combined_weights", 2, heat=True, vmin=0.0, vmax=1.0,
-                                col_labels=tokens, col_label_color=theme.key, **CELLS)
+            weights = self.grid(
+                "combined_weights", 2, heat=True, vmin=0.0, vmax=1.0, col_labels=tokens, col_label_color=theme.key, **CELLS
+            )
             weights.next_to(masked, RIGHT, buff=1.0).align_to(masked, DOWN)
             masked_name = formula(theme, r"\text{scores, both masks}").next_to(masked.col_labels, UP, buff=0.3)
-            weights_name = formula(theme, r"\mathrm{softmax}").next_to(weights.col_labels, UP, buff=0.3).align_to(masked_name, DOWN)
+            weights_name = (
+                formula(theme, r"\mathrm{softmax}").next_to(weights.col_labels, UP, buff=0.3).align_to(masked_name, DOWN)
+            )
             arrow = label(theme, "→", size=theme.title_size).move_to((masked.get_right() + weights.cells.get_left()) / 2)
             key_zero = SurroundingRectangle(masked.column(0), color=theme.value, buff=0.04)
             pad_query_rows = VGroup(*[SurroundingRectangle(weights.row(j), color=theme.masked, buff=0.04) for j in pads])
             self.play(FadeIn(heading), FadeIn(masked_name), FadeIn(masked), run_time=1.2)
             self.play(FadeIn(key_zero))
             self.play(FadeIn(arrow), FadeIn(weights_name), FadeIn(weights.col_labels))
-            self.play(TransformFromCopy(VGroup(masked.cells, masked.numbers), VGroup(weights.cells, weights.numbers)), run_time=1.8)
+            self.play(
+                TransformFromCopy(VGroup(masked.cells, masked.numbers), VGroup(weights.cells, weights.numbers)), run_time=1.8
+            )
             self.play(FadeIn(pad_query_rows))

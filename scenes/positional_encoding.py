@@ -74,11 +74,22 @@ class PositionalEncodingScene(ExplainerScene):
         """The 3 x 3 weights of one sentence, queries as rows, keys as columns."""
         theme = self.theme
         heatmap = self.grid(
-            source, 2, heat=True, vmin=0.0, vmax=1.0, cell_width=1.15, cell_height=0.58,
-            row_labels=tokens, col_labels=tokens, row_label_color=theme.query, col_label_color=theme.key,
+            source,
+            2,
+            heat=True,
+            vmin=0.0,
+            vmax=1.0,
+            cell_width=1.15,
+            cell_height=0.58,
+            row_labels=tokens,
+            col_labels=tokens,
+            row_label_color=theme.query,
+            col_label_color=theme.key,
         )
         heatmap.shift(RIGHT * (centre - heatmap.cells.get_center()[0]) + UP * (-0.85 - heatmap.cells.get_top()[1]))
-        name = label(theme, "attention weights", size=theme.small_size, color=theme.muted).next_to(heatmap.col_labels, UP, buff=0.15)
+        name = label(theme, "attention weights", size=theme.small_size, color=theme.muted).next_to(
+            heatmap.col_labels, UP, buff=0.15
+        )
         return heatmap, name
 
     def dog_to_man(self, tokens) -> tuple[int, int]:
@@ -145,7 +156,16 @@ class PositionalEncodingScene(ExplainerScene):
             equations.move_to(UP * 1.45)
             kinds = ["sin", "cos"] * (t.d_small // 2)
             rows = [f"position {p}" for p in range(len(t.pe_small))]
-            grid = self.grid("pe_small", 2, cell_width=1.3, cell_height=0.62, font_size=theme.body_size, row_labels=rows, col_labels=kinds, col_label_color=theme.key)
+            grid = self.grid(
+                "pe_small",
+                2,
+                cell_width=1.3,
+                cell_height=0.62,
+                font_size=theme.body_size,
+                row_labels=rows,
+                col_labels=kinds,
+                col_label_color=theme.key,
+            )
             grid.shift(DOWN * 1.7 - grid.cells.get_center())
             name = label(theme, f"PE for d_model = {t.d_small}", size=theme.small_size, color=theme.muted)
             name.next_to(grid.col_labels, UP, buff=0.2)
@@ -169,7 +189,10 @@ class PositionalEncodingScene(ExplainerScene):
             self.clear()
             heading = self.heading("With positions added")
             columns = []
-            for tokens, x_source, w_source, centre in ((a, "x_a_pos", "weights_a_pos", -3.4), (b, "x_b_pos", "weights_b_pos", 3.4)):
+            for tokens, x_source, w_source, centre in (
+                (a, "x_a_pos", "weights_a_pos", -3.4),
+                (b, "x_b_pos", "weights_b_pos", 3.4),
+            ):
                 title, x, name = self.sentence_column(tokens, x_source, "X + PE", centre)
                 heatmap, heat_name = self.weights_column(tokens, w_source, centre)
                 columns.append((title, x, name, heatmap, heat_name))
@@ -213,7 +236,9 @@ class PositionalEncodingScene(ExplainerScene):
                 self.number(f"dims[{last_dim}]", 0).next_to(grid.cell(last_pos, last_dim), DOWN, buff=0.15),
             )
             axis_names = VGroup(
-                label(theme, "position ↓", size=theme.small_size, color=theme.muted).next_to(grid, UP, buff=0.12).align_to(ticks[0], LEFT),
+                label(theme, "position ↓", size=theme.small_size, color=theme.muted)
+                .next_to(grid, UP, buff=0.12)
+                .align_to(ticks[0], LEFT),
                 label(theme, "dimension →", size=theme.small_size, color=theme.muted).next_to(grid, DOWN, buff=0.15),
             )
             self.play(FadeIn(heading), FadeIn(axis_names), FadeIn(ticks))
@@ -223,9 +248,7 @@ class PositionalEncodingScene(ExplainerScene):
 
     def show_waves(self, t):
         theme = self.theme
-        periods = ", ".join(
-            f"dimension {d} every {format_number(w, 1)}" for d, w in zip(t.curve_dims, t.curve_wavelengths)
-        )
+        periods = ", ".join(f"dimension {d} every {format_number(w, 1)}" for d, w in zip(t.curve_dims, t.curve_wavelengths))
         caption = (
             "Read one column at a time and each dimension is a wave along the positions. "
             f"They repeat at different rates: {periods} positions. "
@@ -242,15 +265,23 @@ class PositionalEncodingScene(ExplainerScene):
                 return np.array([left + (right - left) * x / last, centre + amplitude * y, 0.0])
 
             plots = []
-            for k, dim in enumerate(t.curve_dims):
+            for k in range(len(t.curve_dims)):
                 centre = 1.95 - k * spacing
                 baseline = Line(to_point(0, 0, centre), to_point(last, 0, centre), color=theme.line, stroke_width=2)
                 curve = VMobject(stroke_color=colors[k], stroke_width=4)
                 curve.set_points_as_corners([to_point(x, y, centre) for x, y in zip(t.curve_x, t.curve_y[k])])
-                dots = VGroup(*[Dot(to_point(p, y, centre), radius=0.035, color=colors[k]) for p, y in enumerate(t.curve_points[k])])
-                name = VGroup(label(theme, "dimension", size=theme.small_size, color=colors[k]), self.number(f"curve_dims[{k}]", 0, size=theme.small_size, color=colors[k]))
+                dots = VGroup(
+                    *[Dot(to_point(p, y, centre), radius=0.035, color=colors[k]) for p, y in enumerate(t.curve_points[k])]
+                )
+                name = VGroup(
+                    label(theme, "dimension", size=theme.small_size, color=colors[k]),
+                    self.number(f"curve_dims[{k}]", 0, size=theme.small_size, color=colors[k]),
+                )
                 name.arrange(RIGHT, buff=0.12)
-                period = VGroup(label(theme, "period", size=theme.min_size, color=theme.muted), self.number(f"curve_wavelengths[{k}]", 1, size=theme.min_size, color=theme.muted))
+                period = VGroup(
+                    label(theme, "period", size=theme.min_size, color=theme.muted),
+                    self.number(f"curve_wavelengths[{k}]", 1, size=theme.min_size, color=theme.muted),
+                )
                 period.arrange(RIGHT, buff=0.12)
                 names = VGroup(name, period).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
                 names.move_to([0, centre, 0]).align_to([-6.7, 0, 0], LEFT)
@@ -278,7 +309,9 @@ class PositionalEncodingScene(ExplainerScene):
             self.clear()
             heading = self.heading("Nearby positions look alike")
             last = t.seq_len - 1
-            grid = ColorGrid(theme, t.similarity, cell_width=0.085, cell_height=0.085, vmin=t.similarity_min, vmax=t.similarity_max)
+            grid = ColorGrid(
+                theme, t.similarity, cell_width=0.085, cell_height=0.085, vmin=t.similarity_min, vmax=t.similarity_max
+            )
             grid.move_to(LEFT * 4.05 + DOWN * 0.15)
             scale = self.color_scale(grid, "similarity_min", "similarity_max")
             ticks = VGroup(
@@ -287,13 +320,21 @@ class PositionalEncodingScene(ExplainerScene):
                 self.number("positions[0]", 0).next_to(grid.cell(last, 0), DOWN, buff=0.12),
                 self.number(f"positions[{last}]", 0).next_to(grid.cell(last, last), DOWN, buff=0.12),
             )
-            row_mark = SurroundingRectangle(VGroup(grid.cell(r, 0), grid.cell(r, last)), color=theme.highlight, buff=0.0, stroke_width=3)
+            row_mark = SurroundingRectangle(
+                VGroup(grid.cell(r, 0), grid.cell(r, last)), color=theme.highlight, buff=0.0, stroke_width=3
+            )
 
             cosine = formula(theme, r"\cos(a, b) = \frac{a \cdot b}{\lVert a \rVert\, \lVert b \rVert}", size=theme.formula_size)
             cosine.move_to([3.3, 2.15, 0])
             pairs = VGroup(
-                VGroup(label(theme, f"positions {r} and {near}:", size=theme.small_size), self.number("similarity_near", 4, size=theme.body_size, color=theme.highlight)),
-                VGroup(label(theme, f"positions {r} and {far}:", size=theme.small_size), self.number("similarity_far", 4, size=theme.body_size, color=theme.highlight)),
+                VGroup(
+                    label(theme, f"positions {r} and {near}:", size=theme.small_size),
+                    self.number("similarity_near", 4, size=theme.body_size, color=theme.highlight),
+                ),
+                VGroup(
+                    label(theme, f"positions {r} and {far}:", size=theme.small_size),
+                    self.number("similarity_far", 4, size=theme.body_size, color=theme.highlight),
+                ),
             )
             for pair in pairs:
                 pair.arrange(RIGHT, buff=0.25)
@@ -306,7 +347,10 @@ class PositionalEncodingScene(ExplainerScene):
             def to_point(p, s):
                 return np.array([x0 + (x1 - x0) * p / last, y0 + (y1 - y0) * (s - low) / (high - low), 0.0])
 
-            axes = VGroup(Line(to_point(0, low), to_point(last, low), color=theme.line), Line(to_point(0, low), to_point(0, high), color=theme.line))
+            axes = VGroup(
+                Line(to_point(0, low), to_point(last, low), color=theme.line),
+                Line(to_point(0, low), to_point(0, high), color=theme.line),
+            )
             curve = VMobject(stroke_color=theme.key, stroke_width=4)
             curve.set_points_as_corners([to_point(p, s) for p, s in enumerate(t.similarity[r])])
             marks = VGroup(*[Dot(to_point(p, t.similarity[r, p]), radius=0.08, color=theme.highlight) for p in (near, far)])

@@ -99,11 +99,13 @@ class QKVScene(ExplainerScene):
             ]
             table = VGroup()
             for name, question, library, color in rows:
-                table.add(VGroup(
-                    label(theme, name, size=theme.title_size, color=color),
-                    label(theme, f"“{question}”"),
-                    label(theme, library, color=theme.muted),
-                ))
+                table.add(
+                    VGroup(
+                        label(theme, name, size=theme.title_size, color=color),
+                        label(theme, f"“{question}”"),
+                        label(theme, library, color=theme.muted),
+                    )
+                )
             # Three aligned columns: name, question, library.
             widths = [max(row[c].width for row in table) for c in range(3)]
             for r, row in enumerate(table):
@@ -112,8 +114,12 @@ class QKVScene(ExplainerScene):
                     part.move_to(RIGHT * (x + part.width / 2) + UP * (0.9 - 1.5 * r))
                     x += widths[c] + 0.8
             titles = VGroup(
-                label(theme, "in attention", size=theme.small_size, color=theme.muted).next_to(table[0][1], UP, buff=0.45).align_to(table[0][1], LEFT),
-                label(theme, "in a library", size=theme.small_size, color=theme.muted).next_to(table[0][2], UP, buff=0.45).align_to(table[0][2], LEFT),
+                label(theme, "in attention", size=theme.small_size, color=theme.muted)
+                .next_to(table[0][1], UP, buff=0.45)
+                .align_to(table[0][1], LEFT),
+                label(theme, "in a library", size=theme.small_size, color=theme.muted)
+                .next_to(table[0][2], UP, buff=0.45)
+                .align_to(table[0][2], LEFT),
             )
             titles[1].align_to(titles[0], DOWN)
             self.play(FadeIn(heading), FadeIn(titles))
@@ -126,7 +132,8 @@ class QKVScene(ExplainerScene):
         theme = self.theme
         course = t.query_tokens == THE_CAT_SAT.tokens
         origin = (
-            "from the course notebook" if course
+            "from the course notebook"
+            if course
             else "the course notebook's for its own words, made-up numbers for any other word (see the line below)"
         )
         caption = (
@@ -139,16 +146,33 @@ class QKVScene(ExplainerScene):
             # Centred at x = -4.5 as in the course example; long words push X right, in narrower cells.
             widest = max(label(theme, token, size=theme.small_size).width for token in t.query_tokens)
             narrow = {} if widest <= 0.85 else {"cell_width": 0.65, "font_size": theme.min_size}
-            x = self.grid("x_query", 1, row_labels=t.query_tokens, row_label_width=LABEL_WIDTH, **{**self.cells, "cell_width": 0.7, **narrow})
+            x = self.grid(
+                "x_query",
+                1,
+                row_labels=t.query_tokens,
+                row_label_width=LABEL_WIDTH,
+                **{**self.cells, "cell_width": 0.7, **narrow},
+            )
             centre = max(-4.5, -RIGHT_EDGE + x.row_labels.width + 0.15 + x.cells.width / 2)
             x.shift(RIGHT * (centre - x.cells.get_center()[0]) + UP * (self.top - x.cells.get_top()[1]))
             x_name = formula(theme, r"X").next_to(x.cells, UP, buff=0.2)
-            recipes = VGroup(
-                formula(theme, r"Q = X\,W_Q", colors={"Q": theme.query, "W_Q": theme.query}),
-                formula(theme, r"K = X\,W_K", colors={"K": theme.key, "W_K": theme.key}),
-                formula(theme, r"V = X\,W_V", colors={"V": theme.value, "W_V": theme.value}),
-            ).arrange(DOWN, buff=0.5, aligned_edge=LEFT).move_to(RIGHT * 2.2 + UP * 0.5)
-            self.play(FadeIn(heading), FadeIn(x_name), FadeIn(x.row_labels, lag_ratio=0.1), FadeIn(x.cells), FadeIn(x.numbers), run_time=1.5)
+            recipes = (
+                VGroup(
+                    formula(theme, r"Q = X\,W_Q", colors={"Q": theme.query, "W_Q": theme.query}),
+                    formula(theme, r"K = X\,W_K", colors={"K": theme.key, "W_K": theme.key}),
+                    formula(theme, r"V = X\,W_V", colors={"V": theme.value, "W_V": theme.value}),
+                )
+                .arrange(DOWN, buff=0.5, aligned_edge=LEFT)
+                .move_to(RIGHT * 2.2 + UP * 0.5)
+            )
+            self.play(
+                FadeIn(heading),
+                FadeIn(x_name),
+                FadeIn(x.row_labels, lag_ratio=0.1),
+                FadeIn(x.cells),
+                FadeIn(x.numbers),
+                run_time=1.5,
+            )
             self.play(FadeIn(recipes, lag_ratio=0.4), run_time=1.5)
             self.note = self.inputs_note(course)
             if self.note is not None:
@@ -169,6 +193,7 @@ class QKVScene(ExplainerScene):
         """The worked entry Q[focus, 0] in the caption, every number from the trace."""
         t = self.trace
         i = t.focus
+
         def factor(value):
             text = format_number(value, 2)
             return f"({text})" if value < 0 else text  # a bracketed minus reads better after "×"
@@ -205,9 +230,19 @@ class QKVScene(ExplainerScene):
             w = self.grid(f"w_{name}", 2, **cells)
             w.shift(RIGHT * (self.x.cells.get_right()[0] + gap - w.cells.get_left()[0]) + UP * (self.top - w.cells.get_top()[1]))
             result = self.grid(name, 2, **cells)
-            result.shift(RIGHT * (w.cells.get_right()[0] + gap - result.cells.get_left()[0]) + UP * (self.top - result.cells.get_top()[1]))
-            dot = label(theme, "·", size=theme.title_size).move_to((self.x.cells.get_right() + w.cells.get_left()) / 2).set_y(self.x.cells.get_center()[1])
-            equals = label(theme, "=", size=theme.title_size).move_to((w.cells.get_right() + result.cells.get_left()) / 2).set_y(self.x.cells.get_center()[1])
+            result.shift(
+                RIGHT * (w.cells.get_right()[0] + gap - result.cells.get_left()[0]) + UP * (self.top - result.cells.get_top()[1])
+            )
+            dot = (
+                label(theme, "·", size=theme.title_size)
+                .move_to((self.x.cells.get_right() + w.cells.get_left()) / 2)
+                .set_y(self.x.cells.get_center()[1])
+            )
+            equals = (
+                label(theme, "=", size=theme.title_size)
+                .move_to((w.cells.get_right() + result.cells.get_left()) / 2)
+                .set_y(self.x.cells.get_center()[1])
+            )
             w_name = formula(theme, f"W_{upper}", colors={f"W_{upper}": color}).next_to(w.cells, UP, buff=0.2)
             result_name = formula(theme, upper, colors={upper: color}).next_to(result.cells, UP, buff=0.2)
             if previous is None:
@@ -240,8 +275,17 @@ class QKVScene(ExplainerScene):
         self.play(FadeIn(expansion), run_time=1.2)
         self.play(TransformFromCopy(expansion[-1], result.number(i, 0)), FadeIn(cell_box), run_time=1.0)
         self.wait(1.5)
-        others = VGroup(*[result.number(r, c) for r in range(result.shape[0]) for c in range(result.shape[1]) if (r, c) != (i, 0)])
-        self.play(FadeOut(row_box), FadeOut(column_box), FadeOut(cell_box), FadeOut(expansion), FadeIn(others, lag_ratio=0.03), run_time=1.5)
+        others = VGroup(
+            *[result.number(r, c) for r in range(result.shape[0]) for c in range(result.shape[1]) if (r, c) != (i, 0)]
+        )
+        self.play(
+            FadeOut(row_box),
+            FadeOut(column_box),
+            FadeOut(cell_box),
+            FadeOut(expansion),
+            FadeIn(others, lag_ratio=0.03),
+            run_time=1.5,
+        )
 
     def show_meeting(self, t):
         theme = self.theme
@@ -254,7 +298,9 @@ class QKVScene(ExplainerScene):
         with self.step("query-meets-key", caption):
             self.clear()
             heading = self.heading("A query meets a key")
-            q = self.grid("q", 2, **self.cells, row_labels=t.query_tokens, row_label_color=theme.query, row_label_width=LABEL_WIDTH)
+            q = self.grid(
+                "q", 2, **self.cells, row_labels=t.query_tokens, row_label_color=theme.query, row_label_width=LABEL_WIDTH
+            )
             k = self.grid("k", 2, **self.cells, row_labels=t.key_tokens, row_label_color=theme.key, row_label_width=LABEL_WIDTH)
             # Q centred at x = -3.3 and K at 3.3 as in the course example; long words push Q right and K's words between them.
             q_centre = max(-3.3, -RIGHT_EDGE + q.width - q.cells.width / 2)
@@ -304,9 +350,17 @@ class QKVScene(ExplainerScene):
             heading = self.heading("Scores: every query against every key")
             n = len(t.query_tokens)
             heatmap = self.grid(
-                "scaled_scores", 2, heat=True, cell_width=1.05, cell_height=min(0.6, 4.0 / n),
-                row_labels=t.query_tokens, col_labels=t.key_tokens, row_label_color=theme.query, col_label_color=theme.key,
-                row_label_width=LABEL_WIDTH, col_label_lines=0,
+                "scaled_scores",
+                2,
+                heat=True,
+                cell_width=1.05,
+                cell_height=min(0.6, 4.0 / n),
+                row_labels=t.query_tokens,
+                col_labels=t.key_tokens,
+                row_label_color=theme.query,
+                col_label_color=theme.key,
+                row_label_width=LABEL_WIDTH,
+                col_label_lines=0,
             )
             heatmap.move_to(DOWN * 0.35 + LEFT * 1.6)
             names = axis_names(theme, heatmap)

@@ -66,10 +66,17 @@ class ScalingScene(ExplainerScene):
             self.play(FadeIn(heading))
             rows, variance_labels, histograms = [], [], []
             max_count = t.hist_counts.max()
-            for i, d_k in enumerate(widths):
-                histogram = Histogram(theme, t.hist_counts[i], t.hist_edges, width=7.9, height=1.55, color=colors[i], max_count=max_count)
-                name = VGroup(formula(theme, r"d_k ="), self.number(f"d_k_values[{i}]", 0, size=theme.body_size)).arrange(RIGHT, buff=0.15)
-                variance = VGroup(label(theme, "variance", size=theme.small_size, color=theme.muted), self.number(f"variances[{i}]", 1, size=theme.body_size)).arrange(RIGHT, buff=0.2)
+            for i in range(len(widths)):
+                histogram = Histogram(
+                    theme, t.hist_counts[i], t.hist_edges, width=7.9, height=1.55, color=colors[i], max_count=max_count
+                )
+                name = VGroup(formula(theme, r"d_k ="), self.number(f"d_k_values[{i}]", 0, size=theme.body_size)).arrange(
+                    RIGHT, buff=0.15
+                )
+                variance = VGroup(
+                    label(theme, "variance", size=theme.small_size, color=theme.muted),
+                    self.number(f"variances[{i}]", 1, size=theme.body_size),
+                ).arrange(RIGHT, buff=0.2)
                 row = VGroup(name, histogram, variance)
                 row.arrange(RIGHT, buff=0.4, aligned_edge=DOWN)
                 rows.append(row)
@@ -94,10 +101,23 @@ class ScalingScene(ExplainerScene):
             animations = [ReplacementTransform(heading, new_heading)]
             max_count = t.scaled_hist_counts.max()
             for i, (histogram, variance) in enumerate(zip(histograms, variance_labels)):
-                scaled_histogram = Histogram(theme, t.scaled_hist_counts[i], t.scaled_hist_edges, width=7.9, height=1.55, color=colors[i], max_count=max_count)
+                scaled_histogram = Histogram(
+                    theme,
+                    t.scaled_hist_counts[i],
+                    t.scaled_hist_edges,
+                    width=7.9,
+                    height=1.55,
+                    color=colors[i],
+                    max_count=max_count,
+                )
                 scaled_histogram.move_to(histogram, aligned_edge=DOWN)
-                scaled_variance = self.number(f"scaled_variances[{i}]", 2, size=theme.body_size).move_to(variance[1], aligned_edge=LEFT)
-                animations += [ReplacementTransform(histogram.bars, scaled_histogram.bars), ReplacementTransform(variance[1], scaled_variance)]
+                scaled_variance = self.number(f"scaled_variances[{i}]", 2, size=theme.body_size).move_to(
+                    variance[1], aligned_edge=LEFT
+                )
+                animations += [
+                    ReplacementTransform(histogram.bars, scaled_histogram.bars),
+                    ReplacementTransform(variance[1], scaled_variance),
+                ]
             new_ticks = self.axis_ticks(histograms[-1], t.scaled_hist_edges, "scaled_hist_edges")
             animations.append(ReplacementTransform(ticks, new_ticks))
             self.play(*animations, run_time=2)
@@ -151,7 +171,9 @@ class ScalingScene(ExplainerScene):
         )
         with self.step("softmax-with-scaling", caption):
             scaled = self.grid("row_scaled_scores", 2, cell_width=1.05).next_to(raw, DOWN, buff=0.35)
-            scale = VGroup(label(theme, "÷", size=theme.body_size), self.number("row_scale", 0, size=theme.body_size)).arrange(RIGHT, buff=0.1)
+            scale = VGroup(label(theme, "÷", size=theme.body_size), self.number("row_scale", 0, size=theme.body_size)).arrange(
+                RIGHT, buff=0.1
+            )
             scale.next_to(scaled, LEFT, buff=0.4)
             self.play(FadeIn(scale))
             self.play(ReplacementTransform(raw.copy(), scaled), run_time=1.5)

@@ -11,12 +11,12 @@ from manim import (
     LEFT,
     PI,
     RIGHT,
-    UP,
     UL,
+    UP,
     UR,
     FadeIn,
-    GrowFromEdge,
     FadeOut,
+    GrowFromEdge,
     Indicate,
     SurroundingRectangle,
     Text,
@@ -42,7 +42,7 @@ LABEL_WIDTH = 3.0
 class SelfAttentionScene(ExplainerScene):
     name = "self-attention"
     title = "Self-attention, step by step"
-    description = "\"The cat sat on the mat\": scores, scaling, softmax and the weighted sum, then the 6×6 heatmap."
+    description = '"The cat sat on the mat": scores, scaling, softmax and the weighted sum, then the 6×6 heatmap.'
     sources = "seed 000 'Simple Attention Mechanism from Scratch' and 'Self-Attention Explained'"
 
     options = ("sentence",)
@@ -62,7 +62,8 @@ class SelfAttentionScene(ExplainerScene):
 
         course = t.query_tokens == THE_CAT_SAT.tokens
         origin = (
-            " from the course notebook" if course
+            " from the course notebook"
+            if course
             else ": the course notebook's vectors for its own words, made-up numbers for any other word (see the line below)"
         )
         caption = (
@@ -75,7 +76,9 @@ class SelfAttentionScene(ExplainerScene):
         top = 1.85 if n <= 6 else 2.1
         with self.step("embeddings", caption):
             heading = self.title_heading(query_name)
-            x = self.grid("x_key", 1, cell_width=0.8, cell_height=row_height, row_labels=t.key_tokens, row_label_width=LABEL_WIDTH)
+            x = self.grid(
+                "x_key", 1, cell_width=0.8, cell_height=row_height, row_labels=t.key_tokens, row_label_width=LABEL_WIDTH
+            )
             # X's cells centred at x = -4.4, leaving room for four columns and the bars; long words push X right.
             centre = max(-4.4, -RIGHT_EDGE + x.row_labels.width + 0.15 + x.cells.width / 2)
             x.shift(RIGHT * (centre - x.cells.get_center()[0]) + UP * (top - x.cells.get_top()[1]))
@@ -119,7 +122,11 @@ class SelfAttentionScene(ExplainerScene):
                 run_time = 1.2 if j == 0 else 0.6
                 fades = [FadeOut(expansion)] if expansion is not None else []
                 self.play(FadeIn(key_box), FadeIn(new_expansion), *fades, run_time=run_time)
-                self.play(TransformFromCopy(new_expansion[-1], VGroup(raw.cells[j], raw.numbers[j])), FadeOut(key_box), run_time=run_time)
+                self.play(
+                    TransformFromCopy(new_expansion[-1], VGroup(raw.cells[j], raw.numbers[j])),
+                    FadeOut(key_box),
+                    run_time=run_time,
+                )
                 if j == 0:
                     self.wait(1.5)
                 expansion = new_expansion
@@ -127,7 +134,9 @@ class SelfAttentionScene(ExplainerScene):
 
         scaled = column(f"scaled_scores[{i}]", 2, first_column + 1.5)
         scaled_name = formula(theme, r"\div \sqrt{d_k}", size=theme.body_size).next_to(scaled.cells[0], UP, buff=0.3)
-        scale = VGroup(formula(theme, r"\sqrt{d_k} =", size=theme.body_size), self.number("scale", 0, size=theme.body_size)).arrange(RIGHT, buff=0.12)
+        scale = VGroup(
+            formula(theme, r"\sqrt{d_k} =", size=theme.body_size), self.number("scale", 0, size=theme.body_size)
+        ).arrange(RIGHT, buff=0.12)
         scale.next_to(scaled.cells[-1], DOWN, buff=0.3)
         caption = (
             f"Divide every score by the square root of d_k = {t.d_k}, that is by {format_number(t.scale, 0)}, "
@@ -148,7 +157,9 @@ class SelfAttentionScene(ExplainerScene):
         )
         with self.step("softmax", caption):
             self.play(FadeIn(weights_name))
-            self.play(TransformFromCopy(scaled.cells, weights.cells), TransformFromCopy(scaled.numbers, weights.numbers), run_time=1.5)
+            self.play(
+                TransformFromCopy(scaled.cells, weights.cells), TransformFromCopy(scaled.numbers, weights.numbers), run_time=1.5
+            )
             self.play(FadeIn(total), FadeIn(bars.labels), GrowFromEdge(bars.bars, grow_from), run_time=1.2)
             self.play(FadeIn(bars.numbers, lag_ratio=0.1))
 
@@ -161,8 +172,15 @@ class SelfAttentionScene(ExplainerScene):
         )
         with self.step("weighted-sum", caption):
             self.play(FadeOut(scale), FadeOut(total), Indicate(x_name, color=theme.value), run_time=0.8)
-            self.play(*[Indicate(VGroup(weights.cells[j], x.row(j)), color=theme.value, scale_factor=1.03) for j in range(n)], run_time=1.2)
-            self.play(FadeIn(output_name), TransformFromCopy(VGroup(*x.cells, *x.numbers), VGroup(*output.cells, *output.numbers)), run_time=1.8)
+            self.play(
+                *[Indicate(VGroup(weights.cells[j], x.row(j)), color=theme.value, scale_factor=1.03) for j in range(n)],
+                run_time=1.2,
+            )
+            self.play(
+                FadeIn(output_name),
+                TransformFromCopy(VGroup(*x.cells, *x.numbers), VGroup(*output.cells, *output.numbers)),
+                run_time=1.8,
+            )
             self.wait(1)
 
         strongest = sorted(range(n), key=lambda j: -t.weights[i, j])[:2]
@@ -175,9 +193,18 @@ class SelfAttentionScene(ExplainerScene):
             self.clear()
             heading = self.heading("Attention weights: every query, every key")
             heatmap = self.grid(
-                "weights", 2, heat=True, vmin=0.0, cell_width=1.05, cell_height=min(0.62, 4.0 / n),
-                row_labels=t.query_tokens, col_labels=t.key_tokens, row_label_color=theme.query, col_label_color=theme.key,
-                row_label_width=3.0, col_label_lines=0,
+                "weights",
+                2,
+                heat=True,
+                vmin=0.0,
+                cell_width=1.05,
+                cell_height=min(0.62, 4.0 / n),
+                row_labels=t.query_tokens,
+                col_labels=t.key_tokens,
+                row_label_color=theme.query,
+                col_label_color=theme.key,
+                row_label_width=3.0,
+                col_label_lines=0,
             )
             heatmap.move_to(DOWN * 0.3)
             names = axis_names(theme, heatmap)
@@ -190,13 +217,17 @@ class SelfAttentionScene(ExplainerScene):
             self.wait(1)
 
     def title_heading(self, query_name) -> Text:
-        """"Self-attention: <the sentence>", left of ``query_name``; a sentence too long for it is left out.
+        """ "Self-attention: <the sentence>", left of ``query_name``; a sentence too long for it is left out.
 
         The heading shrinks at most to the body size; the rows of X show the words anyway.
         """
         room = query_name.get_left()[0] - 0.4 - (-config.frame_width / 2 + 0.45)
         smallest = self.theme.body_size / self.theme.title_size
-        for text in ("Self-attention: " + " ".join(self.trace.query_tokens), "Self-attention, one query at a time", "Self-attention"):
+        for text in (
+            "Self-attention: " + " ".join(self.trace.query_tokens),
+            "Self-attention, one query at a time",
+            "Self-attention",
+        ):
             heading = self.heading(text)
             if heading.width * smallest <= room:
                 break
@@ -220,8 +251,14 @@ class SelfAttentionScene(ExplainerScene):
         upright = spacing >= 0.72 and words_fit
         length = 2.6 if upright else RIGHT_EDGE - left - 0.8
         bars = self.bars(
-            f"weights[{i}]", t.key_tokens, height=length, spacing=spacing, bar_width=0.5 if upright else 0.3,
-            color=theme.value, max_value=float(t.weights[i].max()), number_size=theme.min_size,
+            f"weights[{i}]",
+            t.key_tokens,
+            height=length,
+            spacing=spacing,
+            bar_width=0.5 if upright else 0.3,
+            color=theme.value,
+            max_value=float(t.weights[i].max()),
+            number_size=theme.min_size,
         )
         if upright:
             width = (n - 1) * spacing + 0.5

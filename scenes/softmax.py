@@ -68,8 +68,14 @@ class SoftmaxScene(ExplainerScene):
             ).arrange(RIGHT, buff=0.25)
             query_row.next_to(heading, DOWN, buff=0.4).align_to(heading, LEFT)
             keys = self.grid(
-                "keys", 1, cell_width=0.9, cell_height=0.75, font_size=theme.body_size,
-                row_labels=t.tokens, row_label_color=theme.key, label_size=theme.body_size,
+                "keys",
+                1,
+                cell_width=0.9,
+                cell_height=0.75,
+                font_size=theme.body_size,
+                row_labels=t.tokens,
+                row_label_color=theme.key,
+                label_size=theme.body_size,
             )
             keys.shift(RIGHT * (-4.3 - keys.cells.get_center()[0]) + UP * (ROW_Y[1] - keys.cells.get_center()[1]))
             keys_title = label(theme, "keys", color=theme.key).next_to(keys.cells, UP, buff=0.2)
@@ -114,7 +120,11 @@ class SoftmaxScene(ExplainerScene):
             self.exp = self.column("exp_scores", 2, 0.0)
             self.exp_title = self.column_title(r"e^{s}", self.exp)
             self.play(FadeIn(self.exp_title))
-            self.play(TransformFromCopy(self.scores.cells, self.exp.cells), TransformFromCopy(self.scores.numbers, self.exp.numbers), run_time=1.5)
+            self.play(
+                TransformFromCopy(self.scores.cells, self.exp.cells),
+                TransformFromCopy(self.scores.numbers, self.exp.numbers),
+                run_time=1.5,
+            )
             self.wait(1)
 
     def show_divide(self, t):
@@ -136,17 +146,28 @@ class SoftmaxScene(ExplainerScene):
             self.total = VGroup(*parts)
 
             self.weights = self.column("weights", 2, 1.9)
-            divide = VGroup(formula(theme, r"\div", size=theme.body_size), self.number("exp_sum", 2, size=theme.body_size, color=theme.highlight))
+            divide = VGroup(
+                formula(theme, r"\div", size=theme.body_size),
+                self.number("exp_sum", 2, size=theme.body_size, color=theme.highlight),
+            )
             self.weights_title = divide.arrange(RIGHT, buff=0.1).next_to(self.weights.cells[0], UP, buff=0.25)
             self.play(FadeIn(self.weights_title))
-            self.play(TransformFromCopy(self.exp.cells, self.weights.cells), TransformFromCopy(self.exp.numbers, self.weights.numbers), run_time=1.5)
+            self.play(
+                TransformFromCopy(self.exp.cells, self.weights.cells),
+                TransformFromCopy(self.exp.numbers, self.weights.numbers),
+                run_time=1.5,
+            )
 
             self.bar_chart = self.bars("weights", t.tokens, height=3.0, spacing=1.05, bar_width=0.65, color=theme.value)
             bottom = self.weights.cells.get_bottom()[1]
-            self.bar_chart.shift(RIGHT * (4.9 - self.bar_chart.bars.get_center()[0]) + UP * (bottom - self.bar_chart.bars.get_bottom()[1]))
+            self.bar_chart.shift(
+                RIGHT * (4.9 - self.bar_chart.bars.get_center()[0]) + UP * (bottom - self.bar_chart.bars.get_bottom()[1])
+            )
             self.play(GrowFromEdge(self.bar_chart.bars, DOWN), FadeIn(self.bar_chart.labels), run_time=1.2)
             self.play(FadeIn(self.bar_chart.numbers, lag_ratio=0.1))
-            note = label(theme, "computed from the scores (the notebook's printed answer is off)", size=theme.min_size, color=theme.muted)
+            note = label(
+                theme, "computed from the scores (the notebook's printed answer is off)", size=theme.min_size, color=theme.muted
+            )
             note.next_to(total, DOWN, buff=0.35).align_to(total, LEFT)
             self.note = note
             self.play(FadeIn(note))
@@ -190,8 +211,13 @@ class SoftmaxScene(ExplainerScene):
             for m in range(len(t.multipliers)):
                 x = (m - (len(t.multipliers) - 1) / 2) * 3.2
                 bars = self.bars(
-                    f"sharpened_weights[{m}]", t.tokens, height=3.0, spacing=0.85, bar_width=0.55,
-                    color=theme.value, number_size=theme.min_size,
+                    f"sharpened_weights[{m}]",
+                    t.tokens,
+                    height=3.0,
+                    spacing=0.85,
+                    bar_width=0.55,
+                    color=theme.value,
+                    number_size=theme.min_size,
                 )
                 bars.shift(RIGHT * (x - bars.bars.get_center()[0]) + UP * (baseline - bars.bars.get_bottom()[1]))
                 scores = self.grid(f"sharpened_scores[{m}]", 2, cell_width=0.85, cell_height=0.5, font_size=theme.min_size)

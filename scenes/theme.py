@@ -15,8 +15,17 @@ __all__ = ["Theme", "THEMES", "DARK", "LIGHT", "format_number", "contrast_ratio"
 
 # Eleven evenly spaced stops of matplotlib's viridis (0.0, 0.1, ..., 1.0).
 VIRIDIS = (
-    "#440154", "#482475", "#414487", "#355F8D", "#2A788E", "#21918C",
-    "#22A884", "#44BF70", "#7AD151", "#BDDF26", "#FDE725",
+    "#440154",
+    "#482475",
+    "#414487",
+    "#355F8D",
+    "#2A788E",
+    "#21918C",
+    "#22A884",
+    "#44BF70",
+    "#7AD151",
+    "#BDDF26",
+    "#FDE725",
 )
 
 

@@ -19,9 +19,9 @@ from manim import (
     UR,
     FadeIn,
     GrowFromEdge,
-    ReplacementTransform,
     Indicate,
     Rectangle,
+    ReplacementTransform,
     SurroundingRectangle,
     Text,
     TransformFromCopy,
@@ -96,7 +96,12 @@ class TrainedHeadsScene(ExplainerScene):
         text = fit(label(theme, t.tokens[j], size=size, color=color), 2.6)
         number = ids.numbers[j].set_color(theme.muted)
         width = max(text.width, number.width) + 0.3
-        box = Rectangle(width=width, height=text.height + number.height + 0.55, stroke_color=color if color != theme.text else theme.line, stroke_width=2)
+        box = Rectangle(
+            width=width,
+            height=text.height + number.height + 0.55,
+            stroke_color=color if color != theme.text else theme.line,
+            stroke_width=2,
+        )
         text.next_to(box.get_top(), DOWN, buff=0.2)
         number.next_to(box.get_bottom(), UP, buff=0.15)
         return VGroup(box, text, number)
@@ -151,7 +156,9 @@ class TrainedHeadsScene(ExplainerScene):
             for w in split_words[:2]:
                 note = label(theme, f"{t.words[w]}  →  {'  '.join(t.word_pieces(w))}", color=theme.highlight)
                 notes.add(fit(note, 12.5))
-            specials = label(theme, "[CLS] starts the input, [SEP] ends it;  ids underneath", size=theme.small_size, color=theme.key)
+            specials = label(
+                theme, "[CLS] starts the input, [SEP] ends it;  ids underneath", size=theme.small_size, color=theme.key
+            )
             notes.add(specials).arrange(DOWN, buff=0.25).next_to(piece_rows, DOWN, buff=0.5).set_x(0)
             while len(notes) and notes.get_bottom()[1] < -3.1:  # keep the caption area free; the caption says it too
                 notes.remove(notes[0])
@@ -181,7 +188,8 @@ class TrainedHeadsScene(ExplainerScene):
         top_row, top_col = t.layer, t.head
         looks_back = (
             "earlier word, not the one right before it (many heads just watch the previous piece)"
-            if self.candidates_look_back else "other word"
+            if self.candidates_look_back
+            else "other word"
         )
         caption = (
             f"The model has {format_number(n_layers, 0)} layers of {format_number(n_heads, 0)} heads, "
@@ -206,15 +214,27 @@ class TrainedHeadsScene(ExplainerScene):
                     frames.add(frame.move_to([left + head * step + size / 2, top - layer * step - size / 2, 0]))
             cell = size / t.n_tokens
             layers = [
-                heatmap_patches(theme, [(t.all_weights[layer, head], (left + head * step, top - layer * step)) for head in range(n_heads)], cell)
+                heatmap_patches(
+                    theme,
+                    [(t.all_weights[layer, head], (left + head * step, top - layer * step)) for head in range(n_heads)],
+                    cell,
+                )
                 for layer in range(n_layers)
             ]
             # Structural labels (which layer, which head), not values.
             layer_labels = VGroup(
-                *[label(theme, f"layer {layer}", size=theme.min_size, color=theme.muted).next_to(frames[layer * n_heads], LEFT, buff=0.2) for layer in range(n_layers)]
+                *[
+                    label(theme, f"layer {layer}", size=theme.min_size, color=theme.muted).next_to(
+                        frames[layer * n_heads], LEFT, buff=0.2
+                    )
+                    for layer in range(n_layers)
+                ]
             )
             head_labels = VGroup(
-                *[label(theme, str(head), size=theme.min_size, color=theme.muted).next_to(frames[head], UP, buff=0.12) for head in range(n_heads)]
+                *[
+                    label(theme, str(head), size=theme.min_size, color=theme.muted).next_to(frames[head], UP, buff=0.12)
+                    for head in range(n_heads)
+                ]
             )
             head_word = label(theme, "head", size=theme.min_size, color=theme.muted).next_to(head_labels[0], LEFT, buff=0.2)
             head_word.align_to(layer_labels, RIGHT)
@@ -224,7 +244,9 @@ class TrainedHeadsScene(ExplainerScene):
                 label(theme, "1", size=theme.min_size, mono=True).next_to(scale, RIGHT, buff=0.1).align_to(scale, UP),
                 label(theme, "0", size=theme.min_size, mono=True).next_to(scale, RIGHT, buff=0.1).align_to(scale, DOWN),
             )
-            self.play(FadeIn(heading), FadeIn(layer_labels), FadeIn(head_labels), FadeIn(head_word), FadeIn(scale), FadeIn(scale_ends))
+            self.play(
+                FadeIn(heading), FadeIn(layer_labels), FadeIn(head_labels), FadeIn(head_word), FadeIn(scale), FadeIn(scale_ends)
+            )
             self.play(FadeIn(frames), run_time=0.6)
             for patches in layers:
                 self.play(FadeIn(patches), run_time=0.6)
@@ -278,7 +300,9 @@ class TrainedHeadsScene(ExplainerScene):
             # Plain fades: transforming 64 numbers into 32 (or 32 into one) copies every glyph and was
             # most of this scene's render time.
             self.play(FadeIn(terms, shift=DOWN * 0.2), run_time=1.5)
-            self.play(FadeIn(score, shift=DOWN * 0.2), Indicate(terms[1].cells, color=theme.value, scale_factor=1.02), run_time=1.5)
+            self.play(
+                FadeIn(score, shift=DOWN * 0.2), Indicate(terms[1].cells, color=theme.value, scale_factor=1.02), run_time=1.5
+            )
             self.wait(1)
 
     def show_row(self, t):
@@ -360,7 +384,9 @@ class TrainedHeadsScene(ExplainerScene):
         # The runner-up among the same candidates the head was chosen by (see show_all_heads).
         among = "earlier words (the one right before it aside)" if self.candidates_look_back else "other words"
         second = (
-            f", and the runner-up among the {among}, “{t.tokens[runner_up]}”, gets {format_number(t.focus_weights[runner_up], 2)}" if runner_up is not None else ""
+            f", and the runner-up among the {among}, “{t.tokens[runner_up]}”, gets {format_number(t.focus_weights[runner_up], 2)}"
+            if runner_up is not None
+            else ""
         )
         caption = (
             "Softmax turns the scaled scores into weights between 0 and 1 that add up to 1. "
@@ -370,7 +396,9 @@ class TrainedHeadsScene(ExplainerScene):
             self.play(ReplacementTransform(scale_heading, softmax_heading), FadeIn(weights_name), FadeIn(total))
             self.play(*[GrowFromEdge(bar, LEFT) for bar in bars.bars], run_time=1.2)
             self.play(FadeIn(bars.numbers, lag_ratio=0.05), run_time=1)
-            self.play(FadeIn(SurroundingRectangle(VGroup(piece_labels[top], bars.numbers[top]), color=theme.highlight, buff=0.05)))
+            self.play(
+                FadeIn(SurroundingRectangle(VGroup(piece_labels[top], bars.numbers[top]), color=theme.highlight, buff=0.05))
+            )
 
     # --- (d) the whole head ---------------------------------------------------------
 
@@ -399,7 +427,14 @@ class TrainedHeadsScene(ExplainerScene):
             grid_top = heading.get_bottom()[1] - 0.2 - column_label_height - 0.12
             cell_height = min(0.55, (grid_top + 3.1) / n)
             heatmap = self.grid(
-                "weights", decimals, heat=True, vmin=0.0, vmax=1.0, cell_width=cell_width, cell_height=cell_height, font_size=theme.min_size
+                "weights",
+                decimals,
+                heat=True,
+                vmin=0.0,
+                vmax=1.0,
+                cell_width=cell_width,
+                cell_height=cell_height,
+                font_size=theme.min_size,
             )
             heatmap.next_to([(label_width + 0.15) / 2 - n * cell_width / 2, grid_top, 0], DR, buff=0)  # labels + grid centred
             rows = VGroup()
@@ -415,7 +450,9 @@ class TrainedHeadsScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(rows), FadeIn(columns), FadeIn(queries))
             self.play(FadeIn(heatmap.cells), FadeIn(heatmap.numbers), run_time=1.5)
             # Tight above and below so the neighbouring rows stay readable; room on the left for the label.
-            row_box = Rectangle(width=heatmap.row(i).width + label_width + 0.35, height=cell_height + 0.04, color=theme.highlight, stroke_width=4)
+            row_box = Rectangle(
+                width=heatmap.row(i).width + label_width + 0.35, height=cell_height + 0.04, color=theme.highlight, stroke_width=4
+            )
             row_box.move_to(heatmap.row(i)).align_to(heatmap.row(i), RIGHT).shift(RIGHT * 0.05)
             self.play(FadeIn(row_box))
             self.play(Indicate(heatmap.number(i, top), color=theme.highlight, scale_factor=1.4), run_time=1.2)

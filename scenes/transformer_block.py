@@ -19,8 +19,8 @@ from manim import (
     FadeOut,
     Indicate,
     Line,
-    ReplacementTransform,
     Rectangle,
+    ReplacementTransform,
     SurroundingRectangle,
     VGroup,
     Write,
@@ -77,7 +77,16 @@ class BlockDiagram(VGroup):
         for above, below in zip(names, names[1:]):
             self.arrows.add(self._down_arrow(self.boxes[above], self.boxes[below], theme))
         out = label(theme, "output", size=theme.small_size, color=theme.muted).next_to(self.boxes["norm2"], DOWN, buff=0.42)
-        self.arrows.add(Arrow(self.boxes["norm2"].get_bottom(), out.get_top(), buff=0.05, stroke_width=3, color=theme.line, max_tip_length_to_length_ratio=0.3))
+        self.arrows.add(
+            Arrow(
+                self.boxes["norm2"].get_bottom(),
+                out.get_top(),
+                buff=0.05,
+                stroke_width=3,
+                color=theme.line,
+                max_tip_length_to_length_ratio=0.3,
+            )
+        )
         self.output_label = out
         self.residuals = VGroup(
             self._residual(self.arrows[0], self.boxes["norm1"], center_x + width / 2 + 0.3, theme),
@@ -87,7 +96,9 @@ class BlockDiagram(VGroup):
 
     @staticmethod
     def _down_arrow(above, below, theme):
-        return Arrow(above.get_bottom(), below.get_top(), buff=0.04, stroke_width=3, color=theme.line, max_tip_length_to_length_ratio=0.3)
+        return Arrow(
+            above.get_bottom(), below.get_top(), buff=0.04, stroke_width=3, color=theme.line, max_tip_length_to_length_ratio=0.3
+        )
 
     @staticmethod
     def _residual(from_arrow, into, x, theme):
@@ -98,7 +109,9 @@ class BlockDiagram(VGroup):
         return VGroup(
             Line(start, corner_top, color=theme.line, stroke_width=3),
             Line(corner_top, corner_bottom, color=theme.line, stroke_width=3),
-            Arrow(corner_bottom, into.get_right(), buff=0.0, stroke_width=3, color=theme.line, max_tip_length_to_length_ratio=0.5),
+            Arrow(
+                corner_bottom, into.get_right(), buff=0.0, stroke_width=3, color=theme.line, max_tip_length_to_length_ratio=0.5
+            ),
         )
 
 
@@ -116,14 +129,22 @@ class TransformerBlockScene(ExplainerScene):
     DEFAULT_TOKENS = THE_CAT_SAT.tokens[:4]
 
     @classmethod
-    def build_trace(cls, sentence: str | None = None, seed: int = DEFAULT_SEED, d_model: int | None = None, heads: int | None = None):
+    def build_trace(
+        cls, sentence: str | None = None, seed: int = DEFAULT_SEED, d_model: int | None = None, heads: int | None = None
+    ):
         d_model = d_model or cls.default_d_model
         heads = heads or cls.default_heads
         if sentence is None:
             return transformer_block_trace(cls.DEFAULT_TOKENS, seed, d_model, heads, d_ff=2 * d_model)
         example = sentence_example(sentence, dim=d_model)
         return transformer_block_trace(
-            example.tokens, seed, d_model, heads, d_ff=2 * d_model, embeddings=example.embeddings, embeddings_source=example.source
+            example.tokens,
+            seed,
+            d_model,
+            heads,
+            d_ff=2 * d_model,
+            embeddings=example.embeddings,
+            embeddings_source=example.source,
         )
 
     @classmethod
@@ -171,7 +192,9 @@ class TransformerBlockScene(ExplainerScene):
         """A layer's input and output widths, "8 → 16", read from the trace."""
         theme = self.theme
         return VGroup(
-            self.number(before, 0, color=theme.muted), label(theme, "→", size=theme.small_size, color=theme.muted), self.number(after, 0, color=theme.muted)
+            self.number(before, 0, color=theme.muted),
+            label(theme, "→", size=theme.small_size, color=theme.muted),
+            self.number(after, 0, color=theme.muted),
         ).arrange(RIGHT, buff=0.12)
 
     def highlight(self, diagram, part: str):
@@ -228,7 +251,8 @@ class TransformerBlockScene(ExplainerScene):
         theme = self.theme
         n, d = len(t.tokens), t.d_model
         embedded = (
-            f"The embeddings are random (seed {t.seed})" if self.course_input
+            f"The embeddings are random (seed {t.seed})"
+            if self.course_input
             else "Each word brings its own embedding (where from is noted below)"
         )
         caption = (
@@ -255,8 +279,14 @@ class TransformerBlockScene(ExplainerScene):
             grids = VGroup(
                 *[
                     self.grid(
-                        source, 2, cell_width=CELL_W, cell_height=cell_h, font_size=theme.min_size, row_labels=t.tokens,
-                        row_label_color=theme.muted, row_label_width=right - grid_w - 0.15 - LEFT_EDGE,
+                        source,
+                        2,
+                        cell_width=CELL_W,
+                        cell_height=cell_h,
+                        font_size=theme.min_size,
+                        row_labels=t.tokens,
+                        row_label_color=theme.muted,
+                        row_label_width=right - grid_w - 0.15 - LEFT_EDGE,
                         label_size=theme.small_size if cell_h >= 0.42 else theme.min_size,
                     )
                     for source in ("embeddings", "positions", "x")
@@ -284,7 +314,10 @@ class TransformerBlockScene(ExplainerScene):
         label_w = min(1.6, max(label(theme, word, size=theme.small_size).width for word in t.tokens))
         cell_w = min(0.9, (MAPS_RIGHT - MAPS_LEFT - label_w - 0.15 - 0.5 * (t.n_heads - 1)) / (t.n_heads * len(t.tokens)))
         self.map_decimals = 2 if cell_w >= 0.85 else 1
-        gives = [f"head {h + 1} gives {format_number(t.attention_weights[h, f, f], self.map_decimals)} to itself" for h in range(t.n_heads)]
+        gives = [
+            f"head {h + 1} gives {format_number(t.attention_weights[h, f, f], self.map_decimals)} to itself"
+            for h in range(t.n_heads)
+        ]
         heads = gives[0] if len(gives) == 1 else ", ".join(gives[:-1]) + " and " + gives[-1]
         caption = (
             f"Multi-head attention: {t.n_heads} {'head' if t.n_heads == 1 else 'heads'}, each with its own {t.d_head}-number queries and keys. "
@@ -300,11 +333,24 @@ class TransformerBlockScene(ExplainerScene):
             maps = VGroup()
             for h in range(t.n_heads):
                 heat = self.grid(
-                    f"attention_weights[{h}]", self.map_decimals, heat=True, vmin=0.0, vmax=1.0, cell_width=cell_w, cell_height=0.48, font_size=theme.min_size,
-                    row_labels=t.tokens if h == 0 else None, col_labels=t.tokens, row_label_color=theme.query, col_label_color=theme.key,
-                    row_label_width=label_w, col_label_lines=0,
+                    f"attention_weights[{h}]",
+                    self.map_decimals,
+                    heat=True,
+                    vmin=0.0,
+                    vmax=1.0,
+                    cell_width=cell_w,
+                    cell_height=0.48,
+                    font_size=theme.min_size,
+                    row_labels=t.tokens if h == 0 else None,
+                    col_labels=t.tokens,
+                    row_label_color=theme.query,
+                    col_label_color=theme.key,
+                    row_label_width=label_w,
+                    col_label_lines=0,
                 )
-                title = label(theme, f"head {h + 1}", size=theme.small_size, color=theme.muted).next_to(heat.col_labels, UP, buff=0.15)
+                title = label(theme, f"head {h + 1}", size=theme.small_size, color=theme.muted).next_to(
+                    heat.col_labels, UP, buff=0.15
+                )
                 maps.add(VGroup(title, heat))
             maps.arrange(RIGHT, buff=0.5, aligned_edge=DOWN)
             if maps.width > MAPS_RIGHT - MAPS_LEFT:
@@ -312,8 +358,14 @@ class TransformerBlockScene(ExplainerScene):
                 maps.scale_to_fit_width(MAPS_RIGHT - MAPS_LEFT)
             maps.shift(RIGHT * (MAPS_RIGHT - maps.get_right()[0]) + UP * (2.7 - maps.get_top()[1]))
             # The output row below the maps (lower when long words stack their labels or there are many tokens).
-            output = self.token_row(r"\mathrm{attention}(x)", f"attention[{f}]", min(-1.35, maps.get_bottom()[1] - 0.85), color=theme.query)
-            focus_name = label(theme, f"for “{token}”:", size=theme.small_size, color=theme.muted).next_to(output, UP, buff=0.2).align_to(output, LEFT)
+            output = self.token_row(
+                r"\mathrm{attention}(x)", f"attention[{f}]", min(-1.35, maps.get_bottom()[1] - 0.85), color=theme.query
+            )
+            focus_name = (
+                label(theme, f"for “{token}”:", size=theme.small_size, color=theme.muted)
+                .next_to(output, UP, buff=0.2)
+                .align_to(output, LEFT)
+            )
             self.play(*[FadeIn(m) for m in maps], run_time=1.2)
             rows = VGroup(*[maps[h][1].row(f) for h in range(t.n_heads)])
             self.play(Indicate(rows, color=theme.highlight, scale_factor=1.05), run_time=1.0)
@@ -355,9 +407,17 @@ class TransformerBlockScene(ExplainerScene):
                 self.number(f"norm1_var[{f}]", 2),
             ).arrange(RIGHT, buff=0.2)
             new_stats.next_to(rows[3], DOWN, buff=0.14).align_to(rows[3][1], RIGHT)
-            norm = formula(theme, r"\mathrm{norm}(x) = \gamma \, \frac{x - \mathrm{mean}}{\sqrt{\mathrm{variance} + \epsilon}} + \beta", size=theme.body_size)
+            norm = formula(
+                theme,
+                r"\mathrm{norm}(x) = \gamma \, \frac{x - \mathrm{mean}}{\sqrt{\mathrm{variance} + \epsilon}} + \beta",
+                size=theme.body_size,
+            )
             norm.next_to(new_stats, DOWN, buff=0.35).align_to(rows[3][1], LEFT)
-            defaults = formula(theme, r"\gamma = 1,\ \beta = 0", size=theme.body_size).next_to(norm, DOWN, buff=0.15).align_to(norm, LEFT)
+            defaults = (
+                formula(theme, r"\gamma = 1,\ \beta = 0", size=theme.body_size)
+                .next_to(norm, DOWN, buff=0.15)
+                .align_to(norm, LEFT)
+            )
             self.play(FadeIn(rows[0]), run_time=0.6)
             self.play(FadeIn(rows[1]), run_time=0.6)
             self.play(ReplacementTransform(VGroup(rows[0][1], rows[1][1]).copy(), rows[2][1]), FadeIn(rows[2][0]), run_time=1.0)
@@ -400,9 +460,19 @@ class TransformerBlockScene(ExplainerScene):
                 ]
             )
             self.play(FadeIn(rows[0]), run_time=0.6)
-            self.play(ReplacementTransform(rows[0][1].copy(), VGroup(rows[1][1], rows[2][1])), FadeIn(rows[1][0]), FadeIn(shapes[0]), run_time=1.2)
+            self.play(
+                ReplacementTransform(rows[0][1].copy(), VGroup(rows[1][1], rows[2][1])),
+                FadeIn(rows[1][0]),
+                FadeIn(shapes[0]),
+                run_time=1.2,
+            )
             self.play(FadeIn(zeros, lag_ratio=0.1), run_time=1.0)
-            self.play(ReplacementTransform(VGroup(rows[1][1], rows[2][1]).copy(), rows[3][1]), FadeIn(rows[3][0]), FadeIn(shapes[1]), run_time=1.2)
+            self.play(
+                ReplacementTransform(VGroup(rows[1][1], rows[2][1]).copy(), rows[3][1]),
+                FadeIn(rows[3][0]),
+                FadeIn(shapes[1]),
+                run_time=1.2,
+            )
             self.wait(1)
 
     # --- 6. add & norm again --------------------------------------------------------------------
@@ -447,13 +517,20 @@ class TransformerBlockScene(ExplainerScene):
             self.clear(diagram, self.marker)
             heading = self.heading("Stacked N times")
             self.play(FadeIn(heading), FadeOut(self.marker), run_time=0.6)
-            brace = Brace(VGroup(diagram.boxes["attention"], diagram.boxes["norm2"], diagram.residuals), RIGHT, color=theme.highlight, buff=0.1)
+            brace = Brace(
+                VGroup(diagram.boxes["attention"], diagram.boxes["norm2"], diagram.residuals),
+                RIGHT,
+                color=theme.highlight,
+                buff=0.1,
+            )
             times = VGroup(label(theme, "× N", size=theme.body_size, color=theme.highlight)).next_to(brace, RIGHT, buff=0.1)
             start = self.token_row(r"x", f"x[{f}]", 2.35)
             layer_rows = VGroup()
             for i in range(t.n_layers):
                 row = self.token_row(r"", f"layer_outputs[{i}, {f}]", 1.2 - 0.75 * i, color=theme.highlight)
-                name = VGroup(label(theme, "block", size=theme.small_size, color=theme.muted), self.number(f"block_numbers[{i}]", 0)).arrange(RIGHT, buff=0.12)
+                name = VGroup(
+                    label(theme, "block", size=theme.small_size, color=theme.muted), self.number(f"block_numbers[{i}]", 0)
+                ).arrange(RIGHT, buff=0.12)
                 name.next_to(row[1], LEFT, buff=0.25)
                 layer_rows.add(VGroup(name, row[1]))
             gpt = VGroup(

@@ -10,7 +10,6 @@ from click.testing import CliRunner
 from manim import tempconfig
 
 import render
-
 from scenes import SCENES
 
 
@@ -18,7 +17,14 @@ from scenes import SCENES
 def built_scene(name: str):
     """Run a scene's construct with animations skipped and no video written; cached per name."""
     with tempfile.TemporaryDirectory() as media_dir:
-        settings = {"dry_run": True, "media_dir": media_dir, "quality": "low_quality", "verbosity": "WARNING", "progress_bar": "none", "disable_caching": True}
+        settings = {
+            "dry_run": True,
+            "media_dir": media_dir,
+            "quality": "low_quality",
+            "verbosity": "WARNING",
+            "progress_bar": "none",
+            "disable_caching": True,
+        }
         with tempconfig(settings):
             scene = SCENES[name](skip_animations=True)
             scene.render()
@@ -42,6 +48,8 @@ def rendered(tmp_path_factory):
     """`python render.py scaling --quality low`, for real, into a fresh media folder (its cache beside it)."""
     media = tmp_path_factory.mktemp("media")
     cache = tmp_path_factory.mktemp("cache")
-    result = CliRunner().invoke(render.main, ["scaling", "--quality", "low", "--media-dir", str(media), "--cache-dir", str(cache)])
+    result = CliRunner().invoke(
+        render.main, ["scaling", "--quality", "low", "--media-dir", str(media), "--cache-dir", str(cache)]
+    )
     assert result.exit_code == 0, result.output
     return media, result

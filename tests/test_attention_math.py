@@ -27,7 +27,9 @@ def torch_weights(q, k, mask=None, scale=None):
     n_k = k.shape[-2]
     eye = torch.eye(n_k, dtype=torch.float64).expand(*k.shape[:-2], n_k, n_k)
     attn_mask = None if mask is None else torch.as_tensor(mask)
-    return F.scaled_dot_product_attention(torch.tensor(np.array(q)), torch.tensor(np.array(k)), eye, attn_mask=attn_mask, scale=scale).numpy()
+    return F.scaled_dot_product_attention(
+        torch.tensor(np.array(q)), torch.tensor(np.array(k)), eye, attn_mask=attn_mask, scale=scale
+    ).numpy()
 
 
 # --- softmax -----------------------------------------------------------------
@@ -113,9 +115,7 @@ def test_padding_mask_hides_padded_keys_for_every_query():
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    n_q=st.integers(1, 5), n_k=st.integers(1, 5), d=st.integers(1, 6), seed=st.integers(0, 10_000)
-)
+@given(n_q=st.integers(1, 5), n_k=st.integers(1, 5), d=st.integers(1, 6), seed=st.integers(0, 10_000))
 def test_sdpa_properties(n_q, n_k, d, seed):
     r = rng(seed)
     q, k, v = r.normal(size=(n_q, d)), r.normal(size=(n_k, d)), r.normal(size=(n_k, 3))

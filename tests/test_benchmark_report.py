@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-spec = importlib.util.spec_from_file_location("render_bench", Path(__file__).resolve().parent.parent / "benchmarks" / "render_bench.py")
+spec = importlib.util.spec_from_file_location(
+    "render_bench", Path(__file__).resolve().parent.parent / "benchmarks" / "render_bench.py"
+)
 render_bench = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(render_bench)
 
@@ -19,8 +21,22 @@ spec.loader.exec_module(render_bench)
 def run(wall: float, floor: float, rerender: float, measured_on: str = "2026-11-23", **catalog) -> list[dict]:
     """One benchmark run of one scene at high quality, shaped as measure() reports it."""
     one_thread = floor * 1.25
-    scene = {"frames": 100, "wall_s": wall, "encode_floor_s": floor, "R": round(wall / floor, 2), "encode_floor_one_thread_s": one_thread, "R_one_thread": round(wall / one_thread, 2)}
-    return [{"quality": "high", "measured_on": measured_on, "scenes": {"scaling": scene}, "catalog": {"rerender_unchanged_s": rerender, **catalog}}]
+    scene = {
+        "frames": 100,
+        "wall_s": wall,
+        "encode_floor_s": floor,
+        "R": round(wall / floor, 2),
+        "encode_floor_one_thread_s": one_thread,
+        "R_one_thread": round(wall / one_thread, 2),
+    }
+    return [
+        {
+            "quality": "high",
+            "measured_on": measured_on,
+            "scenes": {"scaling": scene},
+            "catalog": {"rerender_unchanged_s": rerender, **catalog},
+        }
+    ]
 
 
 def test_medians_take_each_figure_on_its_own_across_runs():
@@ -67,7 +83,9 @@ def test_add_pools_only_runs_of_the_same_scenes_quality_and_cores():
 
 
 def test_markdown_shows_the_medians_and_every_run_behind_them():
-    tables = render_bench.markdown(report([run(60.0, 50.0, 1.0, "2026-11-23"), run(90.0, 60.0, 3.0, "2026-11-24"), run(66.0, 40.0, 2.0, "2026-11-24")]))
+    tables = render_bench.markdown(
+        report([run(60.0, 50.0, 1.0, "2026-11-23"), run(90.0, 60.0, 3.0, "2026-11-24"), run(66.0, 40.0, 2.0, "2026-11-24")])
+    )
     assert "medians of 3 runs (2026-11-23, 2026-11-24)" in tables
     assert "| `scaling` | 100 | 66.0 | 50.0 | 1.50 | 1.20 / 1.50 / 1.65 |" in tables
     assert "| catalog | run 1 | run 2 | run 3 | median |" in tables
@@ -100,7 +118,10 @@ def test_the_targets_table_says_what_is_met_and_by_how_much_the_rest_is_missed()
 
 def test_readme_with_replaces_only_the_text_between_the_markers():
     readme = f"intro\n{render_bench.README_BEGIN}\nold tables\n{render_bench.README_END}\nafter\n"
-    assert render_bench.readme_with(readme, "new tables") == f"intro\n{render_bench.README_BEGIN}\nnew tables\n{render_bench.README_END}\nafter\n"
+    assert (
+        render_bench.readme_with(readme, "new tables")
+        == f"intro\n{render_bench.README_BEGIN}\nnew tables\n{render_bench.README_END}\nafter\n"
+    )
     with pytest.raises(ValueError, match="needs the lines"):
         render_bench.readme_with("no markers here", "new tables")
 

@@ -22,8 +22,14 @@ pytestmark = [pytest.mark.render, pytest.mark.browser]
 CHROMIUM = "/usr/bin/chromium"
 # As root in a sandbox, and with no network: no background connections at start.
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--autoplay-policy=no-user-gesture-required",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--autoplay-policy=no-user-gesture-required",
 ]
 
 
@@ -52,9 +58,11 @@ def page(browser):
     # ERR_ABORTED. It is the browser's choice, not a missing file, so it is not a failure.
     page.on(
         "requestfailed",
-        lambda request: None
-        if request.resource_type == "media" and "ERR_ABORTED" in (request.failure or "")
-        else page.failures.append((request.url, request.failure)),
+        lambda request: (
+            None
+            if request.resource_type == "media" and "ERR_ABORTED" in (request.failure or "")
+            else page.failures.append((request.url, request.failure))
+        ),
     )
     yield page
     page.close()
@@ -119,7 +127,9 @@ def test_presenter_steps_through_on_key_presses(page, site):
     assert page.evaluate("document.querySelector('#stage video[hidden]').src").endswith("02-dot-products-grow.mp4")
 
     # At the end of a step it stops and waits.
-    page.evaluate("(() => { const v = document.querySelector('#stage video:not([hidden])'); v.currentTime = v.duration - 0.2; })()")
+    page.evaluate(
+        "(() => { const v = document.querySelector('#stage video:not([hidden])'); v.currentTime = v.duration - 0.2; })()"
+    )
     page.wait_for_function("document.querySelector('#stage video:not([hidden])').ended", timeout=10_000)
     assert page.text_content("#counter") == "Step 1 of 7"
 

@@ -10,7 +10,12 @@ import srt
 from attention_explainer.pipeline.captions import MAX_LINE, Cue, cues_for, split_caption, to_srt, to_transcript, to_vtt, wrap
 
 STEPS = [
-    {"name": "scores", "caption": "Each query meets each key. The dot product q · k < 5 & <eos> is a score.", "start": 0.0, "duration": 6.0},
+    {
+        "name": "scores",
+        "caption": "Each query meets each key. The dot product q · k < 5 & <eos> is a score.",
+        "start": 0.0,
+        "duration": 6.0,
+    },
     {"name": "softmax", "caption": "Softmax turns the scores into weights that add up to 1.", "start": 6.0, "duration": 4.0},
 ]
 

@@ -141,7 +141,8 @@ def test_ctrl_c_exits_non_zero(monkeypatch, tmp_path):
 def test_up_to_date_scenes_are_skipped_unless_forced(fake_render, monkeypatch, tmp_path):
     up_to_date = {"scaling"}
     monkeypatch.setattr(
-        freshness, "freshness",
+        freshness,
+        "freshness",
         lambda job, folder: freshness.Freshness.UP_TO_DATE if job.scene in up_to_date else freshness.Freshness.RENDER,
     )
     result = run("scaling", "self-attention", "--media-dir", str(tmp_path))
@@ -169,4 +170,4 @@ def test_parallel_renders_start_the_longest_scene_first(fake_render, tmp_path):
 
     # One at a time, the order cannot change the total: the scenes render in the order given.
     run(*names, "--quality", "low", "--media-dir", str(tmp_path))
-    assert [name for name, _, _ in fake_render()[-len(names):]] == names
+    assert [name for name, _, _ in fake_render()[-len(names) :]] == names

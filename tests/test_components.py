@@ -22,7 +22,9 @@ def painted_rectangles(grid: ColorGrid) -> tuple[np.ndarray, list[str]]:
     boxes, colours = [], []
     for shape in grid:
         points = shape.points.reshape(-1, POINTS_PER_RECTANGLE, 3)
-        boxes.append(np.stack([points[:, :, 0].min(1), points[:, :, 0].max(1), points[:, :, 1].min(1), points[:, :, 1].max(1)], axis=1))
+        boxes.append(
+            np.stack([points[:, :, 0].min(1), points[:, :, 0].max(1), points[:, :, 1].min(1), points[:, :, 1].max(1)], axis=1)
+        )
         colours += [shape.get_fill_color().to_hex().upper()] * len(points)
     return np.concatenate(boxes), colours
 
@@ -75,7 +77,11 @@ def test_color_grid_is_far_fewer_rectangles_than_cells():
     assert len(boxes) < values.size / 2
 
 
-@pytest.mark.parametrize("make", [lambda: label(DARK, "0.25 “tokens” 猫", mono=False), lambda: formula(DARK, r"\frac{QK^T}{\sqrt{d_k}}")], ids=["text", "formula"])
+@pytest.mark.parametrize(
+    "make",
+    [lambda: label(DARK, "0.25 “tokens” 猫", mono=False), lambda: formula(DARK, r"\frac{QK^T}{\sqrt{d_k}}")],
+    ids=["text", "formula"],
+)
 def test_text_is_copied_without_its_build_time_svg_paths_and_unchanged(make):
     text = make()
     parts = [part for part in text.get_family() if len(part.points)]

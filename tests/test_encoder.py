@@ -9,7 +9,6 @@ import sys
 from fractions import Fraction
 
 import numpy as np
-import pytest
 from manim._config.video_encoder import VideoEncoderSpec
 from manim.scene.scene_file_writer import SceneFileWriter
 from manim.scene.video_segment_encoder import VideoSegmentEncoder

@@ -151,7 +151,16 @@ def test_a_forced_rerender_gives_the_same_bytes_and_webm_on_request(rendered, tm
     assert first == {f["path"]: f["sha256"] for f in published["files"]}
     second = render_once("--format", "both")
     assert set(second) == set(first) | {"scaling.webm"}
-    for same in ("scaling.mp4", "poster.png", "preview.gif", "trace.json", "captions.vtt", "captions.srt", "transcript.txt", "sections.json"):
+    for same in (
+        "scaling.mp4",
+        "poster.png",
+        "preview.gif",
+        "trace.json",
+        "captions.vtt",
+        "captions.srt",
+        "transcript.txt",
+        "sections.json",
+    ):
         assert first[same] == second[same], same
     with av.open(str(folder / "scaling.webm")) as webm, av.open(str(folder / "scaling.mp4")) as mp4:
         assert webm.streams.video[0].codec_context.name == "vp9"
@@ -166,7 +175,9 @@ def test_an_edited_presenter_template_repackages_without_drawing(rendered, tmp_p
     templates = tmp_path / "templates"
     shutil.copytree(pages.TEMPLATES, templates)
     presenter = templates / "presenter.html"
-    presenter.write_text(presenter.read_text(encoding="utf-8").replace("<body>", "<body>\n<!-- edited template -->"), encoding="utf-8")
+    presenter.write_text(
+        presenter.read_text(encoding="utf-8").replace("<body>", "<body>\n<!-- edited template -->"), encoding="utf-8"
+    )
     monkeypatch.setattr(pages, "TEMPLATES", templates)
 
     def no_render(*args, **kwargs):
@@ -175,7 +186,9 @@ def test_an_edited_presenter_template_repackages_without_drawing(rendered, tmp_p
     monkeypatch.setattr(workers, "render_all", no_render)
     folder = copy / "scaling" / "low"
     video_before = sha256_of(folder / "scaling.mp4")
-    result = CliRunner().invoke(render.main, ["scaling", "--quality", "low", "--media-dir", str(copy), "--cache-dir", str(tmp_path / "cache")])
+    result = CliRunner().invoke(
+        render.main, ["scaling", "--quality", "low", "--media-dir", str(copy), "--cache-dir", str(tmp_path / "cache")]
+    )
     assert result.exit_code == 0, result.output
     assert "pages rewritten, frames unchanged" in result.stderr
     assert "edited template" in (folder / "present.html").read_text(encoding="utf-8")

@@ -262,10 +262,18 @@ def random_weights(seed, d_model, d_ff):
     r = np.random.default_rng(seed)
     m = lambda *shape: r.normal(size=shape) / np.sqrt(shape[0])  # noqa: E731
     return BlockWeights(
-        m(d_model, d_model), m(d_model, d_model), m(d_model, d_model), m(d_model, d_model),
-        1 + 0.1 * r.normal(size=d_model), 0.1 * r.normal(size=d_model),
-        m(d_model, d_ff), 0.1 * r.normal(size=d_ff), m(d_ff, d_model), 0.1 * r.normal(size=d_model),
-        1 + 0.1 * r.normal(size=d_model), 0.1 * r.normal(size=d_model),
+        m(d_model, d_model),
+        m(d_model, d_model),
+        m(d_model, d_model),
+        m(d_model, d_model),
+        1 + 0.1 * r.normal(size=d_model),
+        0.1 * r.normal(size=d_model),
+        m(d_model, d_ff),
+        0.1 * r.normal(size=d_ff),
+        m(d_ff, d_model),
+        0.1 * r.normal(size=d_model),
+        1 + 0.1 * r.normal(size=d_model),
+        0.1 * r.normal(size=d_model),
     )
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import functools
 import html
-import re
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -17,11 +17,11 @@ from click.testing import CliRunner
 from manim import config, tempconfig
 
 import render
-from attention_math import THE_CAT_SAT, sentence_example, word_vector
-from scenes import SCENES
 from attention_explainer.options import MAX_SEED, MAX_TOKEN_CHARACTERS, InvalidInput, validate, variant_folder
 from attention_explainer.pipeline import workers
 from attention_explainer.publish.gallery import write_gallery
+from attention_math import THE_CAT_SAT, sentence_example, word_vector
+from scenes import SCENES
 
 from . import fake_workers
 from .test_scenes import check_shown_numbers
@@ -46,7 +46,11 @@ def test_sentence_scenes_are_the_ones_that_show_a_sentence():
     [
         ("self-attention", {"sentence": "  \t "}, "--sentence is empty"),
         ("self-attention", {"sentence": " ".join(["word"] * 9)}, "9 words; self-attention shows 2 to 8"),
-        ("self-attention", {"sentence": "x" * (MAX_TOKEN_CHARACTERS + 1) + " b"}, f"longer than {MAX_TOKEN_CHARACTERS} characters"),
+        (
+            "self-attention",
+            {"sentence": "x" * (MAX_TOKEN_CHARACTERS + 1) + " b"},
+            f"longer than {MAX_TOKEN_CHARACTERS} characters",
+        ),
         ("qkv", {"seed": "-1"}, f"--seed must be a whole number from 0 to {MAX_SEED}"),
         ("qkv", {"seed": "1.5"}, "--seed must be a whole number"),
         ("qkv", {"seed": str(MAX_SEED + 1)}, "--seed must be a whole number"),
@@ -68,7 +72,9 @@ def test_bad_input_is_refused_with_its_limits(name, given, message):
 
 
 def test_good_input_is_converted():
-    settings = validate(SCENES["multi-head"], {"sentence": " I  love\tattention ", "seed": "7", "d_model": "8", "heads": "4", "token": None})
+    settings = validate(
+        SCENES["multi-head"], {"sentence": " I  love\tattention ", "seed": "7", "d_model": "8", "heads": "4", "token": None}
+    )
     assert settings == {"sentence": "I love attention", "seed": 7, "d_model": 8, "heads": 4}
     assert validate(SCENES["self-attention"], {"sentence": None}) == {}
 
@@ -148,10 +154,19 @@ def test_settings_change_the_trace():
 def built_with(name: str, sentence: str):
     """The scene built (animations skipped) with a sentence; also every .tex file written meanwhile."""
     with tempfile.TemporaryDirectory() as media_dir:
-        settings = {"dry_run": True, "media_dir": media_dir, "quality": "low_quality", "verbosity": "WARNING", "progress_bar": "none", "disable_caching": True}
+        settings = {
+            "dry_run": True,
+            "media_dir": media_dir,
+            "quality": "low_quality",
+            "verbosity": "WARNING",
+            "progress_bar": "none",
+            "disable_caching": True,
+        }
         with tempconfig(settings):
             scene_class = SCENES[name]
-            scene = scene_class(trace=scene_class.build_trace(**validate(scene_class, {"sentence": sentence})), skip_animations=True)
+            scene = scene_class(
+                trace=scene_class.build_trace(**validate(scene_class, {"sentence": sentence})), skip_animations=True
+            )
             scene.render()
         tex_sources = [path.read_text(encoding="utf-8", errors="replace") for path in Path(media_dir).rglob("*.tex")]
     return scene, tex_sources
@@ -218,14 +233,19 @@ def test_different_settings_never_share_a_folder():
 def test_cli_sends_each_sentence_to_its_own_folder(tmp_path, monkeypatch):
     monkeypatch.setattr(workers, "WORKER", fake_workers.renders)
     runner = CliRunner()
-    first = runner.invoke(render.main, ["self-attention", "--sentence", "I love attention", "--quality", "low", "--media-dir", str(tmp_path)])
-    second = runner.invoke(render.main, ["self-attention", "--sentence", ADVERSARIAL[0], "--quality", "low", "--media-dir", str(tmp_path)])
+    first = runner.invoke(
+        render.main, ["self-attention", "--sentence", "I love attention", "--quality", "low", "--media-dir", str(tmp_path)]
+    )
+    second = runner.invoke(
+        render.main, ["self-attention", "--sentence", ADVERSARIAL[0], "--quality", "low", "--media-dir", str(tmp_path)]
+    )
     assert first.exit_code == 0 and second.exit_code == 0, first.output + second.output
     videos = {Path(first.stdout.strip()), Path(second.stdout.strip())}
     assert len({video.parent.parent for video in videos}) == 2
     assert all(video.is_file() for video in videos)
     assert [call[3:] for call in fake_workers.calls(tmp_path)] == [
-        ("sentence=I love attention",), (f"sentence={ADVERSARIAL[0]}",)
+        ("sentence=I love attention",),
+        (f"sentence={ADVERSARIAL[0]}",),
     ]
 
 
@@ -240,7 +260,18 @@ def custom_render(rendered, tmp_path_factory):
     shutil.copytree(rendered[0], media)
     cache = tmp_path_factory.mktemp("custom-cache")
     result = CliRunner().invoke(
-        render.main, ["self-attention", "--sentence", ADVERSARIAL[1], "--quality", "low", "--media-dir", str(media), "--cache-dir", str(cache)]
+        render.main,
+        [
+            "self-attention",
+            "--sentence",
+            ADVERSARIAL[1],
+            "--quality",
+            "low",
+            "--media-dir",
+            str(media),
+            "--cache-dir",
+            str(cache),
+        ],
     )
     assert result.exit_code == 0, result.output
     return media, Path(result.stdout.strip()).parent
@@ -295,6 +326,8 @@ def test_trained_heads_without_its_extra_says_how_to_install_it(monkeypatch, tmp
 
 
 def test_trained_heads_refuses_a_token_not_in_the_sentence(tmp_path):
-    result = CliRunner().invoke(render.main, ["trained-heads", "--sentence", "The cat sat", "--token", "dog", "--media-dir", str(tmp_path)])
+    result = CliRunner().invoke(
+        render.main, ["trained-heads", "--sentence", "The cat sat", "--token", "dog", "--media-dir", str(tmp_path)]
+    )
     assert result.exit_code == 2, result.output
     assert "cat" in result.output and "dog" in result.output

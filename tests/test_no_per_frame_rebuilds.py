@@ -13,7 +13,19 @@ import tempfile
 from collections import Counter
 
 import pytest
-from manim import DecimalNumber, FadeIn, MarkupText, MathTex, Scene, SingleStringMathTex, Square, Tex, Text, always_redraw, tempconfig
+from manim import (
+    DecimalNumber,
+    FadeIn,
+    MarkupText,
+    MathTex,
+    Scene,
+    SingleStringMathTex,
+    Square,
+    Tex,
+    Text,
+    always_redraw,
+    tempconfig,
+)
 
 from scenes import SCENES
 
@@ -36,7 +48,16 @@ def constructions(scene_class, frame_rate: int, skip_animations: bool = False) -
         return init
 
     with tempfile.TemporaryDirectory() as media_dir:
-        settings = {"dry_run": True, "media_dir": media_dir, "pixel_width": 320, "pixel_height": 180, "frame_rate": frame_rate, "verbosity": "WARNING", "progress_bar": "none", "disable_caching": True}
+        settings = {
+            "dry_run": True,
+            "media_dir": media_dir,
+            "pixel_width": 320,
+            "pixel_height": 180,
+            "frame_rate": frame_rate,
+            "verbosity": "WARNING",
+            "progress_bar": "none",
+            "disable_caching": True,
+        }
         try:
             for cls in COUNTED:
                 cls.__init__ = counting(cls)

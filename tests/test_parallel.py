@@ -18,7 +18,6 @@ from attention_explainer.files import sha256_of
 from attention_explainer.options import RenderJob
 from attention_explainer.pipeline import freshness, workers
 from attention_explainer.pipeline.freshness import Freshness
-from scenes import SCENES
 from tests import fake_workers
 
 pytestmark = pytest.mark.render
@@ -69,7 +68,9 @@ def test_jobs_2_gives_the_same_bytes_as_jobs_1(parallel_and_serial):
     """Two runs, one at a time on one core and two at a time on every core, publish identical files."""
     media, _, _ = parallel_and_serial
     for name in NAMES:
-        files = {jobs: sorted(p.relative_to(media[jobs]) for p in (media[jobs] / name).rglob("*") if p.is_file()) for jobs in (1, 2)}
+        files = {
+            jobs: sorted(p.relative_to(media[jobs]) for p in (media[jobs] / name).rglob("*") if p.is_file()) for jobs in (1, 2)
+        }
         assert files[1] == files[2] and len(files[1]) > 10
         differ = [str(path) for path in files[1] if sha256_of(media[1] / path) != sha256_of(media[2] / path)]
         assert not differ, f"{name}: these files differ between --jobs 1 and --jobs 2: {differ}"

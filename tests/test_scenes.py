@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from manim import config
 
+from attention_explainer.pipeline.captions import MAX_CHARACTERS_PER_SECOND, MAX_LINE, MIN_CUE_SECONDS, cues_for
 from attention_math import lookup
 from scenes import SCENES
-from attention_explainer.pipeline.captions import MAX_CHARACTERS_PER_SECOND, MAX_LINE, MIN_CUE_SECONDS, cues_for
 from scenes.kit import Shown
 from scenes.kit.components import label
 from scenes.theme import format_number, parse_number
@@ -20,56 +20,178 @@ from .conftest import built_scene
 # The trace paths each scene must put on screen: its key numbers.
 REQUIRED_SOURCES = {
     "bottleneck": {
-        "hidden_states[5]", "rnn_flow", "attention_flow", "rnn_hops", "attention_hops", "rnn_hops[5]", "attention_hops[5]",
-        "sentence_numbers", "state_numbers",
+        "hidden_states[5]",
+        "rnn_flow",
+        "attention_flow",
+        "rnn_hops",
+        "attention_hops",
+        "rnn_hops[5]",
+        "attention_hops[5]",
+        "sentence_numbers",
+        "state_numbers",
     },
     "qkv": {"x_query", "w_q", "w_k", "w_v", "q", "k", "v", "q[1, 0]", "scale", "scaled_scores[1, 5]", "scaled_scores"},
     "softmax": {
-        "query", "keys", "scores", "exp_scores", "exp_sum", "weights", "weight_sum", "sharpened_scores[3]",
-        "sharpened_weights[0]", "sharpened_weights[1]", "sharpened_weights[2]", "sharpened_weights[3]",
+        "query",
+        "keys",
+        "scores",
+        "exp_scores",
+        "exp_sum",
+        "weights",
+        "weight_sum",
+        "sharpened_scores[3]",
+        "sharpened_weights[0]",
+        "sharpened_weights[1]",
+        "sharpened_weights[2]",
+        "sharpened_weights[3]",
     },
     "scaling": {
-        "variances[0]", "variances[1]", "variances[2]",
-        "scaled_variances[0]", "scaled_variances[1]", "scaled_variances[2]",
-        "row_raw_scores", "row_scaled_scores", "row_unscaled_weights", "row_scaled_weights", "row_scale",
+        "variances[0]",
+        "variances[1]",
+        "variances[2]",
+        "scaled_variances[0]",
+        "scaled_variances[1]",
+        "scaled_variances[2]",
+        "row_raw_scores",
+        "row_scaled_scores",
+        "row_unscaled_weights",
+        "row_scaled_weights",
+        "row_scale",
     },
     "self-attention": {
-        "x_key", "raw_scores[1]", "scaled_scores[1]", "weights[1]", "output[1]", "weights", "scale",
+        "x_key",
+        "raw_scores[1]",
+        "scaled_scores[1]",
+        "weights[1]",
+        "output[1]",
+        "weights",
+        "scale",
     },
     "multi-head": {
-        "x", "q", "q_heads[0]", *(f"weights[{h}]" for h in range(8)), "head_outputs[0]", "concat", "output",
-        "scale_d_model[1]", "scale_heads[1]", "scale_layers[1]", "scale_head_dim[0]", "scale_head_dim[1]",
-        "scale_total_heads[1]", "scale_attention_params[0]", "scale_total_params_billions[1]",
+        "x",
+        "q",
+        "q_heads[0]",
+        *(f"weights[{h}]" for h in range(8)),
+        "head_outputs[0]",
+        "concat",
+        "output",
+        "scale_d_model[1]",
+        "scale_heads[1]",
+        "scale_layers[1]",
+        "scale_head_dim[0]",
+        "scale_head_dim[1]",
+        "scale_total_heads[1]",
+        "scale_attention_params[0]",
+        "scale_total_params_billions[1]",
     },
     "positional-encoding": {
-        "x_a", "x_b", "weights_a", "weights_b", "pe_small", "x_a_pos", "x_b_pos", "weights_a_pos", "weights_b_pos",
-        "pe_min", "pe_max", "curve_wavelengths[0]", "curve_wavelengths[3]", "similarity_near", "similarity_far",
+        "x_a",
+        "x_b",
+        "weights_a",
+        "weights_b",
+        "pe_small",
+        "x_a_pos",
+        "x_b_pos",
+        "weights_a_pos",
+        "weights_b_pos",
+        "pe_min",
+        "pe_max",
+        "curve_wavelengths[0]",
+        "curve_wavelengths[3]",
+        "similarity_near",
+        "similarity_far",
     },
     "causal-mask": {"mask", "scaled_scores", "additive_mask", "masked_scores", "weights", "row_sums", "bidirectional_weights"},
     "padding-mask": {
-        "batch_valid", "valid", "mask", "unmasked_weights", "pad_share", "masked_scores", "weights",
-        "causal_mask", "combined_mask", "combined_masked_scores", "combined_weights",
+        "batch_valid",
+        "valid",
+        "mask",
+        "unmasked_weights",
+        "pad_share",
+        "masked_scores",
+        "weights",
+        "causal_mask",
+        "combined_mask",
+        "combined_masked_scores",
+        "combined_weights",
     },
     "cross-attention": {
-        "embedding_length", "noise", "x_key[1]", "x_query[1]", "q", "k", "scaled_scores[1]", "weights[1]",
-        "output[1]", "v[1]", "weights", "self_weights",
+        "embedding_length",
+        "noise",
+        "x_key[1]",
+        "x_query[1]",
+        "q",
+        "k",
+        "scaled_scores[1]",
+        "weights[1]",
+        "output[1]",
+        "v[1]",
+        "weights",
+        "self_weights",
     },
     "kv-cache": {
-        "k", "v", "q[5]", "scores[5, :6]", "weights[5, :6]", "outputs[5]", "outputs", "recomputed_outputs",
-        "macs_cached", "macs_full", "total_cached", "total_full", "saving_ratio", "long_ratios[2]", "cache_floats", "d",
+        "k",
+        "v",
+        "q[5]",
+        "scores[5, :6]",
+        "weights[5, :6]",
+        "outputs[5]",
+        "outputs",
+        "recomputed_outputs",
+        "macs_cached",
+        "macs_full",
+        "total_cached",
+        "total_full",
+        "saving_ratio",
+        "long_ratios[2]",
+        "cache_floats",
+        "d",
     },
     "transformer-block": {
-        "embeddings", "positions", "x", "attention_weights[0]", "attention_weights[1]", "attention[1]", "residual1[1]",
-        "norm1[1]", "norm1_mean[1]", "norm1_var[1]", "hidden[1, :8]", "hidden[1, 8:]", "ff[1]", "residual2[1]",
-        "output[1]", "layer_outputs[2, 1]", "gpt3_layers",
+        "embeddings",
+        "positions",
+        "x",
+        "attention_weights[0]",
+        "attention_weights[1]",
+        "attention[1]",
+        "residual1[1]",
+        "norm1[1]",
+        "norm1_mean[1]",
+        "norm1_var[1]",
+        "hidden[1, :8]",
+        "hidden[1, 8:]",
+        "ff[1]",
+        "residual2[1]",
+        "output[1]",
+        "layer_outputs[2, 1]",
+        "gpt3_layers",
     },
     "trained-heads": {
-        "token_ids", "focus_q", "k[2]", "focus_terms[2]", "focus_raw_scores", "scale", "focus_scaled_scores",
-        "focus_weights", "weights", "d_head",
+        "token_ids",
+        "focus_q",
+        "k[2]",
+        "focus_terms[2]",
+        "focus_raw_scores",
+        "scale",
+        "focus_scaled_scores",
+        "focus_weights",
+        "weights",
+        "d_head",
     },
     "complexity": {
-        "grid_cells[3]", "weight_counts[4]", "weight_bytes[4]", "weight_mib[4]", "qk_macs[4]", "av_macs[4]",
-        "total_macs[4]", "growth[0]", "relative_macs", "relative_lengths", "width_macs[2]", "width_growth[0]", "d",
+        "grid_cells[3]",
+        "weight_counts[4]",
+        "weight_bytes[4]",
+        "weight_mib[4]",
+        "qk_macs[4]",
+        "av_macs[4]",
+        "total_macs[4]",
+        "growth[0]",
+        "relative_macs",
+        "relative_lengths",
+        "width_macs[2]",
+        "width_growth[0]",
+        "d",
     },
 }
 
@@ -85,7 +207,7 @@ def check_shown_numbers(scene) -> None:
         expected = np.asarray(lookup(scene.trace, shown.source), dtype=float).ravel()
         drawn = [parse_number(text.original_text) for text in shown.texts]
         assert len(drawn) == expected.size, f"{shown.source}: {len(drawn)} numbers drawn for {expected.size} values"
-        tolerance = 0.5 * 10 ** -shown.decimals + 1e-9
+        tolerance = 0.5 * 10**-shown.decimals + 1e-9
         for index, (value, on_screen) in enumerate(zip(expected, drawn)):
             if np.isinf(value):
                 assert on_screen == value, f"{shown.source}[{index}]"
@@ -130,7 +252,9 @@ def test_everything_stays_inside_the_frame(scene):
     for step in scene.steps:
         left, right, bottom, top = step.extent
         assert -half_width < left and right < half_width, f"{step.name}: runs off the frame sideways ({left:.2f}, {right:.2f})"
-        assert -half_height < bottom and top < half_height, f"{step.name}: runs off the frame vertically ({bottom:.2f}, {top:.2f})"
+        assert -half_height < bottom and top < half_height, (
+            f"{step.name}: runs off the frame vertically ({bottom:.2f}, {top:.2f})"
+        )
 
 
 def test_scaling_formula_matches_the_computation():
@@ -159,4 +283,6 @@ def test_caption_cues_follow_subtitle_practice(scene):
         assert len(" ".join(lines)) / seconds <= MAX_CHARACTERS_PER_SECOND, cue
         assert seconds >= MIN_CUE_SECONDS - 0.001, cue
     # Nothing is lost or reordered: the cues read back as the captions.
-    assert " ".join(cue.text.replace("\n", " ") for cue in cues) == " ".join(" ".join(step.caption.split()) for step in scene.steps)
+    assert " ".join(cue.text.replace("\n", " ") for cue in cues) == " ".join(
+        " ".join(step.caption.split()) for step in scene.steps
+    )

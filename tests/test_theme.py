@@ -26,6 +26,11 @@ def test_numbers_in_heatmap_cells_are_readable(theme):
 
 
 def test_number_format_round_trips():
-    for value, decimals, text in ((0.2605, 2, "0.26"), (-1.5, 1, "\u22121.5"), (-0.001, 2, "0.00"), (float("-inf"), 2, "\u2212\u221e")):
+    for value, decimals, text in (
+        (0.2605, 2, "0.26"),
+        (-1.5, 1, "\u22121.5"),
+        (-0.001, 2, "0.00"),
+        (float("-inf"), 2, "\u2212\u221e"),
+    ):
         assert format_number(value, decimals) == text
         assert parse_number(text) == pytest.approx(round(value, decimals))

@@ -26,7 +26,7 @@ from attention_math.trained import (
 )
 
 TROPHY = "The trophy didn't fit in the suitcase because it was too big"
-ADVERSARIAL = "\\input{/etc/hostname} 50% a_b # { <eos> </span> & \"q\" café 猫 🙂"
+ADVERSARIAL = '\\input{/etc/hostname} 50% a_b # { <eos> </span> & "q" café 猫 🙂'
 SENTENCES = (DEFAULT_SENTENCE, TROPHY, ADVERSARIAL)
 
 
@@ -60,7 +60,9 @@ def chosen_head(tokens, attentions, focus):
     """The stated criterion, recomputed from transformers' attentions: the head whose query row
     puts the most weight on one earlier real word piece (not [CLS]/[SEP], not punctuation, not the
     piece right before the query); for a query with no such piece, any real piece not next to it."""
-    real = [j for j, piece in enumerate(tokens) if j != focus and piece not in ("[CLS]", "[SEP]") and any(c.isalnum() for c in piece)]
+    real = [
+        j for j, piece in enumerate(tokens) if j != focus and piece not in ("[CLS]", "[SEP]") and any(c.isalnum() for c in piece)
+    ]
     allowed = [j for j in real if j < focus - 1] or [j for j in real if abs(j - focus) > 1] or real
     best, best_weight = None, -1.0
     for layer in range(attentions.shape[0]):
@@ -220,7 +222,9 @@ def test_importing_attention_math_needs_no_extra():
         "except attention_math.ModelNotInstalled as error:\n"
         "    print('hint' if 'make trained' in str(error) else 'no hint')\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=os.path.dirname(os.path.dirname(__file__)))
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=os.path.dirname(os.path.dirname(__file__))
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "hint"
 

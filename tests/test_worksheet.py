@@ -5,18 +5,17 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import pytest
+import torch
 from click.testing import CliRunner
 
 import render
-import pytest
-import torch
-
+from attention_explainer.publish.worksheet import exercises_for, write_worksheet
 from attention_math import attention_trace, causal_mask, causal_mask_trace, self_attention_trace, softmax_trace
 from scenes import SCENES
 from scenes.self_attention import SelfAttentionScene
 from scenes.softmax import SoftmaxScene
 from scenes.theme import format_number, parse_number
-from attention_explainer.publish.worksheet import exercises_for, write_worksheet
 
 
 def table_rows(page: str, caption: str) -> list[list[float]]:
@@ -30,7 +29,10 @@ def table_rows(page: str, caption: str) -> list[list[float]]:
 def test_cli_writes_a_worksheet_per_scene(tmp_path):
     result = CliRunner().invoke(render.main, ["worksheet", "self-attention", "scaling", "--media-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines() == [str(tmp_path / "self-attention" / "worksheet.html"), str(tmp_path / "scaling" / "worksheet.html")]
+    assert result.stdout.splitlines() == [
+        str(tmp_path / "self-attention" / "worksheet.html"),
+        str(tmp_path / "scaling" / "worksheet.html"),
+    ]
 
 
 def test_answer_key_is_the_trace(tmp_path):

@@ -17,8 +17,17 @@ from typing import Iterable, Mapping
 import srt
 
 __all__ = [
-    "Cue", "MAX_LINE", "MAX_CHARACTERS_PER_SECOND", "MIN_CUE_SECONDS", "MIN_CUE_CHARACTERS", "wrap", "split_caption", "cues_for",
-    "to_vtt", "to_srt", "to_transcript",
+    "Cue",
+    "MAX_LINE",
+    "MAX_CHARACTERS_PER_SECOND",
+    "MIN_CUE_SECONDS",
+    "MIN_CUE_CHARACTERS",
+    "wrap",
+    "split_caption",
+    "cues_for",
+    "to_vtt",
+    "to_srt",
+    "to_transcript",
 ]
 
 MAX_LINE = 42

@@ -20,7 +20,11 @@ from manim.scene.video_segment_encoder import VideoSegmentEncoder
 from PIL import Image
 
 __all__ = [
-    "MAX_INFLIGHT_ENCODERS", "encoder_options", "StillFrameEncoder", "PackagingWriter", "PREVIEW_WIDTH",
+    "MAX_INFLIGHT_ENCODERS",
+    "encoder_options",
+    "StillFrameEncoder",
+    "PackagingWriter",
+    "PREVIEW_WIDTH",
 ]
 
 MAX_INFLIGHT_ENCODERS = 2

@@ -102,8 +102,13 @@ def versions() -> dict[str, str]:
 def render_hash(job: RenderJob) -> str:
     """What a render's frames depend on (see the module's docstring)."""
     settings = {
-        "scene": job.scene, "quality": job.quality, "theme": job.theme, "format": job.video_format,
-        "inputs": job.inputs, "versions": versions(), "environment": WORKER_ENVIRONMENT,
+        "scene": job.scene,
+        "quality": job.quality,
+        "theme": job.theme,
+        "format": job.video_format,
+        "inputs": job.inputs,
+        "versions": versions(),
+        "environment": WORKER_ENVIRONMENT,
         "encoder": encoder.encoder_options(),
     }
     return _digest(_source_files(job.scene), settings)
@@ -134,7 +139,12 @@ def _intact(folder: Path, entries: list[dict]) -> bool:
     """Every file is there with the bytes the manifest recorded (a same-size corruption included)."""
     for entry in entries:
         path = folder / entry["path"]
-        if path.is_symlink() or not path.is_file() or path.stat().st_size != entry.get("bytes") or sha256_of(path) != entry["sha256"]:
+        if (
+            path.is_symlink()
+            or not path.is_file()
+            or path.stat().st_size != entry.get("bytes")
+            or sha256_of(path) != entry["sha256"]
+        ):
             return False
     return True
 

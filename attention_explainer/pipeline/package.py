@@ -41,7 +41,8 @@ RENDER_PRODUCTS = ("{scene}.mp4", "{scene}.webm", "sections.json", "sections/", 
 def is_render_product(relative: str, scene: str) -> bool:
     """Whether a package's file (a path relative to it) comes from drawing frames."""
     return any(
-        relative.startswith(pattern) if pattern.endswith("/") else relative == pattern.format(scene=scene) for pattern in RENDER_PRODUCTS
+        relative.startswith(pattern) if pattern.endswith("/") else relative == pattern.format(scene=scene)
+        for pattern in RENDER_PRODUCTS
     )
 
 
@@ -143,7 +144,9 @@ def faststart_copy(source: Path, target: Path) -> None:
                 copy.mux(packet)
 
 
-def write_preview_gif(frames: list[Image.Image], target: Path, count: int = PREVIEW_FRAMES, seconds_per_frame: float = 0.4) -> None:
+def write_preview_gif(
+    frames: list[Image.Image], target: Path, count: int = PREVIEW_FRAMES, seconds_per_frame: float = 0.4
+) -> None:
     """A small looping GIF for a course page: ``count`` of the render's preview frames, spread over the whole video."""
     if not frames:
         raise RuntimeError("the render kept no preview frames")

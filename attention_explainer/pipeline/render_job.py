@@ -104,7 +104,9 @@ def render_scene(job: RenderJob) -> RenderResult:
         log.info("frames drawn; packaging")
         merge_cache(cache, folders.tex_cache)
         package = staging / "package"
-        write_render_products(scene, renderer.file_writer, manim_dir / "video", package, webm=job.video_format in ("webm", "both"))
+        write_render_products(
+            scene, renderer.file_writer, manim_dir / "video", package, webm=job.video_format in ("webm", "both")
+        )
         write_package(package, job, scene.trace, render_hash(job), package_hash(job))
         publish(package, folders.published(job.scene, job.inputs, job.quality), staging)
     return published_result(job, time.monotonic() - started)

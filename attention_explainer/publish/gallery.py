@@ -98,7 +98,12 @@ def write_gallery(media_root: Path | str) -> Path:
             log.warning("%s: manifest or steps unreadable, left out of the gallery", package)
             continue
         # A scene's own renders first, then its renders with a teacher's settings, each by quality.
-        key = (order.get(manifest["scene"], len(order)), bool(manifest.get("inputs")), quality_order.get(package.name, 9), str(package))
+        key = (
+            order.get(manifest["scene"], len(order)),
+            bool(manifest.get("inputs")),
+            quality_order.get(package.name, 9),
+            str(package),
+        )
         entries.append((key, _render_entry(media_root, package, manifest, sections)))
     renders = [entry for _, entry in sorted(entries, key=lambda pair: pair[0])]
     return write_atomic(media_root / "index.html", render_page("gallery.html", renders=renders, theme=DARK))

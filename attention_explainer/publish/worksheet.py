@@ -14,7 +14,6 @@ from typing import Sequence
 import numpy as np
 
 from attention_math import (
-    TrainedHeadsTrace,
     AttentionTrace,
     BottleneckTrace,
     ComplexityTrace,
@@ -24,9 +23,9 @@ from attention_math import (
     ScalingTrace,
     SoftmaxTrace,
     Trace,
+    TrainedHeadsTrace,
     TransformerBlockTrace,
 )
-
 from scenes.theme import LIGHT, format_number
 
 from ..files import write_atomic
@@ -92,7 +91,9 @@ def attention_exercises(trace: AttentionTrace) -> list[Exercise]:
         ),
         Exercise(
             f"Compute the output for “{query}”: the weighted sum of the value rows.",
-            given=[Table("values V, one row per key", trace.v, 2, rows=keys, columns=[f"d{d + 1}" for d in range(trace.v.shape[1])])],
+            given=[
+                Table("values V, one row per key", trace.v, 2, rows=keys, columns=[f"d{d + 1}" for d in range(trace.v.shape[1])])
+            ],
             answer=[Table("output", trace.output[i], 3, columns=[f"d{d + 1}" for d in range(trace.v.shape[1])])],
         ),
     ]
@@ -148,7 +149,10 @@ def softmax_exercises(trace: SoftmaxTrace) -> list[Exercise]:
         Exercise(
             f"Multiply the scores by {', '.join(format_number(m, 0) for m in trace.multipliers)} and apply softmax again. "
             "What happens to the largest weight as the gaps between scores grow?",
-            answer=[Table(f"weights, scores × {format_number(m, 0)}", w, 3, columns=keys) for m, w in zip(trace.multipliers, trace.sharpened_weights)],
+            answer=[
+                Table(f"weights, scores × {format_number(m, 0)}", w, 3, columns=keys)
+                for m, w in zip(trace.multipliers, trace.sharpened_weights)
+            ],
         ),
     ]
 
@@ -161,7 +165,14 @@ def bottleneck_exercises(trace: BottleneckTrace) -> list[Exercise]:
             f"The sentence has {len(words)} words of {trace.embeddings.shape[1]} numbers each. "
             "How many numbers go in, and how many reach the translator through the RNN's last hidden state?",
             given=[Table("last hidden state", trace.hidden_states[-1], 2)],
-            answer=[Table("numbers in, numbers through", np.array([trace.sentence_numbers, trace.state_numbers], dtype=float), 0, columns=["in", "through"])],
+            answer=[
+                Table(
+                    "numbers in, numbers through",
+                    np.array([trace.sentence_numbers, trace.state_numbers], dtype=float),
+                    0,
+                    columns=["in", "through"],
+                )
+            ],
         ),
         Exercise(
             f"Fill in the information-flow matrix of the RNN (1 when position j can reach position i) and of attention. "
@@ -212,12 +223,27 @@ def positional_exercises(trace: PositionalTrace) -> list[Exercise]:
         Exercise(
             "With d_model = 4, compute PE(pos, 0) = sin(pos), PE(pos, 1) = cos(pos), PE(pos, 2) = sin(pos / 100) "
             "and PE(pos, 3) = cos(pos / 100) for positions 0, 1 and 2 (angles in radians).",
-            answer=[Table("PE", trace.pe_small, 2, rows=[f"position {p}" for p in range(len(trace.pe_small))], columns=["sin", "cos", "sin", "cos"])],
+            answer=[
+                Table(
+                    "PE",
+                    trace.pe_small,
+                    2,
+                    rows=[f"position {p}" for p in range(len(trace.pe_small))],
+                    columns=["sin", "cos", "sin", "cos"],
+                )
+            ],
         ),
         Exercise(
             f"The video compares position {trace.reference} with positions {trace.near} and {trace.far} "
             f"(d_model = {trace.d_model}). Which is more similar, and why?",
-            answer=[Table("cosine similarity", np.array([trace.similarity_near, trace.similarity_far]), 4, columns=[f"{trace.reference} and {trace.near}", f"{trace.reference} and {trace.far}"])],
+            answer=[
+                Table(
+                    "cosine similarity",
+                    np.array([trace.similarity_near, trace.similarity_far]),
+                    4,
+                    columns=[f"{trace.reference} and {trace.near}", f"{trace.reference} and {trace.far}"],
+                )
+            ],
         ),
     ]
 
@@ -233,7 +259,12 @@ def kv_cache_exercises(trace: KVCacheTrace) -> list[Exercise]:
             answer=[
                 Table("with the cache", trace.macs_cached, 0, columns=steps),
                 Table("recomputing", trace.macs_full, 0, columns=steps),
-                Table("totals and ratio", np.array([trace.total_cached, trace.total_full, trace.saving_ratio]), 1, columns=["cached", "recomputed", "ratio"]),
+                Table(
+                    "totals and ratio",
+                    np.array([trace.total_cached, trace.total_full, trace.saving_ratio]),
+                    1,
+                    columns=["cached", "recomputed", "ratio"],
+                ),
             ],
         ),
     ]
@@ -248,7 +279,12 @@ def block_exercises(trace: TransformerBlockTrace) -> list[Exercise]:
             "then (x − mean) / √(variance + ε) with ε ≈ 0.",
             given=[Table("x + attention(x)", trace.residual1[f], 2)],
             answer=[
-                Table("mean and variance", np.array([trace.residual1_mean[f], trace.residual1_var[f]]), 3, columns=["mean", "variance"]),
+                Table(
+                    "mean and variance",
+                    np.array([trace.residual1_mean[f], trace.residual1_var[f]]),
+                    3,
+                    columns=["mean", "variance"],
+                ),
                 Table("norm₁", trace.norm1[f], 2),
             ],
         ),

@@ -255,7 +255,9 @@ class TokenRow(VGroup):
         self.tokens = tuple(tokens)
         for token in tokens:
             text = label(theme, token, size=size or theme.body_size, color=color)
-            box = Rectangle(width=text.width + 0.3, height=max(text.height, 0.3) + 0.25, stroke_color=color or theme.line, stroke_width=2)
+            box = Rectangle(
+                width=text.width + 0.3, height=max(text.height, 0.3) + 0.25, stroke_color=color or theme.line, stroke_width=2
+            )
             box.move_to(text)
             self.add(VGroup(box, text))
         self.arrange(RIGHT, buff=buff)
@@ -357,7 +359,7 @@ def shade_mask(theme: Theme, grid: "NumberGrid", mask) -> "NumberGrid":
 
 
 def axis_names(theme: Theme, grid: NumberGrid) -> VGroup:
-    """"queries ↓" above a grid's row labels and "keys →" above its column labels."""
+    """ "queries ↓" above a grid's row labels and "keys →" above its column labels."""
     queries = label(theme, "queries ↓", size=theme.small_size, color=theme.query)
     queries.next_to(grid.row_labels, UP, buff=0.4).align_to(grid.row_labels, RIGHT)
     # A long first key word (see ``col_label_lines``) reaches left of the map: "queries ↓" steps aside.
@@ -370,7 +372,9 @@ def rectangle_points(boxes: np.ndarray) -> np.ndarray:
     """Cubic Bézier points of closed rectangles ``(x0, y0, x1, y1)``, one subpath each."""
     x0, y0, x1, y1 = boxes.T
     zeros = np.zeros_like(x0)
-    corners = np.stack([np.stack([x, y, zeros], axis=-1) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0))], axis=1)  # (m, 5, 3)
+    corners = np.stack(
+        [np.stack([x, y, zeros], axis=-1) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0))], axis=1
+    )  # (m, 5, 3)
     start, end = corners[:, :-1], corners[:, 1:]  # (m, 4, 3): the four sides
     thirds = np.array([0.0, 1 / 3, 2 / 3, 1.0])[None, None, :, None]
     points = start[:, :, None] + thirds * (end - start)[:, :, None]  # (m, 4 sides, 4 points, 3)

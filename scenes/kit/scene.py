@@ -19,8 +19,8 @@ from manim import DOWN, UL, FadeOut, Group, Mobject, Scene, Text, VGroup
 
 from attention_math import Trace, lookup
 
-from .components import NumberGrid, WeightBars, label, number_label
 from ..theme import DARK, Theme
+from .components import NumberGrid, WeightBars, label, number_label
 
 __all__ = ["ExplainerScene", "Step", "Shown", "READING_SPEED"]
 
