@@ -26,7 +26,7 @@ test: setup trained
 check: setup
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m pytest -rs -n auto --dist loadfile -m "not render and not browser"
+	$(PY) -m pytest -rs -n auto --dist loadfile -m "not render and not browser and not scenes"
 
 setup: system $(VENV)/.installed
 

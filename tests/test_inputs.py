@@ -172,6 +172,7 @@ def built_with(name: str, sentence: str):
     return scene, tex_sources
 
 
+@pytest.mark.scenes
 @pytest.mark.parametrize("sentence", ADVERSARIAL)
 @pytest.mark.parametrize("name", SENTENCE_SCENES)
 def test_adversarial_tokens_are_drawn_literally_and_never_reach_latex(name, sentence):
@@ -192,6 +193,7 @@ def test_adversarial_tokens_are_drawn_literally_and_never_reach_latex(name, sent
 LONG_WORDS = "internationalize characteristically overwhelmingly misunderstanding counterproductive uncharacteristic disproportionate incomprehensibly"
 
 
+@pytest.mark.scenes
 @pytest.mark.parametrize("name", SENTENCE_SCENES)
 @pytest.mark.parametrize("kind", ["adversarial", "most-words", "fewest-words"])
 def test_custom_sentences_show_their_numbers_and_fit_the_frame(name, kind):

@@ -29,6 +29,8 @@ from manim import (
 
 from scenes import SCENES
 
+pytestmark = pytest.mark.render  # plays every frame of every scene
+
 COUNTED = (Text, MarkupText, Tex, MathTex, SingleStringMathTex, DecimalNumber)
 # A very low frame rate keeps the test quick; a per-frame rebuild still adds one object per frame.
 FRAME_RATE = 2
