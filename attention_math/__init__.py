@@ -1,86 +1,89 @@
 """attention_math: the attention mechanism in plain numpy, with traces for the scenes.
 
-Pure numpy; never imports manim. Every number a scene shows comes from a trace
-built here, and the functions are checked against PyTorch in ``tests/``.
+Pure numpy; never imports manim. The maths is organised by concept:
+
+- :mod:`.core`: softmax, scaled dot-product attention, multi-head attention;
+- :mod:`.masks`: causal and padding masks, padding a batch;
+- :mod:`.positions`: the sinusoidal positional encoding;
+- :mod:`.rnn`: the recurrent network that came before attention;
+- :mod:`.generation`: the KV cache, and counting multiply-adds;
+- :mod:`.block`: the transformer block;
+- :mod:`.trained`: all-MiniLM-L6-v2, loaded and run in numpy (optional extra);
+- :mod:`.examples`: the course material's numbers and toy inputs.
+
+Every number a scene shows comes from a trace built by :mod:`.traces` (one module
+per scene), and the functions are checked against PyTorch in ``tests/``.
 """
 
 from .block import (
     BlockResult,
     BlockWeights,
-    TransformerBlockTrace,
     feed_forward,
     layer_norm,
     random_block_weights,
     transformer_block,
-    transformer_block_trace,
 )
 from .core import (
     MultiHeadResult,
     attention_scores,
-    causal_mask,
     merge_heads,
     multi_head_attention,
-    padding_mask,
     scaled_dot_product_attention,
-    sinusoidal_encoding,
     softmax,
     split_heads,
 )
 from .examples import (
+    ALIGNMENT,
     CAT_DOG_MAT,
     DEFAULT_SEED,
+    DEMO_MODEL,
+    ENGLISH,
+    GPT3,
+    PADDING_BATCH,
+    SPANISH,
     SPANISH_TRANSLATION,
     THE_CAT_SAT,
     THREE_TOKENS,
     Example,
+    ModelSize,
     random_matrix,
     sentence_example,
+    translation_embeddings,
     word_vector,
 )
 from .generation import (
-    ComplexityTrace,
-    KVCacheTrace,
+    CachedGeneration,
     attention_macs,
     cached_step_macs,
-    complexity_trace,
     full_step_macs,
+    generate_with_cache,
+    generate_without_cache,
     generation_macs,
-    kv_cache_trace,
 )
-from .heads import DEMO_MODEL, GPT3, ModelSize, MultiHeadTrace, multi_head_trace
-from .intro import BottleneckTrace, SoftmaxTrace, bottleneck_trace, qkv_trace, rnn_hidden_states, softmax_trace
-from .masking import (
-    ALIGNMENT,
-    ENGLISH,
-    PAD,
-    PADDING_BATCH,
-    SPANISH,
-    CausalMaskTrace,
-    CrossAttentionTrace,
-    PaddingMaskTrace,
-    causal_mask_trace,
-    cross_attention_trace,
-    padding_mask_trace,
-    translation_embeddings,
-)
-from .positions import PositionalTrace, cosine_similarity_matrix, encoding_curves, positional_trace, wavelengths
-from .traces import (
-    AttentionTrace,
-    ScalingTrace,
-    Trace,
-    attention_trace,
-    lookup,
-    scaling_trace,
-    self_attention_trace,
-)
+from .masks import PAD, additive_mask, causal_mask, pad_batch, padding_mask
+from .positions import cosine_similarity_matrix, encoding_curves, sinusoidal_encoding, wavelengths
+from .rnn import rnn_hidden_states
+from .traces.base import Trace, lookup
+from .traces.bottleneck import BottleneckTrace, bottleneck_trace
+from .traces.causal_mask import CausalMaskTrace, causal_mask_trace
+from .traces.complexity import ComplexityTrace, complexity_trace
+from .traces.cross_attention import CrossAttentionTrace, cross_attention_trace
+from .traces.kv_cache import KVCacheTrace, kv_cache_trace
+from .traces.multi_head import MultiHeadTrace, multi_head_trace
+from .traces.padding_mask import PaddingMaskTrace, padding_mask_trace
+from .traces.positional_encoding import PositionalTrace, positional_trace
+from .traces.qkv import qkv_trace
+from .traces.scaling import ScalingTrace, scaling_trace
+from .traces.self_attention import AttentionTrace, attention_trace, self_attention_trace
+from .traces.softmax import SoftmaxTrace, softmax_trace
+from .traces.trained_heads import TrainedHeadsTrace, trained_heads_trace
+from .traces.transformer_block import TransformerBlockTrace, transformer_block_trace
 from .trained import (
     DEFAULT_SENTENCE,
     INSTALL_HINT,
     ModelNotInstalled,
-    TrainedHeadsTrace,
     load_trained_model,
     trained_forward,
-    trained_heads_trace,
     trained_token_count,
 )
 
@@ -90,13 +93,10 @@ __all__ = [
     "softmax",
     "attention_scores",
     "scaled_dot_product_attention",
-    "causal_mask",
-    "padding_mask",
     "split_heads",
     "merge_heads",
     "MultiHeadResult",
     "multi_head_attention",
-    "sinusoidal_encoding",
     "Example",
     "THE_CAT_SAT",
     "CAT_DOG_MAT",
@@ -112,6 +112,12 @@ __all__ = [
     "self_attention_trace",
     "scaling_trace",
     "lookup",
+    # masks
+    "PAD",
+    "causal_mask",
+    "padding_mask",
+    "additive_mask",
+    "pad_batch",
     # before attention, Q/K/V, softmax
     "rnn_hidden_states",
     "BottleneckTrace",
@@ -134,6 +140,9 @@ __all__ = [
     "full_step_macs",
     "generation_macs",
     "attention_macs",
+    "CachedGeneration",
+    "generate_with_cache",
+    "generate_without_cache",
     "KVCacheTrace",
     "kv_cache_trace",
     "ComplexityTrace",
@@ -152,12 +161,12 @@ __all__ = [
     "padding_mask_trace",
     "cross_attention_trace",
     "translation_embeddings",
-    "PAD",
     "PADDING_BATCH",
     "ENGLISH",
     "SPANISH",
     "ALIGNMENT",
     # positions
+    "sinusoidal_encoding",
     "encoding_curves",
     "wavelengths",
     "cosine_similarity_matrix",

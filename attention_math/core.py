@@ -1,8 +1,10 @@
-"""Scaled dot-product attention and its parts, in plain numpy.
+"""Scaled dot-product attention and multi-head attention, in plain numpy.
 
 Conventions (the same everywhere in this project): rows are queries, columns are
 keys, softmax runs over the last axis, and a boolean mask is True where a query
-may attend, as in ``torch.nn.functional.scaled_dot_product_attention``.
+may attend, as in ``torch.nn.functional.scaled_dot_product_attention``. The masks
+themselves are built in :mod:`attention_math.masks`, the positional encoding in
+:mod:`attention_math.positions`.
 """
 
 from __future__ import annotations
@@ -15,13 +17,10 @@ __all__ = [
     "softmax",
     "scaled_dot_product_attention",
     "attention_scores",
-    "causal_mask",
-    "padding_mask",
     "split_heads",
     "merge_heads",
     "MultiHeadResult",
     "multi_head_attention",
-    "sinusoidal_encoding",
 ]
 
 
@@ -97,23 +96,6 @@ def scaled_dot_product_attention(
     weights = softmax(scores, axis=-1)
     output = weights @ np.asarray(v, dtype=float)  # (..., n_q, d_v)
     return output, weights
-
-
-def causal_mask(n: int) -> np.ndarray:
-    """Boolean ``(n, n)`` mask, True on and below the diagonal (query i sees keys j <= i)."""
-    return np.tril(np.ones((n, n), dtype=bool))
-
-
-def padding_mask(valid) -> np.ndarray:
-    """Boolean ``(..., 1, n_k)`` mask from 1/0 (or bool) per key; padded keys are False.
-
-    The singleton query axis broadcasts over every query row, so the result
-    can be combined with :func:`causal_mask` by ``&``.
-    """
-    valid = np.asarray(valid)
-    if not np.isin(valid, (0, 1)).all():
-        raise ValueError(f"padding flags must be 1/0 or True/False, got {valid.tolist()}")
-    return valid.astype(bool)[..., np.newaxis, :]
 
 
 def _check_heads(d_model: int, n_heads: int) -> int:
@@ -207,19 +189,3 @@ def multi_head_attention(
     head_outputs = weights @ v  # (n_heads, seq_q, d_head)
     concat = merge_heads(head_outputs)  # (seq_q, d_model)
     return MultiHeadResult(q, k, v, scores, weights, head_outputs, concat, concat @ w_o)
-
-
-def sinusoidal_encoding(seq_len: int, d_model: int) -> np.ndarray:
-    """The original Transformer's positional encoding, ``(seq_len, d_model)``.
-
-    PE[pos, 2i] = sin(pos / 10000^(2i/d_model)), PE[pos, 2i+1] = cos(pos / 10000^(2i/d_model)).
-    """
-    if seq_len < 0 or d_model <= 0 or d_model % 2:
-        raise ValueError(f"need seq_len >= 0 and a positive even d_model, got {seq_len}, {d_model}")
-    positions = np.arange(seq_len)[:, np.newaxis]  # (seq_len, 1)
-    two_i = np.arange(0, d_model, 2)  # (d_model / 2,)
-    angles = positions / np.power(10000.0, two_i / d_model)  # (seq_len, d_model / 2)
-    encoding = np.empty((seq_len, d_model))
-    encoding[:, 0::2] = np.sin(angles)
-    encoding[:, 1::2] = np.cos(angles)
-    return encoding

@@ -1,7 +1,7 @@
-"""The course material's own numbers, as named examples.
+"""The course material's own numbers, as named examples, and the toy inputs built from them.
 
-Each example cites the seed document it comes from (``../shared/seeds/``), so a
-teacher can find the matching page of the course.
+Each example cites the seed document of the course material it comes from ("seed 000",
+"seed 003", ...), so a teacher can find the matching page of the course.
 """
 
 from __future__ import annotations
@@ -17,10 +17,18 @@ __all__ = [
     "CAT_DOG_MAT",
     "THREE_TOKENS",
     "SPANISH_TRANSLATION",
+    "ENGLISH",
+    "SPANISH",
+    "ALIGNMENT",
+    "PADDING_BATCH",
+    "ModelSize",
+    "DEMO_MODEL",
+    "GPT3",
     "DEFAULT_SEED",
     "random_matrix",
     "sentence_example",
     "word_vector",
+    "translation_embeddings",
 ]
 
 DEFAULT_SEED = 42
@@ -74,6 +82,51 @@ THREE_TOKENS = Example(
     source="seed 001, Part 2: 'Imagine 3 tokens with 4-dimensional representations'",
 )
 
+PADDING_BATCH = (("The", "cat", "sat"), ("cat", "sat", "on", "the", "mat"), ("The", "mat"))
+"""Three sentences of different lengths, in the words of :data:`THE_CAT_SAT` (so each has an embedding)."""
+
+ENGLISH = ("The", "cat", "sat", "on", "the", "mat")
+"""The encoder's sentence (seed 000's translation example)."""
+
+SPANISH = SPANISH_TRANSLATION
+"""The decoder's sentence: seed 000's translation of :data:`ENGLISH`."""
+
+ALIGNMENT = (0, 1, 2, 2, 3, 4, 5)
+"""For each Spanish token, the index of its English counterpart: El->The, gato->cat,
+se->sat, sentó->sat, en->on, la->the, alfombra->mat."""
+
+
+@dataclass(frozen=True)
+class ModelSize:
+    """The attention shape of a model as the course material states it.
+
+    Attributes
+    ----------
+    name
+        How the model is called on screen.
+    d_model
+        Width of every token vector.
+    n_heads
+        Attention heads per layer.
+    n_layers
+        Transformer layers (blocks).
+    total_params
+        All parameters as the course states them (embeddings and feed-forward layers included).
+    source
+        Where the numbers come from.
+    """
+
+    name: str
+    d_model: int
+    n_heads: int
+    n_layers: int
+    total_params: float
+    source: str
+
+
+DEMO_MODEL = ModelSize("Our demo", 64, 4, 1, 16e3, "seed 003, 'Scale Comparison' (~16K parameters)")
+GPT3 = ModelSize("GPT-3", 12_288, 96, 96, 175e9, "seed 003, 'Scale Comparison'; seed 000, 96 heads x 96 layers")
+
 
 def random_matrix(rng: np.random.Generator, rows: int, cols: int, scale: float | None = None) -> np.ndarray:
     """A ``(rows, cols)`` matrix of normal entries from ``rng``.
@@ -120,3 +173,25 @@ def sentence_example(sentence: str, dim: int = 4) -> Example:
     known = "the course notebook's vectors for its words, " if use_course else ""
     source = f"embeddings: {known}numbers drawn from default_rng(SHA-256 of the word) for any other word"
     return Example(name="sentence", tokens=tokens, embeddings=np.array(rows, dtype=float), source=source)
+
+
+def translation_embeddings(
+    seed: int = DEFAULT_SEED, d_model: int = 6, length: float = 3.0, noise: float = 0.2
+) -> tuple[np.ndarray, np.ndarray]:
+    """Toy embeddings for :data:`ENGLISH` and :data:`SPANISH` in which translation pairs are similar.
+
+    Not a trained model: each English token gets a random direction of length
+    ``length``; each Spanish token copies its :data:`ALIGNMENT` partner's vector and
+    adds normal noise of size ``noise``. Partners then have a large dot product and
+    other pairs a small one, so attention can find the alignment.
+
+    Returns
+    -------
+    english, spanish
+        ``(6, d_model)`` and ``(7, d_model)``.
+    """
+    rng = np.random.default_rng(seed)
+    directions = rng.standard_normal((len(ENGLISH), d_model))
+    english = length * directions / np.linalg.norm(directions, axis=1, keepdims=True)  # (6, d_model)
+    spanish = english[list(ALIGNMENT)] + noise * rng.standard_normal((len(SPANISH), d_model))  # (7, d_model)
+    return english, spanish

@@ -26,7 +26,7 @@ from manim import (
 )
 
 from attention_math import DEFAULT_SEED
-from attention_math.intro import bottleneck_trace
+from attention_math.traces.bottleneck import bottleneck_trace
 
 from .kit import ExplainerScene
 from .kit.components import TokenRow, formula, label

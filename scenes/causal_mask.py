@@ -25,7 +25,7 @@ from manim import (
 )
 
 from attention_math import THE_CAT_SAT, sentence_example
-from attention_math.masking import causal_mask_trace
+from attention_math.traces.causal_mask import causal_mask_trace
 
 from .kit import ExplainerScene
 from .kit.components import TokenRow, axis_names, fit_label, formula, label, shade_mask

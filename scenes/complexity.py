@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from manim import DOWN, LEFT, RIGHT, UP, FadeIn, GrowFromEdge, Rectangle, VGroup, Write
 
-from attention_math.generation import complexity_trace
+from attention_math.traces.complexity import complexity_trace
 
 from .kit import ExplainerScene
 from .kit.components import formula, label

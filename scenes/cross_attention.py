@@ -5,7 +5,7 @@ la alfombra", "When translating 'gato': focus on 'cat'"; "Regular attention:
 Source -> Target"), seed 004 slide 12 (``CrossAttention``: Q from the decoder
 state, K and V from the encoder output) and seed 002 ("different Q vs K,V
 sources"). The embeddings are toy ones built so that translation pairs are
-similar (see :func:`attention_math.masking.translation_embeddings`).
+similar (see :func:`attention_math.examples.translation_embeddings`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from manim import (
 )
 
 from attention_math import DEFAULT_SEED
-from attention_math.masking import cross_attention_trace
+from attention_math.traces.cross_attention import cross_attention_trace
 
 from .kit import ExplainerScene
 from .kit.components import TokenRow, formula, label

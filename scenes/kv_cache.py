@@ -24,7 +24,7 @@ from manim import (
 )
 
 from attention_math import DEFAULT_SEED, THE_CAT_SAT, sentence_example
-from attention_math.generation import kv_cache_trace
+from attention_math.traces.kv_cache import kv_cache_trace
 
 from .kit import HEADING_WIDTH, ExplainerScene
 from .kit.components import TokenRow, formula, label

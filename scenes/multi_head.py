@@ -24,7 +24,7 @@ from manim import (
 )
 
 from attention_math import DEFAULT_SEED, THE_CAT_SAT, sentence_example
-from attention_math.heads import multi_head_trace
+from attention_math.traces.multi_head import multi_head_trace
 
 from .kit import ExplainerScene
 from .kit.components import NumberGrid, fit_label, formula, label

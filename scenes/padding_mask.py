@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from manim import DOWN, LEFT, RIGHT, UP, FadeIn, Rectangle, SurroundingRectangle, TransformFromCopy, VGroup
 
-from attention_math.masking import PAD, padding_mask_trace
+from attention_math.masks import PAD
+from attention_math.traces.padding_mask import padding_mask_trace
 
 from .kit import ExplainerScene
 from .kit.components import formula, label, shade_mask

@@ -25,7 +25,7 @@ from manim import (
 )
 
 from attention_math import DEFAULT_SEED
-from attention_math.positions import positional_trace
+from attention_math.traces.positional_encoding import positional_trace
 
 from .kit import ExplainerScene
 from .kit.components import ColorGrid, ColorScale, formula, label

@@ -23,7 +23,7 @@ from manim import (
 )
 
 from attention_math import DEFAULT_SEED, THE_CAT_SAT, sentence_example
-from attention_math.intro import qkv_trace
+from attention_math.traces.qkv import qkv_trace
 
 from .kit import ExplainerScene
 from .kit.components import axis_names, formula, label

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, GrowFromEdge, Indicate, TransformFromCopy, VGroup, Write
 
-from attention_math.intro import softmax_trace
+from attention_math.traces.softmax import softmax_trace
 
 from .kit import ExplainerScene
 from .kit.components import formula, label

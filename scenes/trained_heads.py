@@ -173,7 +173,7 @@ class TrainedHeadsScene(ExplainerScene):
     def candidates_look_back(self) -> bool:
         """Whether the head was chosen among earlier words only, the one right before the query aside.
 
-        That is the trace's first choice of candidates (see ``attention_math.trained``); short
+        That is the trace's first choice of candidates (see ``attention_math.traces.trained_heads``); short
         sentences fall back to any word but the neighbours, then to any word.
         """
         t = self.trace

@@ -27,7 +27,7 @@ from manim import (
 )
 
 from attention_math import DEFAULT_SEED, THE_CAT_SAT, sentence_example
-from attention_math.block import transformer_block_trace
+from attention_math.traces.transformer_block import transformer_block_trace
 
 from .kit import ExplainerScene
 from .kit.components import formula, label

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention_math.positions import positional_trace
+from attention_math.traces.positional_encoding import positional_trace
 from scenes.kit.components import COLOR_GRID_LEVELS, ColorGrid, formula, label
 from scenes.theme import DARK, LIGHT, colormap_color
 

@@ -18,16 +18,16 @@ from attention_math.block import (
     layer_norm,
     random_block_weights,
     transformer_block,
-    transformer_block_trace,
 )
 from attention_math.generation import (
     attention_macs,
     cached_step_macs,
-    complexity_trace,
     full_step_macs,
     generation_macs,
-    kv_cache_trace,
 )
+from attention_math.traces.complexity import complexity_trace
+from attention_math.traces.kv_cache import kv_cache_trace
+from attention_math.traces.transformer_block import transformer_block_trace
 
 DOUBLE = torch.float64
 

@@ -10,8 +10,10 @@ import torch
 import torch.nn.functional as F
 
 import attention_math as am
-from attention_math.heads import GPT3, multi_head_trace
-from attention_math.positions import cosine_similarity_matrix, encoding_curves, positional_trace, wavelengths
+from attention_math.examples import GPT3
+from attention_math.positions import cosine_similarity_matrix, encoding_curves, wavelengths
+from attention_math.traces.multi_head import multi_head_trace
+from attention_math.traces.positional_encoding import positional_trace
 
 
 def torch_self_attention_weights(x):

@@ -1,4 +1,4 @@
-"""attention_math.intro (bottleneck, QKV and softmax traces) against PyTorch, closed forms and the course."""
+"""The bottleneck, QKV and softmax traces (attention_math.traces) against PyTorch, closed forms and the course."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ import torch
 import torch.nn.functional as F
 
 import attention_math as am
-from attention_math.intro import bottleneck_trace, qkv_trace, rnn_hidden_states, softmax_trace
+from attention_math.rnn import rnn_hidden_states
+from attention_math.traces.bottleneck import bottleneck_trace
+from attention_math.traces.qkv import qkv_trace
+from attention_math.traces.softmax import softmax_trace
 
 
 def tensor(a) -> torch.Tensor:

@@ -10,16 +10,11 @@ import torch
 import torch.nn.functional as F
 
 import attention_math as am
-from attention_math.masking import (
-    ALIGNMENT,
-    ENGLISH,
-    PAD,
-    SPANISH,
-    causal_mask_trace,
-    cross_attention_trace,
-    padding_mask_trace,
-    translation_embeddings,
-)
+from attention_math.examples import ALIGNMENT, ENGLISH, SPANISH, translation_embeddings
+from attention_math.masks import PAD
+from attention_math.traces.causal_mask import causal_mask_trace
+from attention_math.traces.cross_attention import cross_attention_trace
+from attention_math.traces.padding_mask import padding_mask_trace
 
 
 def t(x):

@@ -15,13 +15,13 @@ import pytest
 import torch
 
 from attention_math import lookup
+from attention_math.traces.trained_heads import trained_heads_trace
 from attention_math.trained import (
     DEFAULT_SENTENCE,
     INSTALL_HINT,
     ModelNotInstalled,
     load_trained_model,
     trained_forward,
-    trained_heads_trace,
     trained_token_count,
 )
 

@@ -1,4 +1,4 @@
-"""Multi-head attention traces: the split into heads, each head's pattern, and the scale of GPT-3.
+"""Multi-head attention: the split into heads, each head's pattern, and the scale of GPT-3.
 
 Follows seed 000 "Multi-Head Attention" (8 heads, a 2 x 4 grid of heatmaps,
 GPT-3's 96 heads x 96 layers), seed 001 part 4 (the reshape to
@@ -12,49 +12,11 @@ from typing import Sequence
 
 import numpy as np
 
-from .core import multi_head_attention
-from .examples import DEFAULT_SEED, THE_CAT_SAT, random_matrix
-from .traces import Trace
+from ..core import multi_head_attention
+from ..examples import DEFAULT_SEED, DEMO_MODEL, GPT3, THE_CAT_SAT, ModelSize, random_matrix
+from .base import Trace
 
-__all__ = [
-    "ModelSize",
-    "DEMO_MODEL",
-    "GPT3",
-    "MultiHeadTrace",
-    "multi_head_trace",
-]
-
-
-@dataclass(frozen=True)
-class ModelSize:
-    """The attention shape of a model as the course material states it.
-
-    Attributes
-    ----------
-    name
-        How the model is called on screen.
-    d_model
-        Width of every token vector.
-    n_heads
-        Attention heads per layer.
-    n_layers
-        Transformer layers (blocks).
-    total_params
-        All parameters as the course states them (embeddings and feed-forward layers included).
-    source
-        Where the numbers come from.
-    """
-
-    name: str
-    d_model: int
-    n_heads: int
-    n_layers: int
-    total_params: float
-    source: str
-
-
-DEMO_MODEL = ModelSize("Our demo", 64, 4, 1, 16e3, "seed 003, 'Scale Comparison' (~16K parameters)")
-GPT3 = ModelSize("GPT-3", 12_288, 96, 96, 175e9, "seed 003, 'Scale Comparison'; seed 000, 96 heads x 96 layers")
+__all__ = ["MultiHeadTrace", "multi_head_trace"]
 
 
 @dataclass(frozen=True, eq=False)

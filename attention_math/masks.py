@@ -1,0 +1,72 @@
+"""Attention masks: which keys each query may see (causal, padding), and padding a batch.
+
+A boolean mask is True where a query may attend, as in
+``torch.nn.functional.scaled_dot_product_attention``; attention puts ``-inf`` in the
+scores where it is False, so softmax gives those keys weight exactly 0.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+__all__ = [
+    "PAD",
+    "causal_mask",
+    "padding_mask",
+    "additive_mask",
+    "pad_batch",
+]
+
+PAD = "<pad>"
+"""The padding token's label."""
+
+
+def causal_mask(n: int) -> np.ndarray:
+    """Boolean ``(n, n)`` mask, True on and below the diagonal (query i sees keys j <= i)."""
+    return np.tril(np.ones((n, n), dtype=bool))
+
+
+def padding_mask(valid) -> np.ndarray:
+    """Boolean ``(..., 1, n_k)`` mask from 1/0 (or bool) per key; padded keys are False.
+
+    The singleton query axis broadcasts over every query row, so the result
+    can be combined with :func:`causal_mask` by ``&``.
+    """
+    valid = np.asarray(valid)
+    if not np.isin(valid, (0, 1)).all():
+        raise ValueError(f"padding flags must be 1/0 or True/False, got {valid.tolist()}")
+    return valid.astype(bool)[..., np.newaxis, :]
+
+
+def additive_mask(mask: np.ndarray) -> np.ndarray:
+    """The same mask as numbers to add to the scores: ``0`` where ``mask`` is True, ``-inf`` where it is False.
+
+    ``scores + additive_mask(mask)`` equals ``np.where(mask, scores, -inf)``; seed 003
+    writes the causal mask this way.
+    """
+    return np.where(mask, 0.0, -np.inf)
+
+
+def pad_batch(batch: Sequence[Sequence[str]], max_len: int) -> tuple[tuple[tuple[str, ...], ...], np.ndarray]:
+    """Pad every sentence of ``batch`` with :data:`PAD` to ``max_len`` tokens.
+
+    Parameters
+    ----------
+    batch
+        Sentences as sequences of tokens, each at most ``max_len`` long.
+    max_len
+        Length of every padded sentence.
+
+    Returns
+    -------
+    batch_tokens, batch_valid
+        The padded sentences, and ``(n_sentences, max_len)`` flags: 1 for a real
+        token, 0 for padding (what :func:`padding_mask` takes).
+    """
+    if any(len(tokens) > max_len for tokens in batch):
+        raise ValueError(f"a sentence is longer than max_len={max_len}")
+    batch_tokens = tuple(tuple(tokens) + (PAD,) * (max_len - len(tokens)) for tokens in batch)
+    batch_valid = np.array([[1] * len(tokens) + [0] * (max_len - len(tokens)) for tokens in batch])  # (n_sentences, max_len)
+    return batch_tokens, batch_valid

@@ -1,0 +1,115 @@
+"""The RNN bottleneck: a sentence squeezed through one hidden state, against attention's direct links.
+
+Follows seed 000 "The Problem Without Attention", seed 001 part 1 and seed 003
+"Before Attention" / "With Attention".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from ..examples import DEFAULT_SEED, SPANISH_TRANSLATION, THE_CAT_SAT, Example, random_matrix
+from ..masks import causal_mask
+from ..rnn import rnn_hidden_states
+from .base import Trace
+
+__all__ = ["BottleneckTrace", "bottleneck_trace"]
+
+
+@dataclass(frozen=True, eq=False)
+class BottleneckTrace(Trace):
+    """An RNN reading a sentence through one hidden state, against attention's direct links.
+
+    Attributes
+    ----------
+    seed
+        Seed of ``numpy.random.default_rng`` that drew the RNN weights.
+    tokens
+        The source sentence, one token per position.
+    target_tokens
+        Its translation, which the decoder must produce from the final state.
+    embeddings
+        One input row per token, ``(n, d)``.
+    w_x, w_h
+        RNN input weights ``(d, d_h)`` and recurrent weights ``(d_h, d_h)``.
+    hidden_states
+        ``(n, d_h)``: the state after each token; the last row is all the decoder gets.
+    sentence_numbers
+        How many numbers the sentence holds (``n * d``).
+    state_numbers
+        How many numbers the hidden state holds (``d_h``), whatever the length.
+    rnn_flow
+        ``(n, n)`` 0/1: 1 where position i can draw on position j through the chain
+        (j <= i), ``np.tril(np.ones((n, n)))``.
+    attention_flow
+        ``(n, n)`` 0/1: all ones, every position reaches every other directly.
+    rnn_hops
+        ``(n,)``: steps through the hidden state from the first word to word i (i).
+    attention_hops
+        ``(n,)``: steps from the first word to word i with attention (1; 0 to itself).
+    source
+        Where the sentence and its translation come from.
+    """
+
+    seed: int
+    tokens: tuple[str, ...]
+    target_tokens: tuple[str, ...]
+    embeddings: np.ndarray
+    w_x: np.ndarray
+    w_h: np.ndarray
+    hidden_states: np.ndarray
+    sentence_numbers: int
+    state_numbers: int
+    rnn_flow: np.ndarray
+    attention_flow: np.ndarray
+    rnn_hops: np.ndarray
+    attention_hops: np.ndarray
+    source: str
+
+    @property
+    def final_state(self) -> np.ndarray:
+        """The one fixed-size vector a decoder without attention receives."""
+        return self.hidden_states[-1]
+
+
+def bottleneck_trace(
+    seed: int = DEFAULT_SEED,
+    example: Example = THE_CAT_SAT,
+    target_tokens: Sequence[str] = SPANISH_TRANSLATION,
+    hidden_size: int | None = None,
+) -> BottleneckTrace:
+    """Run a small random RNN over an example sentence and record how information can flow.
+
+    Follows seed 000 "The Problem Without Attention" (English to Spanish through one
+    fixed-size vector), seed 001 part 1 (``np.tril`` against ``np.ones`` adjacency)
+    and seed 003 "Before Attention: The RNN Bottleneck" / "With Attention: Direct Access".
+    ``hidden_size`` defaults to the embedding width.
+    """
+    x = example.embeddings
+    n, d = x.shape
+    d_h = d if hidden_size is None else hidden_size
+    rng = np.random.default_rng(seed)
+    w_x = random_matrix(rng, d, d_h)
+    w_h = random_matrix(rng, d_h, d_h)
+    positions = np.arange(n)
+    return BottleneckTrace(
+        seed=seed,
+        tokens=tuple(example.tokens),
+        target_tokens=tuple(target_tokens),
+        embeddings=x,
+        w_x=w_x,
+        w_h=w_h,
+        hidden_states=rnn_hidden_states(x, w_x, w_h),
+        sentence_numbers=int(x.size),
+        state_numbers=int(d_h),
+        # Through the chain, state i has read exactly the words j <= i: a causal pattern.
+        rnn_flow=causal_mask(n).astype(float),
+        attention_flow=np.ones((n, n)),
+        # Word i is i steps down the chain from word 0; attention links any two words by one step.
+        rnn_hops=positions,
+        attention_hops=(positions > 0).astype(int),
+        source="seed 000 'The Problem Without Attention'; seed 001 part 1; seed 003 'Before Attention'",
+    )

@@ -1,0 +1,174 @@
+"""The KV cache: generating one token at a time without recomputing earlier keys and values.
+
+Step by step against recomputing from scratch, with the multiply-adds each way
+counted by :mod:`attention_math.generation`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from ..core import scaled_dot_product_attention
+from ..examples import DEFAULT_SEED, THE_CAT_SAT, Example, random_matrix
+from ..generation import cached_step_macs, full_step_macs, generate_with_cache, generate_without_cache, generation_macs
+from ..masks import causal_mask
+from .base import Trace
+
+__all__ = ["KVCacheTrace", "kv_cache_trace"]
+
+
+@dataclass(frozen=True, eq=False)
+class KVCacheTrace(Trace):
+    """Autoregressive generation with a key/value cache, step by step, and what it saves.
+
+    Step ``t`` (0-based) adds token ``t``: its query row ``q[t]`` is scored
+    against the cached keys ``k[:t+1]`` and weights the cached values ``v[:t+1]``.
+
+    Attributes
+    ----------
+    seed
+        Seed of ``numpy.random.default_rng`` that drew the projections.
+    tokens
+        The generated tokens, one per step.
+    x
+        Their embeddings ``(n, d)``.
+    w_q, w_k, w_v
+        Projections ``(d, d)``.
+    q, k, v
+        Per-token projections ``(n, d)``; ``k`` and ``v`` are the caches after the last step.
+    scale
+        ``sqrt(d)``.
+    scores
+        Row ``t`` holds step ``t``'s scaled scores ``q[t] · k[j] / sqrt(d)`` for ``j <= t``;
+        ``-inf`` where ``j > t`` (not yet generated), ``(n, n)``.
+    weights
+        Row ``t`` holds step ``t``'s softmax weights over the ``t + 1`` cached keys; 0 beyond, ``(n, n)``.
+    outputs
+        Row ``t`` is step ``t``'s output ``weights[t] @ v`` from the cache, ``(n, d)``.
+    recomputed_outputs
+        Row ``t`` is the last row of full causal attention recomputed from scratch over tokens ``0 … t``.
+    recomputed_weights
+        Full causal attention weights over all ``n`` tokens, recomputed from scratch, ``(n, n)``.
+    max_difference
+        Largest ``|outputs - recomputed_outputs|``.
+    outputs_match
+        ``numpy.allclose(outputs, recomputed_outputs)``.
+    step_tokens
+        ``1 … n``: tokens in the sequence at each step (``t`` in the counting formulas).
+    macs_cached, macs_full
+        Multiply-adds per step with the cache (``3d² + 2td``) and without (``3td² + 2t²d``), ``(n,)``.
+    total_cached, total_full
+        Their sums over the ``n`` steps.
+    saving_ratio
+        ``total_full / total_cached``.
+    long_lengths
+        Longer generations whose totals are counted with the same ``d``.
+    long_cached, long_full, long_ratios
+        Total multiply-adds with and without the cache for each of ``long_lengths``, and their ratio.
+    cache_floats
+        Numbers held in the K and V caches after ``n`` steps: ``2 n d``.
+    source
+        The course material this follows.
+    embeddings_source
+        Where the embeddings come from (the example's ``source``), said on screen for a teacher's sentence.
+    """
+
+    seed: int
+    tokens: tuple[str, ...]
+    x: np.ndarray
+    w_q: np.ndarray
+    w_k: np.ndarray
+    w_v: np.ndarray
+    q: np.ndarray
+    k: np.ndarray
+    v: np.ndarray
+    scale: float
+    scores: np.ndarray
+    weights: np.ndarray
+    outputs: np.ndarray
+    recomputed_outputs: np.ndarray
+    recomputed_weights: np.ndarray
+    max_difference: float
+    outputs_match: bool
+    step_tokens: np.ndarray
+    macs_cached: np.ndarray
+    macs_full: np.ndarray
+    total_cached: int
+    total_full: int
+    saving_ratio: float
+    long_lengths: np.ndarray
+    long_cached: np.ndarray
+    long_full: np.ndarray
+    long_ratios: np.ndarray
+    cache_floats: int
+    source: str
+    embeddings_source: str
+
+    @property
+    def d(self) -> int:
+        """Width of the embeddings, queries, keys and values."""
+        return int(self.x.shape[1])
+
+
+def kv_cache_trace(
+    example: Example = THE_CAT_SAT,
+    seed: int = DEFAULT_SEED,
+    long_lengths: Sequence[int] = (64, 512, 4096),
+) -> KVCacheTrace:
+    """Generate ``example``'s tokens one at a time with a KV cache, and check it against recomputing.
+
+    Follows seed 004 slide 13 (``CachedAttention``; see
+    :func:`attention_math.generation.generate_with_cache`). The projections are
+    drawn from ``default_rng(seed)``.
+    """
+    rng = np.random.default_rng(seed)
+    x = np.asarray(example.embeddings, dtype=float)
+    n, d = x.shape
+    w_q, w_k, w_v = (random_matrix(rng, d, d, scale=1.0) for _ in range(3))
+    scale = float(np.sqrt(d))
+
+    cached = generate_with_cache(x, w_q, w_k, w_v)  # one token per step, the caches grow by one row each
+    # The same outputs recomputed from scratch: full causal attention over tokens 0..t, last row.
+    recomputed = generate_without_cache(x, w_q, w_k, w_v)
+    _, recomputed_weights = scaled_dot_product_attention(x @ w_q, x @ w_k, x @ w_v, mask=causal_mask(n))
+
+    step_tokens = np.arange(1, n + 1)
+    macs_cached = np.array([cached_step_macs(int(t), d) for t in step_tokens])
+    macs_full = np.array([full_step_macs(int(t), d) for t in step_tokens])
+    total_cached, total_full = int(macs_cached.sum()), int(macs_full.sum())
+    long = np.array([generation_macs(int(length), d) for length in long_lengths])  # (len(long_lengths), 2)
+    return KVCacheTrace(
+        seed=seed,
+        tokens=example.tokens,
+        x=x,
+        w_q=w_q,
+        w_k=w_k,
+        w_v=w_v,
+        q=cached.q,
+        k=cached.k,
+        v=cached.v,
+        scale=scale,
+        scores=cached.scores,
+        weights=cached.weights,
+        outputs=cached.outputs,
+        recomputed_outputs=recomputed,
+        recomputed_weights=recomputed_weights,
+        max_difference=float(np.abs(cached.outputs - recomputed).max()),
+        outputs_match=bool(np.allclose(cached.outputs, recomputed)),
+        step_tokens=step_tokens,
+        macs_cached=macs_cached,
+        macs_full=macs_full,
+        total_cached=total_cached,
+        total_full=total_full,
+        saving_ratio=total_full / total_cached,
+        long_lengths=np.array(long_lengths),
+        long_cached=long[:, 0],
+        long_full=long[:, 1],
+        long_ratios=long[:, 1] / long[:, 0],
+        cache_floats=2 * n * d,
+        source="seed 004 slide 13, 'Performance Optimization with Attention Caching' (CachedAttention)",
+        embeddings_source=example.source,
+    )

@@ -1,0 +1,157 @@
+"""Self-attention, and the trace of one attention pass with every intermediate.
+
+:class:`AttentionTrace` is shared: the self-attention and Q/K/V scenes show it as
+it is, and the mask and cross-attention traces extend it with a few fields of
+their own (see :func:`extend_trace`), so a scene reads ``"weights"``,
+``"masked_scores"`` or ``"mask"`` by the same paths everywhere.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..core import attention_scores, softmax
+from ..examples import THE_CAT_SAT, Example
+from .base import Trace
+
+__all__ = ["AttentionTrace", "attention_trace", "self_attention_trace", "extend_trace"]
+
+
+@dataclass(frozen=True, eq=False)
+class AttentionTrace(Trace):
+    """One attention pass, query rows against key columns, with every intermediate.
+
+    Attributes
+    ----------
+    query_tokens, key_tokens
+        Labels of the rows and the columns (the same for self-attention).
+    x_query, x_key
+        Inputs the queries and the keys/values are projected from.
+    w_q, w_k, w_v
+        Projections; ``None`` when Q, K and V are the inputs themselves.
+    q, k, v
+        Queries ``(n_q, d_k)``, keys ``(n_k, d_k)``, values ``(n_k, d_v)``.
+    raw_scores
+        ``q @ k.T``, ``(n_q, n_k)``.
+    scale
+        ``sqrt(d_k)``, what the raw scores are divided by.
+    scaled_scores
+        ``raw_scores / scale``.
+    mask
+        Boolean ``(n_q, n_k)``, True where a query may attend; all True without a mask.
+    masked_scores
+        ``scaled_scores`` with ``-inf`` where the mask is False.
+    weights
+        ``softmax(masked_scores)`` over keys; each row sums to 1.
+    output
+        ``weights @ v``, ``(n_q, d_v)``.
+    focus
+        Index of the query row a scene walks through one dot product at a time.
+    focus_terms
+        ``q[focus] * k``: the products whose row sums are ``raw_scores[focus]``.
+    source
+        Where the inputs come from, said on screen.
+    """
+
+    query_tokens: tuple[str, ...]
+    key_tokens: tuple[str, ...]
+    x_query: np.ndarray
+    x_key: np.ndarray
+    w_q: np.ndarray | None
+    w_k: np.ndarray | None
+    w_v: np.ndarray | None
+    q: np.ndarray
+    k: np.ndarray
+    v: np.ndarray
+    raw_scores: np.ndarray
+    scale: float
+    scaled_scores: np.ndarray
+    mask: np.ndarray
+    masked_scores: np.ndarray
+    weights: np.ndarray
+    output: np.ndarray
+    focus: int
+    focus_terms: np.ndarray
+    source: str
+
+    @property
+    def d_k(self) -> int:
+        """Width of the queries and keys."""
+        return int(self.q.shape[-1])
+
+
+def attention_trace(
+    query_tokens: Sequence[str],
+    x_query: np.ndarray,
+    key_tokens: Sequence[str] | None = None,
+    x_key: np.ndarray | None = None,
+    w_q: np.ndarray | None = None,
+    w_k: np.ndarray | None = None,
+    w_v: np.ndarray | None = None,
+    mask: np.ndarray | None = None,
+    focus: int = 0,
+    source: str = "",
+) -> AttentionTrace:
+    """Run attention and keep every intermediate.
+
+    Without ``key_tokens``/``x_key`` this is self-attention (keys and values come
+    from ``x_query``). Without projections, Q, K and V are the inputs themselves,
+    as in the course notebooks' first example.
+    """
+    x_query = np.asarray(x_query, dtype=float)
+    self_attention = x_key is None
+    x_key = x_query if self_attention else np.asarray(x_key, dtype=float)
+    key_tokens = tuple(query_tokens if key_tokens is None else key_tokens)
+    if len(query_tokens) != len(x_query) or len(key_tokens) != len(x_key):
+        raise ValueError("one token label per input row is needed")
+
+    q = x_query if w_q is None else x_query @ w_q  # (n_q, d_k)
+    k = x_key if w_k is None else x_key @ w_k  # (n_k, d_k)
+    v = x_key if w_v is None else x_key @ w_v  # (n_k, d_v)
+    raw_scores = attention_scores(q, k, scale=False)  # (n_q, n_k)
+    scale = float(np.sqrt(q.shape[-1]))
+    scaled_scores = raw_scores / scale
+    mask = np.ones(raw_scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, raw_scores.shape)
+    masked_scores = np.where(mask, scaled_scores, -np.inf)
+    weights = softmax(masked_scores)
+    output = weights @ v  # (n_q, d_v)
+    return AttentionTrace(
+        query_tokens=tuple(query_tokens),
+        key_tokens=key_tokens,
+        x_query=x_query,
+        x_key=x_key,
+        w_q=w_q,
+        w_k=w_k,
+        w_v=w_v,
+        q=q,
+        k=k,
+        v=v,
+        raw_scores=raw_scores,
+        scale=scale,
+        scaled_scores=scaled_scores,
+        mask=np.array(mask, dtype=bool),
+        masked_scores=masked_scores,
+        weights=weights,
+        output=output,
+        focus=focus,
+        focus_terms=q[focus] * k,  # (n_k, d_k)
+        source=source,
+    )
+
+
+def self_attention_trace(example: Example = THE_CAT_SAT, focus: int = 1) -> AttentionTrace:
+    """Self-attention on an example's embeddings with Q = K = V = X (seed 000's first example).
+
+    ``focus`` defaults to "cat", the query the notebook asks about.
+    """
+    return attention_trace(example.tokens, example.embeddings, focus=focus, source=example.source)
+
+
+def extend_trace(cls: type, base: AttentionTrace, **extra: Any):
+    """An ``AttentionTrace`` subclass instance: every field of ``base`` plus ``extra``."""
+    inherited = {field.name: getattr(base, field.name) for field in dataclasses.fields(AttentionTrace)}
+    return cls(**inherited, **extra)
