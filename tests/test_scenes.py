@@ -6,13 +6,14 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+import torch
 from manim import config
 
 from attention_explainer.pipeline.captions import MAX_CHARACTERS_PER_SECOND, MAX_LINE, MIN_CUE_SECONDS, cues_for
-from attention_math import lookup
+from attention_math import THE_CAT_SAT, lookup
 from scenes import SCENES
 from scenes.kit import Shown
-from scenes.kit.components import label
+from scenes.kit.components import NumberGrid, label
 from scenes.theme import format_number, parse_number
 
 from .conftest import built_scene
@@ -201,9 +202,11 @@ def test_every_scene_declares_required_numbers():
 
 
 def check_shown_numbers(scene) -> None:
-    """Assert that every number the scene drew reads back as its trace value, rounded as shown."""
+    """Assert that every number the scene drew was on screen and reads back as its trace value, rounded as shown."""
     assert scene.shown, "a scene must show numbers from its trace"
     for shown in scene.shown:
+        never_shown = [text.original_text for text in shown.texts if id(text) not in scene.seen]
+        assert not never_shown, f"{shown.source}: recorded as shown but never on screen: {never_shown[:5]}"
         expected = np.asarray(lookup(scene.trace, shown.source), dtype=float).ravel()
         drawn = [parse_number(text.original_text) for text in shown.texts]
         assert len(drawn) == expected.size, f"{shown.source}: {len(drawn)} numbers drawn for {expected.size} values"
@@ -221,12 +224,39 @@ def test_shown_numbers_equal_the_trace_as_rounded(scene):
 
 def test_the_check_catches_a_wrong_number_on_screen():
     scene = built_scene("self-attention")
-    wrong = Shown("weights[1, 0]", (label(scene.theme, format_number(scene.trace.weights[1, 0] + 0.01, 2)),), 2)
-    transposed = Shown("weights", tuple(scene.grid("weights", 2).numbers[k] for k in np.arange(36).reshape(6, 6).T.ravel()), 2)
-    for bad in (wrong, transposed):
-        fake = SimpleNamespace(trace=scene.trace, shown=[bad])
+    heatmap = next(shown for shown in scene.shown if shown.source == "weights")
+    wrong_text = label(scene.theme, format_number(scene.trace.weights[1, 0] + 0.01, 2))
+    wrong = Shown("weights[1, 0]", (wrong_text,), 2)
+    transposed = Shown("weights", tuple(heatmap.texts[k] for k in np.arange(36).reshape(6, 6).T.ravel()), 2)
+    # The right numbers, built the way the scene builds them, but never put on screen.
+    off_screen = Shown("weights", tuple(NumberGrid(scene.theme, scene.trace.weights, 2).numbers), 2)
+    for bad, seen in ((wrong, {id(wrong_text)}), (transposed, scene.seen), (off_screen, scene.seen)):
+        fake = SimpleNamespace(trace=scene.trace, shown=[bad], seen=seen)
         with pytest.raises(AssertionError):
             check_shown_numbers(fake)
+
+
+def test_self_attention_shows_what_torch_computes_and_its_sums_add_up():
+    """Read off the screen alone, checked against PyTorch and against each other, never against the trace."""
+    scene = built_scene("self-attention")
+    x = torch.tensor(THE_CAT_SAT.embeddings, dtype=torch.float64)
+    weights = torch.softmax(x @ x.T / 2.0, dim=-1).numpy()  # Q = K = V = X, d_k = 4
+    heatmap = next(shown for shown in scene.shown if shown.source == "weights")
+    on_screen = np.array([parse_number(text.original_text) for text in heatmap.texts]).reshape(6, 6)
+    np.testing.assert_allclose(on_screen, weights, atol=0.005 + 1e-9)
+    # Each worked dot product: the products of the numbers shown add up to the score shown.
+    terms, checked = [], 0
+    for shown in scene.shown:
+        value = parse_number(shown.texts[0].original_text) if len(shown.texts) == 1 else None
+        if shown.source.startswith(("q[", "k[")) and value is not None:
+            terms.append(value)
+        elif shown.source.startswith("raw_scores[1, ") and terms:
+            pairs = np.array(terms).reshape(-1, 2)
+            # Each factor and the score are rounded to 2 decimals: each off by at most 0.005.
+            bound = 0.005 * np.abs(pairs).sum() + 0.005 + 1e-9
+            assert abs(pairs.prod(axis=1).sum() - value) <= bound, (shown.source, terms, value)
+            terms, checked = [], checked + 1
+    assert checked == 6
 
 
 def test_scene_shows_its_key_numbers(scene):

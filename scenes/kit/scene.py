@@ -117,6 +117,9 @@ class ExplainerScene(Scene):
         self.shown: list[Shown] = []
         self.drawn_text: set[str] = set()
         """Every ``Text`` on screen at the end of a step, as written (for tests of literal user text)."""
+        self.seen: set[int] = set()
+        """The ids of every mobject on screen after an animation or at the end of a step (for tests:
+        a number recorded in :attr:`shown` must really have been on screen)."""
         super().__init__(**kwargs)
 
     @classmethod
@@ -138,6 +141,11 @@ class ExplainerScene(Scene):
         if run_time is not None:
             kwargs["run_time"] = whole_frames(run_time)
         super().play(*animations, **kwargs)
+        self._remember_what_is_on_screen()
+
+    def _remember_what_is_on_screen(self) -> None:
+        for mobject in self.mobjects:
+            self.seen.update(id(part) for part in mobject.get_family())
 
     def wait(self, duration: float = 1.0, **kwargs):
         """``Scene.wait`` with the duration on the 1/15 s grid."""
@@ -162,6 +170,7 @@ class ExplainerScene(Scene):
         missing = len(caption) / READING_SPEED - (self.time - step.start)
         self.wait(max(missing, END_HOLD))
         step.end = self.time
+        self._remember_what_is_on_screen()
         if self.mobjects:
             on_screen = Group(*self.mobjects)
             step.extent = (on_screen.get_left()[0], on_screen.get_right()[0], on_screen.get_bottom()[1], on_screen.get_top()[1])
