@@ -23,7 +23,7 @@ test: setup trained
 	$(PY) -m pytest -rs -n auto --dist loadfile
 
 # Lint, format check and the fast tier (maths, traces, scenes built without video, CLI, pages): about two minutes.
-check: setup
+check: setup trained
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m pytest -rs -n auto --dist loadfile -m "not render and not browser and not scenes"

@@ -128,7 +128,11 @@ def test_the_bytes_do_not_depend_on_what_memory_held(tmp_path):
     """At 854 px wide, libx264's AVX-512 code reads memory it never wrote; our settings keep the bytes fixed."""
     ours = {byte: _encode_with_heap_filled(tmp_path, byte, "ours") for byte in (85, 170)}
     assert ours[85] == ours[170]
-    if "avx512f" in _cpu_flags():
-        # The check above can fail: with libx264's own choice of code the same frames give other bytes.
-        stock = {byte: _encode_with_heap_filled(tmp_path, byte, "stock") for byte in (85, 170)}
-        assert stock[85] != stock[170]
+
+
+def test_without_our_settings_the_bytes_do_depend_on_memory(tmp_path):
+    """The check above can fail: with libx264's own choice of code, the same frames give other bytes."""
+    if "avx512f" not in _cpu_flags():
+        pytest.skip("this CPU has no AVX-512: libx264 never takes the code path that reads stale memory")
+    stock = {byte: _encode_with_heap_filled(tmp_path, byte, "stock") for byte in (85, 170)}
+    assert stock[85] != stock[170]

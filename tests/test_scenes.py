@@ -288,10 +288,13 @@ def test_everything_stays_inside_the_frame(scene):
 
 
 def test_scaling_formula_matches_the_computation():
-    scene = built_scene("scaling")
-    trace = scene.trace
-    np.testing.assert_allclose(trace.row_scaled_scores, trace.row_raw_scores / np.sqrt(trace.row_d_k))
-    assert trace.row_scale == pytest.approx(np.sqrt(trace.row_d_k))
+    """The row at d_k = 64 is divided by 8, as the formula on screen says, and its scores are q · k (PyTorch's)."""
+    trace = built_scene("scaling").trace
+    assert (trace.row_d_k, trace.row_scale) == (64, 8.0)
+    scores = torch.tensor(trace.row_keys) @ torch.tensor(trace.row_query)
+    np.testing.assert_allclose(trace.row_raw_scores, scores.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(trace.row_scaled_scores, (scores / 8).numpy(), rtol=1e-12)
+    np.testing.assert_allclose(trace.row_scaled_weights, torch.softmax(scores / 8, dim=0).numpy(), rtol=1e-12)
 
 
 def test_captions_quote_trace_numbers():
