@@ -13,7 +13,6 @@ from manim import tempconfig
 import render
 from scenes import SCENES
 
-
 # No time limit per example: these machines are shared, and a slow first call into torch is not a failure.
 settings.register_profile("shared-machine", deadline=None)
 settings.load_profile("shared-machine")

@@ -9,6 +9,7 @@ import sys
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from manim._config.video_encoder import VideoEncoderSpec
 from manim.scene.scene_file_writer import SceneFileWriter
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
@@ -94,6 +95,7 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 import numpy as np
+import pytest
 from manim._config.video_encoder import VideoEncoderSpec
 from attention_explainer.pipeline.encoder import StillFrameEncoder, encoder_options
 options = encoder_options() if sys.argv[2] == "ours" else {"crf": "23", "threads": "1"}
