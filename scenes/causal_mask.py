@@ -29,12 +29,11 @@ from attention_math.traces.causal_mask import causal_mask_trace
 
 from .kit import ExplainerScene
 from .kit.components import TokenRow, axis_names, fit_label, formula, label, shade_mask
+from .kit.layout import RIGHT_EDGE
 from .theme import format_number
 
 CHECK, CROSS = "✓", "✗"
 
-RIGHT_EDGE = 6.9
-"""Furthest from the centre anything may reach, left or right (the frame ends at 7.1)."""
 
 LABEL_WIDTH = 2.6
 """Widest a word left of a matrix may be; longer words shrink to it."""

@@ -26,15 +26,14 @@ from manim import (
 from attention_math import DEFAULT_SEED, THE_CAT_SAT, sentence_example
 from attention_math.traces.kv_cache import kv_cache_trace
 
-from .kit import HEADING_WIDTH, ExplainerScene
+from .kit import ExplainerScene
 from .kit.components import TokenRow, formula, label
+from .kit.layout import HEADING_WIDTH, LEFT_EDGE
 from .theme import format_number
 
 CELL_W, CELL_H = 0.95, 0.5
 K_FIRST_X = -5.2
 """Centre of the K cache's first cell; further right when long words need room on its left."""
-LEFT_EDGE = -6.95
-"""Leftmost x anything reaches (the frame's edge less a margin)."""
 MAX_LABEL_WIDTH = 3.2
 """Widest a token label left of the K cache gets: the cache and V keep their place in the frame."""
 ROW_WIDTH = 13.0

@@ -27,13 +27,12 @@ from attention_math.traces.qkv import qkv_trace
 
 from .kit import ExplainerScene
 from .kit.components import axis_names, formula, label
+from .kit.layout import RIGHT_EDGE
 from .theme import format_number
 
 CELLS = {"cell_width": 1.0, "cell_height": 0.58, "font_size": 22}
 """Matrix cells wide enough that "−0.98" keeps its full font size."""
 
-RIGHT_EDGE = 6.9
-"""Furthest from the centre anything may reach, left or right (the frame ends at 7.1)."""
 
 LABEL_WIDTH = 2.6
 """Widest a word left of a matrix may be; longer words shrink to it."""

@@ -30,10 +30,8 @@ from attention_math import THE_CAT_SAT, self_attention_trace, sentence_example
 
 from .kit import ExplainerScene
 from .kit.components import axis_names, fit_label, formula, label
+from .kit.layout import RIGHT_EDGE
 from .theme import format_number
-
-RIGHT_EDGE = 6.9
-"""Rightmost x anything may reach (the frame ends at 7.1)."""
 
 LABEL_WIDTH = 3.0
 """Widest a token label left of a matrix may be; longer words shrink to it."""

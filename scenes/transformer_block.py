@@ -31,12 +31,12 @@ from attention_math.traces.transformer_block import transformer_block_trace
 
 from .kit import ExplainerScene
 from .kit.components import formula, label
+from .kit.layout import LEFT_EDGE, RIGHT_EDGE
 from .theme import format_number
 
 CELL_W, CELL_H = 0.92, 0.46
 GRID_LEFT = -0.6
 """Left edge of the one-token rows in the right-hand panel; their names end just left of it."""
-LEFT_EDGE, RIGHT_EDGE = -6.95, 6.9
 """Leftmost and rightmost x anything reaches (the frame's edges less a margin)."""
 MAPS_LEFT, MAPS_RIGHT = -3.6, 6.7
 """Room for the attention maps right of the block diagram."""

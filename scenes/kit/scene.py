@@ -21,6 +21,7 @@ from attention_math import Trace, lookup
 
 from ..theme import DARK, Theme
 from .components import NumberGrid, WeightBars, label, number_label
+from .layout import CAPTION_WIDTH, HEADING_WIDTH, NOTE_WIDTH
 
 __all__ = ["ExplainerScene", "Step", "Shown", "READING_SPEED"]
 
@@ -67,10 +68,6 @@ class Shown:
     source: str
     texts: tuple[Text, ...]
     decimals: int
-
-
-HEADING_WIDTH = 13.3
-"""Widest a heading gets (the frame less its margins); a longer one shrinks to it."""
 
 
 class ExplainerScene(Scene):
@@ -211,7 +208,7 @@ class ExplainerScene(Scene):
         if leaving:
             self.play(*[FadeOut(m) for m in leaving], run_time=run_time)
 
-    def caption_box(self, text: str, size: int | None = None, color: str | None = None, width: float = 12.5) -> Text:
+    def caption_box(self, text: str, size: int | None = None, color: str | None = None, width: float = CAPTION_WIDTH) -> Text:
         """A line of explanation at the bottom of the frame, shrunk to fit the width."""
         line = label(self.theme, text, size=size or self.theme.small_size, color=color or self.theme.muted)
         if line.width > width:
@@ -236,6 +233,6 @@ class ExplainerScene(Scene):
         theme = self.theme
         note = VGroup(*[label(theme, line.strip(), size=theme.min_size, color=theme.muted) for line in lines if line.strip()])
         note.arrange(DOWN, buff=0.12)
-        if note.width > 13.0:
-            note.scale_to_fit_width(13.0)
+        if note.width > NOTE_WIDTH:
+            note.scale_to_fit_width(NOTE_WIDTH)
         return note.to_edge(DOWN, buff=0.35)
