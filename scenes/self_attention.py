@@ -29,7 +29,7 @@ from manim import (
 from attention_math import THE_CAT_SAT, self_attention_trace, sentence_example
 
 from .kit import ExplainerScene
-from .kit.components import axis_names, fit_label, formula, label
+from .kit.components import NumberGrid, axis_names, fit_label, formula, label
 from .kit.layout import RIGHT_EDGE
 from .theme import format_number
 
@@ -52,12 +52,20 @@ class SelfAttentionScene(ExplainerScene):
         return self_attention_trace(example, focus=min(1, len(example.tokens) - 1))
 
     def construct(self):
-        t = self.trace
-        theme = self.theme
-        i = t.focus
-        query = t.query_tokens[i]
-        n = len(t.key_tokens)
+        self.show_embeddings()
+        self.pick_the_query()
+        self.score_every_key()
+        self.scale_the_scores()
+        self.softmax_the_scores()
+        self.sum_the_values()
+        self.show_every_query()
 
+    # The steps share the picture they build on: X on the left, one column per stage beside it.
+
+    def show_embeddings(self):
+        """Step 1: the tokens and their embeddings, X = Q = K = V."""
+        t, theme = self.trace, self.theme
+        n = len(t.key_tokens)
         course = t.query_tokens == THE_CAT_SAT.tokens
         origin = (
             " from the course notebook"
@@ -68,44 +76,54 @@ class SelfAttentionScene(ExplainerScene):
             f"{n} tokens, each with a {t.x_query.shape[1]}-number embedding{origin}. "
             "To keep every number visible, the queries, keys and values are the embeddings themselves: Q = K = V = X."
         )
-        query_name = fit_label(theme, f"query: {query}", 4.0, color=theme.query).to_corner(UR, buff=0.5)
+        self.query_name = fit_label(theme, f"query: {t.query_tokens[t.focus]}", 4.0, color=theme.query).to_corner(UR, buff=0.5)
         # Rows 0.55 apart; eight rows start higher and sit closer, so the line under X still fits.
-        row_height = min(0.55, 4.0 / n)
+        self.row_height = min(0.55, 4.0 / n)
         top = 1.85 if n <= 6 else 2.1
         with self.step("embeddings", caption):
-            heading = self.title_heading(query_name)
+            heading = self.title_heading(self.query_name)
             x = self.grid(
-                "x_key", 1, cell_width=0.8, cell_height=row_height, row_labels=t.key_tokens, row_label_width=LABEL_WIDTH
+                "x_key", 1, cell_width=0.8, cell_height=self.row_height, row_labels=t.key_tokens, row_label_width=LABEL_WIDTH
             )
             # X's cells centred at x = -4.4, leaving room for four columns and the bars; long words push X right.
             centre = max(-4.4, -RIGHT_EDGE + x.row_labels.width + 0.15 + x.cells.width / 2)
             x.shift(RIGHT * (centre - x.cells.get_center()[0]) + UP * (top - x.cells.get_top()[1]))
-            x_name = formula(theme, r"X = Q = K = V", size=theme.body_size).next_to(x.cells, UP, buff=0.3)
+            self.x_name = formula(theme, r"X = Q = K = V", size=theme.body_size).next_to(x.cells, UP, buff=0.3)
             self.play(FadeIn(heading))
             self.play(FadeIn(x.row_labels, lag_ratio=0.1), FadeIn(x.cells), FadeIn(x.numbers), run_time=1.5)
-            self.play(Write(x_name))
-            note = None if course else self.source_note()
-            if note is not None:
-                self.play(FadeIn(note))
+            self.play(Write(self.x_name))
+            self.note = None if course else self.source_note()
+            if self.note is not None:
+                self.play(FadeIn(self.note))
+        self.x = x
+        self.first_column = x.cells.get_right()[0] + 1.0
 
+    def pick_the_query(self):
+        """Step 2: one token as the query."""
+        t, theme = self.trace, self.theme
+        query = t.query_tokens[t.focus]
         caption = (
             f"Take “{query}” as the query: which words should it look at? "
             "Its score for each key is the dot product of its query vector with that key."
         )
         with self.step("query", caption):
-            query_box = SurroundingRectangle(x.row(i), color=theme.query, buff=0.04)
-            self.play(FadeIn(query_box), FadeIn(query_name), *([FadeOut(note)] if note is not None else []))
+            query_box = SurroundingRectangle(self.x.row(t.focus), color=theme.query, buff=0.04)
+            fades = [FadeOut(self.note)] if self.note is not None else []
+            self.play(FadeIn(query_box), FadeIn(self.query_name), *fades)
 
-        # Columns beside X, one number per key row: raw score, scaled score, weight.
-        def column(source, decimals, x_position):
-            grid = self.grid(source, decimals, cell_width=1.05, cell_height=row_height)
-            for j in range(n):
-                grid.cells[j].move_to(x.cell(j, 0)).set_x(x_position)
-                grid.numbers[j].move_to(grid.cells[j])
-            return grid
+    def column(self, source: str, decimals: int, x_position: float) -> NumberGrid:
+        """A column of trace values beside X, one number per key row (raw score, scaled score, weight)."""
+        grid = self.grid(source, decimals, cell_width=1.05, cell_height=self.row_height)
+        for j in range(len(self.trace.key_tokens)):
+            grid.cells[j].move_to(self.x.cell(j, 0)).set_x(x_position)
+            grid.numbers[j].move_to(grid.cells[j])
+        return grid
 
-        first_column = x.cells.get_right()[0] + 1.0
-        raw = column(f"raw_scores[{i}]", 2, first_column)
+    def score_every_key(self):
+        """Step 3: the query's dot product with each key, worked out term by term."""
+        t, theme, x = self.trace, self.theme, self.x
+        i, n = t.focus, len(t.key_tokens)
+        self.raw = raw = self.column(f"raw_scores[{i}]", 2, self.first_column)
         raw_name = formula(theme, r"q \cdot k_j", size=theme.body_size).next_to(raw.cells[0], UP, buff=0.3)
         caption = (
             "Multiply the query and each key number by number and add the products: "
@@ -130,37 +148,49 @@ class SelfAttentionScene(ExplainerScene):
                 expansion = new_expansion
             self.play(FadeOut(expansion))
 
-        scaled = column(f"scaled_scores[{i}]", 2, first_column + 1.5)
+    def scale_the_scores(self):
+        """Step 4: every score divided by the square root of d_k."""
+        t, theme, raw = self.trace, self.theme, self.raw
+        self.scaled = scaled = self.column(f"scaled_scores[{t.focus}]", 2, self.first_column + 1.5)
         scaled_name = formula(theme, r"\div \sqrt{d_k}", size=theme.body_size).next_to(scaled.cells[0], UP, buff=0.3)
-        scale = VGroup(
+        self.scale_label = VGroup(
             formula(theme, r"\sqrt{d_k} =", size=theme.body_size), self.number("scale", 0, size=theme.body_size)
         ).arrange(RIGHT, buff=0.12)
-        scale.next_to(scaled.cells[-1], DOWN, buff=0.3)
+        self.scale_label.next_to(scaled.cells[-1], DOWN, buff=0.3)
         caption = (
             f"Divide every score by the square root of d_k = {t.d_k}, that is by {format_number(t.scale, 0)}, "
             "so that the scores keep a moderate spread."
         )
         with self.step("scale", caption):
-            self.play(FadeIn(scaled_name), FadeIn(scale))
+            self.play(FadeIn(scaled_name), FadeIn(self.scale_label))
             self.play(TransformFromCopy(raw.cells, scaled.cells), TransformFromCopy(raw.numbers, scaled.numbers), run_time=1.5)
 
-        weights = column(f"weights[{i}]", 2, first_column + 3.0)
+    def softmax_the_scores(self):
+        """Step 5: softmax turns the scaled scores into weights, shown as numbers and bars."""
+        t, theme, scaled = self.trace, self.theme, self.scaled
+        i = t.focus
+        self.weight_column = weights = self.column(f"weights[{i}]", 2, self.first_column + 3.0)
         weights_name = formula(theme, r"\mathrm{softmax}", size=theme.body_size).next_to(weights.cells[0], UP, buff=0.3)
-        total = formula(theme, r"\textstyle\sum_j w_j = 1", size=theme.body_size).next_to(weights.cells[-1], DOWN, buff=0.3)
-        bars, grow_from = self.weight_bars(x, weights)
+        self.total = formula(theme, r"\textstyle\sum_j w_j = 1", size=theme.body_size).next_to(weights.cells[-1], DOWN, buff=0.3)
+        bars, grow_from = self.weight_bars(self.x, weights)
         top = int(t.weights[i].argmax())
         caption = (
             "Softmax turns the scaled scores into weights between 0 and 1 that add up to 1. "
-            f"“{query}” gives the largest weight, {format_number(t.weights[i, top], 2)}, to “{t.key_tokens[top]}”."
+            f"“{t.query_tokens[i]}” gives the largest weight, {format_number(t.weights[i, top], 2)}, to “{t.key_tokens[top]}”."
         )
         with self.step("softmax", caption):
             self.play(FadeIn(weights_name))
             self.play(
                 TransformFromCopy(scaled.cells, weights.cells), TransformFromCopy(scaled.numbers, weights.numbers), run_time=1.5
             )
-            self.play(FadeIn(total), FadeIn(bars.labels), GrowFromEdge(bars.bars, grow_from), run_time=1.2)
+            self.play(FadeIn(self.total), FadeIn(bars.labels), GrowFromEdge(bars.bars, grow_from), run_time=1.2)
             self.play(FadeIn(bars.numbers, lag_ratio=0.1))
 
+    def sum_the_values(self):
+        """Step 6: the output, the weighted sum of the value rows."""
+        t, theme, x, weights = self.trace, self.theme, self.x, self.weight_column
+        i, n = t.focus, len(t.key_tokens)
+        query = t.query_tokens[i]
         output = self.grid(f"output[{i}]", 2, cell_width=0.95, cell_height=0.55)
         output_name = formula(theme, r"\textstyle\sum_j w_j v_j =", size=theme.body_size)
         VGroup(output_name, output).arrange(RIGHT, buff=0.2).next_to(x.cells, DOWN, buff=0.55).align_to(x.row_labels, LEFT)
@@ -169,7 +199,7 @@ class SelfAttentionScene(ExplainerScene):
             f"The result, [{', '.join(format_number(v, 2) for v in t.output[i])}], is a new “{query}” that carries its context."
         )
         with self.step("weighted-sum", caption):
-            self.play(FadeOut(scale), FadeOut(total), Indicate(x_name, color=theme.value), run_time=0.8)
+            self.play(FadeOut(self.scale_label), FadeOut(self.total), Indicate(self.x_name, color=theme.value), run_time=0.8)
             self.play(
                 *[Indicate(VGroup(weights.cells[j], x.row(j)), color=theme.value, scale_factor=1.03) for j in range(n)],
                 run_time=1.2,
@@ -181,10 +211,14 @@ class SelfAttentionScene(ExplainerScene):
             )
             self.wait(1)
 
+    def show_every_query(self):
+        """Step 7: the whole attention matrix, every query against every key."""
+        t, theme = self.trace, self.theme
+        i, n = t.focus, len(t.key_tokens)
         strongest = sorted(range(n), key=lambda j: -t.weights[i, j])[:2]
         caption = (
             "Do the same for every token as the query and you get the full attention matrix: row i says where token i looks, and every row sums to 1. "
-            f"“{query}” looks most at “{t.key_tokens[strongest[0]]}” ({format_number(t.weights[i, strongest[0]], 2)}), "
+            f"“{t.query_tokens[i]}” looks most at “{t.key_tokens[strongest[0]]}” ({format_number(t.weights[i, strongest[0]], 2)}), "
             f"then “{t.key_tokens[strongest[1]]}” ({format_number(t.weights[i, strongest[1]], 2)})."
         )
         with self.step("heatmap", caption):
