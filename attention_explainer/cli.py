@@ -307,19 +307,18 @@ def export(ctx: click.Context, scenes: tuple[str, ...], formats: tuple[str, ...]
     """
     from .publish.export import export_package
 
+    def export_finished(finished: dict) -> None:
+        for name, result in finished.items():
+            for kind in dict.fromkeys(formats):
+                try:
+                    click.echo(str(export_package(result.folder, kind)))
+                except ValueError as error:  # a package whose files cannot be read back as written
+                    raise click.ClickException(f"{name}: cannot export to {kind}: {error}") from None
+
     try:
-        finished = render_scenes(ctx, scenes, **settings)
-        failure = None
-    except RendersFailed as error:
-        finished, failure = error.finished, error
-    for name, result in finished.items():
-        for kind in dict.fromkeys(formats):
-            try:
-                click.echo(str(export_package(result.folder, kind)))
-            except ValueError as error:  # a package whose files cannot be read back as written
-                raise click.ClickException(f"{name}: cannot export to {kind}: {error}") from None
-    if failure is not None:
-        raise click.ClickException(f"{failure.message}; not exported (the lines above say why)")
+        render_scenes(ctx, scenes, then=export_finished, **settings)
+    except RendersFailed as failure:
+        raise click.ClickException(f"{failure.message}; not exported (the lines above say why)") from None
 
 
 def render_scenes(
@@ -333,11 +332,14 @@ def render_scenes(
     jobs: int | None,
     force: bool,
     voice: str,
+    then=None,
     **given: str | None,
 ) -> dict:
     """Render the named scenes (reusing up-to-date renders) and return each finished one's result by scene name.
 
-    Raises :class:`RendersFailed` (exit 1) after the others finished when any scene failed.
+    ``then(finished)``, when given, runs on the finished renders while their locks are still held,
+    so no other run swaps a folder out from under it. Raises :class:`RendersFailed` (exit 1) after
+    the others finished when any scene failed.
     """
     from .pipeline.folders import Folders
     from .pipeline.render_job import MissingTool, check_tools
@@ -367,7 +369,15 @@ def render_scenes(
                 locks.enter_context(variant_lock(folders.published(job.scene, job.variant, quality), job.label))
         except KeyboardInterrupt as interrupt:
             stopped(interrupt)
-        return render_locked(render_jobs, selected, quality, folders, jobs, force)
+        try:
+            finished = render_locked(render_jobs, selected, quality, folders, jobs, force)
+        except RendersFailed as failure:
+            if then is not None:
+                then(failure.finished)
+            raise
+        if then is not None:
+            then(finished)
+        return finished
 
 
 class RendersFailed(click.ClickException):

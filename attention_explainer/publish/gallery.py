@@ -22,6 +22,7 @@ log = logging.getLogger("attention_explainer")
 
 FILE_LINKS = (
     ("present.html", "Present step by step"),
+    ("explore.html", "Explore the numbers"),
     ("{scene}.mp4", "MP4"),
     ("{scene}.webm", "WebM"),
     ("captions.vtt", "Captions (VTT)"),
@@ -32,6 +33,9 @@ FILE_LINKS = (
     ("trace.json", "Numbers (trace)"),
     ("manifest.json", "Manifest"),
     ("preview.gif", "Preview GIF"),
+    # Written by `render.py export` (a re-render replaces the folder, so they are never stale).
+    ("{scene}-scorm.zip", "SCORM 1.2 package (LMS)"),
+    ("{scene}.pptx", "Slides (PowerPoint)"),
 )
 
 
