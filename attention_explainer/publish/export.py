@@ -101,11 +101,12 @@ def export_name(scene: str, kind: str) -> str:
 
 def export_package(folder: Path, kind: str) -> Path:
     """Write the ``kind`` export (``scorm`` or ``pptx``) of the render in ``folder`` beside it; return its path."""
-    from .deck import write_deck
-    from .scorm import write_scorm
-
     package = read_package(folder)
-    build = {"scorm": write_scorm, "pptx": write_deck}[kind]
+    # Only the builder asked for is imported: python-pptx and lxml load for a deck alone.
+    if kind == "pptx":
+        from .deck import write_deck as build
+    else:
+        from .scorm import write_scorm as build
     target = folder / export_name(package.scene, kind)
     with writing_atomic(target) as temporary:
         build(package, temporary)

@@ -1,0 +1,163 @@
+"""A PowerPoint deck of a published render: a title slide, then one slide per step.
+
+Each step's slide holds the step's title in the layout's title placeholder (so the outline and
+screen readers read it), the step's own clip embedded as a movie that plays when clicked, with
+the clip's last frame as its still (the step complete, as the render's poster is the last frame
+of its step) and alt text naming the step, and the step's words in the speaker notes, one line a
+paragraph (a narrated movie speaks these same lines).
+"""
+
+from __future__ import annotations
+
+import io
+from collections import deque
+from datetime import datetime, timezone
+from pathlib import Path
+
+import av
+from pptx import Presentation
+from pptx.util import Emu, Inches, Pt
+
+from .export import Package
+
+__all__ = ["write_deck", "step_title", "last_frame"]
+
+SLIDE_WIDTH = Emu(12192000)
+"""13.333 in by 7.5 in: PowerPoint's own 16:9 ("Widescreen") slide."""
+SLIDE_HEIGHT = Emu(6858000)
+MARGIN = Inches(0.4)
+TITLE_HEIGHT = Inches(0.9)
+TITLE_SIZE = Pt(32)
+SUBTITLE_SIZE = Pt(20)
+GAP = Inches(0.15)
+"""Between the title and the movie."""
+
+WORDS = {
+    "sqrt": "√",
+    "dk": "d_k",
+    "q": "Q",
+    "k": "K",
+    "v": "V",
+    "kv": "K, V",
+    "n": "N",
+    "vs": "vs.",
+    "rnn": "RNN",
+    "bert": "BERT",
+    "gpt": "GPT",
+    "wordpiece": "WordPiece",
+}
+"""How a step name's words are written in a title (the captions' own spellings: √d_k, Q, K, V)."""
+
+
+def step_title(name: str) -> str:
+    """A step's title from its name: ``divide-by-sqrt-dk`` -> ``Divide by √d_k``, ``the-question`` -> ``The question``."""
+    words = [WORDS.get(word, word) for word in name.split("-") if word]
+    title = " ".join(words).replace("√ ", "√")
+    return title[:1].upper() + title[1:]
+
+
+def last_frame(clip: Path) -> tuple[bytes, int, int]:
+    """The last frame of ``clip`` as PNG bytes, with its width and height in pixels.
+
+    Decodes from the last keyframe on, so a long clip costs a few frames, not all of them.
+    Raises ``ValueError`` when the clip holds no decodable video.
+    """
+    try:
+        with av.open(str(clip)) as container:
+            if not container.streams.video:
+                raise ValueError(f"{clip} holds no video")
+            stream = container.streams.video[0]
+            frame = None
+            if stream.duration:
+                container.seek(stream.duration, stream=stream, backward=True)
+                frame = last(container.decode(stream))
+            if frame is None:  # no duration, or a seek past everything: decode the clip from its start
+                container.seek(0)
+                frame = last(container.decode(stream))
+            if frame is None:
+                raise ValueError(f"{clip} holds no frame")
+            image = frame.to_image()
+    except av.FFmpegError as error:
+        raise ValueError(f"{clip} cannot be decoded: {error}") from None
+    png = io.BytesIO()
+    image.save(png, format="PNG")
+    return png.getvalue(), image.width, image.height
+
+
+def last(items):
+    """The last of ``items``, or ``None`` when there are none."""
+    kept = deque(items, maxlen=1)
+    return kept[0] if kept else None
+
+
+def write_deck(package: Package, target: Path) -> None:
+    """Write the deck of ``package`` to ``target``: a title slide, then each step's slide with its movie and notes."""
+    deck = Presentation()
+    deck.slide_width, deck.slide_height = SLIDE_WIDTH, SLIDE_HEIGHT
+    describe(deck, package)
+    layouts = {layout.name: layout for layout in deck.slide_layouts}
+
+    opening = deck.slides.add_slide(layouts["Title Slide"])
+    title, subtitle = opening.placeholders[0], opening.placeholders[1]
+    place(title, MARGIN, Inches(2.0), SLIDE_WIDTH - 2 * MARGIN, Inches(1.5))
+    place(subtitle, MARGIN, Inches(3.7), SLIDE_WIDTH - 2 * MARGIN, Inches(1.6))
+    title.text_frame.text = package.title
+    subtitle.text_frame.text = package.description
+    for paragraph in subtitle.text_frame.paragraphs:
+        for run in paragraph.runs:
+            run.font.size = SUBTITLE_SIZE
+    write_notes(opening, [f"{len(package.steps)} steps; click a step's movie to play it. Each slide's notes hold its words."])
+
+    for step in package.steps:
+        slide = deck.slides.add_slide(layouts["Title Only"])
+        heading = slide.shapes.title
+        place(heading, MARGIN, MARGIN, SLIDE_WIDTH - 2 * MARGIN, TITLE_HEIGHT)
+        heading.text_frame.text = step_title(step["name"])
+        for run in heading.text_frame.paragraphs[0].runs:
+            run.font.size = TITLE_SIZE
+
+        clip = package.clip(step)
+        poster, width, height = last_frame(clip)
+        left, top, movie_width, movie_height = fit(width, height)
+        movie = slide.shapes.add_movie(
+            str(clip), left, top, movie_width, movie_height, poster_frame_image=io.BytesIO(poster), mime_type="video/mp4"
+        )
+        # python-pptx has no alt-text property; descr on the shape's cNvPr is what PowerPoint's "Alt Text" edits.
+        movie._element.nvPicPr.cNvPr.set(
+            "descr", f"Animation of step {step['index']}, {step_title(step['name'])} ({round(step['duration'])} s)"
+        )
+        write_notes(slide, [line["text"] for line in step["lines"]])
+    deck.save(str(target))
+
+
+def describe(deck, package: Package) -> None:
+    """The deck's document properties: the scene's title and description (the template's own are someone else's)."""
+    properties = deck.core_properties
+    properties.title = package.title
+    properties.subject = package.description
+    properties.author = properties.last_modified_by = "attention-explainer"
+    properties.comments = ""
+    properties.created = properties.modified = datetime.now(timezone.utc).replace(tzinfo=None, microsecond=0)
+    properties.revision = 1
+
+
+def place(shape, left: int, top: int, width: int, height: int) -> None:
+    """Move a placeholder: the template's layouts are laid out for a 4:3 slide."""
+    shape.left, shape.top, shape.width, shape.height = Emu(left), Emu(top), Emu(width), Emu(height)
+
+
+def fit(width: int, height: int) -> tuple[Emu, Emu, Emu, Emu]:
+    """Left, top, width and height of a ``width`` by ``height`` picture as large as fits under the title, centred."""
+    top = MARGIN + TITLE_HEIGHT + GAP
+    room_width, room_height = SLIDE_WIDTH - 2 * MARGIN, SLIDE_HEIGHT - top - MARGIN
+    scale = min(room_width / width, room_height / height)
+    movie_width, movie_height = int(width * scale), int(height * scale)
+    return Emu((SLIDE_WIDTH - movie_width) // 2), Emu(top), Emu(movie_width), Emu(movie_height)
+
+
+def write_notes(slide, lines: list[str]) -> None:
+    """The speaker notes of ``slide``: one paragraph a line."""
+    frame = slide.notes_slide.notes_text_frame
+    frame.paragraphs[0].text = lines[0] if lines else ""
+    for line in lines[1:]:
+        frame.add_paragraph().text = line
