@@ -2,7 +2,7 @@
 
 The *render products* (the video, its WebM, the step clips and ``sections.json``, the poster,
 the preview and ``trace.json``) come from drawing frames. The *package* (captions, transcript,
-presenter, worksheet, manifest) is written from them alone, so it can be rewritten without
+presenter, worksheet, explorer, manifest) is written from them alone, so it can be rewritten without
 drawing a frame (see :mod:`.freshness`).
 """
 
@@ -21,6 +21,7 @@ from scenes.kit import ExplainerScene
 
 from ..files import sha256_of
 from ..options import RenderJob
+from ..publish.explorer import write_explorer
 from ..publish.pages import about_render
 from ..publish.presenter import write_presenter
 from ..publish.worksheet import exercises_for, worksheet_page
@@ -116,7 +117,7 @@ def _part(track, start: float, section: dict):
 
 
 def write_package(package: Path, job: RenderJob, trace: Any, render_hash: str, package_hash: str) -> None:
-    """Write the captions, transcript, presenter, worksheet and manifest from the render products in ``package``."""
+    """Write the captions, transcript, presenter, worksheet, explorer and manifest from the render products in ``package``."""
     scene_class = SCENES[job.scene]
     sections = json.loads((package / "sections.json").read_text(encoding="utf-8"))
     cues = captions.cues_for(sections)
@@ -130,6 +131,7 @@ def write_package(package: Path, job: RenderJob, trace: Any, render_hash: str, p
     write_presenter(package, scene_class.title, sections, about, narrated=voice is not None)
     if exercises_for(trace):
         (package / "worksheet.html").write_text(worksheet_page(scene_class, trace), encoding="utf-8")
+    write_explorer(package, job.scene, scene_class.title, about)
 
     files = sorted(p for p in package.rglob("*") if p.is_file() and p.name != "manifest.json")
     manifest = {
