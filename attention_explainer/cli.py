@@ -7,6 +7,7 @@
     python render.py gallery                     # media/index.html: every rendered scene
     python render.py worksheet self-attention    # a printable handout with an answer key
     python render.py export scaling --to scorm   # a SCORM 1.2 zip for an LMS (--to pptx: a slide deck)
+    python render.py batch renders.txt           # every render a file lists (--scheduler tcp://...: on a Dask cluster)
     python render.py self-attention --sentence "I love learning about attention"
 
 Usage errors (a bad value, an unknown scene) exit with code 2 and say what is allowed; a failed
@@ -486,3 +487,32 @@ def render_locked(render_jobs: dict, selected: list[str], quality: str, folders,
     if outcome.failed:
         raise RendersFailed(f"{len(outcome.failed)} of {len(selected)} scenes failed: {', '.join(outcome.failed)}", finished)
     return finished
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="A Dask scheduler (tcp://host:port): each render becomes a task on its workers. "
+    "Without it the batch renders on this machine. Needs the distributed extra: pip install -e '.[distributed]'.",
+)
+@folder_options
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1, max=256),
+    default=None,
+    help="Without --scheduler: renders at once, each in its own process. [default: the number of cores]",
+)
+@click.pass_context
+def batch(ctx: click.Context, file: Path, scheduler: str | None, media_dir: Path, cache_dir: Path, jobs: int | None) -> None:
+    """Render every render FILE lists, one per line in the render command's words (`scaling --quality low --seed 7`).
+
+    `#` starts a comment. Every line is checked before anything renders; a bad line exits 2 naming
+    it. Renders that are up to date are reused; with --scheduler the rest are tasks on a Dask
+    cluster, each drawn in a fresh process on a worker and published here.
+    """
+    from .batch import run_batch
+
+    run_batch(ctx, file, scheduler, media_dir, cache_dir, jobs)

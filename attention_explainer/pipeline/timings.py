@@ -35,13 +35,13 @@ def record_render_time(folders: Folders, name: str, quality: str, inputs: dict[s
     write_atomic(folders.render_times, json.dumps(times, indent=1, sort_keys=True))
 
 
-def longest_first(names: list[str], folders: Folders, quality: str, inputs: dict[str, dict] | None = None) -> list[str]:
-    """``names`` in the order a parallel render should start them: the longest last render first.
+def longest_first(jobs: list, folders: Folders) -> list:
+    """``jobs`` (render jobs) in the order a parallel render should start them: the longest last render first.
 
-    Scenes never timed at this quality come first, in the order given (they may be long). Started
+    Renders never timed at their quality come first, in the order given (they may be long). Started
     longest first, the workers finish close together; in teaching order the catalog's longest
     scene, `trained-heads`, came last and rendered alone on 1.4 of the 2 cores (the catalog at
     1080p60 with two jobs: 1,058 s in teaching order, 1,026 s longest first, same videos).
     """
     times = render_times(folders)
-    return sorted(names, key=lambda name: times.get(_key(name, quality, (inputs or {}).get(name)), math.inf), reverse=True)
+    return sorted(jobs, key=lambda job: times.get(_key(job.scene, job.quality, job.variant), math.inf), reverse=True)

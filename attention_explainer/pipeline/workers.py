@@ -31,7 +31,7 @@ from .render_job import RenderResult, render_scene
 from .staging import recover_staging
 from .timings import longest_first, record_render_time
 
-__all__ = ["render_in_worker", "render_all", "Outcome", "WORKER"]
+__all__ = ["render_in_worker", "render_all", "Outcome", "WORKER", "job_key"]
 
 
 class QueueProgress(logging.Handler):
@@ -76,12 +76,22 @@ def worker_environment():
                 os.environ[key] = value
 
 
+def job_key(job: RenderJob) -> str:
+    """What tells one render from another in a run: its folder and quality (a batch renders one scene in several variants)."""
+    return f"{job.folder}/{job.quality}"
+
+
 @dataclass
 class Outcome:
-    """What a batch of renders gave: the finished ones by scene, and the names that failed."""
+    """What a batch of renders gave: the finished ones by scene, and the names that failed.
+
+    ``by_job`` and ``failed_jobs`` hold the same by :func:`job_key`, for runs with several variants of one scene.
+    """
 
     finished: dict[str, RenderResult] = field(default_factory=dict)
     failed: list[str] = field(default_factory=list)
+    by_job: dict[str, RenderResult] = field(default_factory=dict)
+    failed_jobs: list[str] = field(default_factory=list)
 
 
 def _ignore(signum, frame) -> None:
@@ -121,7 +131,7 @@ def _run(worker: Callable, job: RenderJob, events) -> None:
         outcome = worker(job, events)
     except BaseException as error:  # a stand-in that raises, or Ctrl-C: still tell the parent
         outcome = None, f"{type(error).__name__}: {error}", traceback.format_exc()
-    events.put(("outcome", job.scene, outcome))
+    events.put(("outcome", job_key(job), outcome))
 
 
 def render_all(jobs: list[RenderJob], processes: int) -> Outcome:
@@ -139,9 +149,7 @@ def render_all(jobs: list[RenderJob], processes: int) -> Outcome:
         return outcome
     folders = Folders(jobs[0].media_dir, jobs[0].cache_dir)
     if processes > 1:
-        order = longest_first([job.scene for job in jobs], folders, jobs[0].quality, {job.scene: job.variant for job in jobs})
-        by_name = {job.scene: job for job in jobs}
-        jobs = [by_name[name] for name in order]
+        jobs = longest_first(jobs, folders)
     context = multiprocessing.get_context("spawn")
     waiting, running = list(jobs), {}
     click.echo(f"Rendering {len(jobs)} scene(s), {processes} at a time: {', '.join(j.scene for j in jobs)}", err=True)
@@ -156,7 +164,7 @@ def render_all(jobs: list[RenderJob], processes: int) -> Outcome:
                     job = waiting.pop(0)
                     process = context.Process(target=_run, args=(WORKER, job, events), name=f"render {job.label}")
                     process.start()
-                    running[job.scene] = (job, process)
+                    running[job_key(job)] = (job, process)
                 _next_event(events, running, folders, outcome)
         except BaseException:  # Ctrl-C, SIGTERM (see the CLI) or a failure here: no worker outlives the run
             stop_workers([process for _, process in running.values()])
@@ -183,19 +191,19 @@ def _next_event(events, running: dict, folders: Folders, outcome: Outcome) -> No
     try:
         event = events.get(timeout=1.0)
     except queue.Empty:
-        for scene, (job, process) in list(running.items()):
+        for key, (job, process) in list(running.items()):
             if not process.is_alive():
                 # No outcome came before the process ended: it was killed or crashed.
                 process.join()
                 error = f"the worker process died (exit code {process.exitcode})"
                 _report(job, (None, error, error + "\n"), folders, outcome)
-                del running[scene]
+                del running[key]
         return
     if isinstance(event, str):
         click.echo(event, err=True)
         return
-    _, scene, result = event
-    job, process = running.pop(scene)
+    _, key, result = event
+    job, process = running.pop(key)
     _report(job, result, folders, outcome)
     process.join()  # it ends once its outcome is sent
 
@@ -204,6 +212,7 @@ def _report(job: RenderJob, result, folders: Folders, outcome: Outcome) -> None:
     rendered, error, details = result
     if rendered is not None:
         outcome.finished[job.scene] = rendered
+        outcome.by_job[job_key(job)] = rendered
         try:
             record_render_time(folders, job.scene, job.quality, job.variant, rendered.seconds)
         except OSError as error:  # only the order of later parallel renders depends on it
@@ -216,6 +225,7 @@ def _report(job: RenderJob, result, folders: Folders, outcome: Outcome) -> None:
             where = f"its details could not be saved: {log_error.strerror or log_error}"
         click.echo(f"{job.label}: FAILED: {error} ({where})", err=True)
         outcome.failed.append(job.scene)
+        outcome.failed_jobs.append(job_key(job))
 
 
 def write_error_log(folders: Folders, name: str, details: str) -> Path:

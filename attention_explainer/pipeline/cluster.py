@@ -1,0 +1,335 @@
+"""Renders as tasks on a Dask cluster: each drawn in a fresh process on a worker, published by the client alone.
+
+The client submits one task per render (:func:`render_task`). On its worker the task starts
+``python -m attention_explainer.pipeline.cluster`` with a private media and cache folder, so a
+render depends on nothing the worker process did before, and returns the finished package as a
+tar in memory: a worker needs no storage shared with the client. The client checks the package
+against its manifest (every file's size and sha256, and that the worker's code and libraries gave
+the render hash the client computes), unpacks it into its own staging folder and publishes it
+with renames (:func:`.staging.publish`). A worker that dies mid-render publishes nothing; the
+scheduler runs its task again on another worker, at most ``distributed.scheduler.allowed-failures``
+times (3 by default) before the render is reported failed.
+
+Every worker needs this project importable, the same code and libraries as the client (the
+render hash records them), and LaTeX and dvisvgm.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Callable
+
+from ..files import sha256_of
+from ..options import RenderJob, variant_folder
+from .freshness import WORKER_ENVIRONMENT
+from .staging import recover_staging
+
+__all__ = [
+    "ClusterUnavailable",
+    "PackageRejected",
+    "RenderFailed",
+    "ClusterOutcome",
+    "connect",
+    "render_task",
+    "render_on_cluster",
+    "publish_package",
+    "RETRIES",
+]
+
+RETRIES = 2
+"""How often a task whose render raised is run again (a full disk on one worker, say). A worker's death is
+counted by the scheduler instead: ``distributed.scheduler.allowed-failures``."""
+
+CONNECT_TIMEOUT = "10s"
+"""How long the client tries to reach the scheduler before saying it cannot."""
+
+WORKER_FOLDER = "attention-explainer-worker"
+"""A worker machine's folder (in its temporary folder): the tasks' private folders, and a LaTeX cache they share."""
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+"""The folder holding the ``attention_explainer`` package this process imported; the render process imports the same."""
+
+
+class ClusterUnavailable(RuntimeError):
+    """Dask is not installed, or the scheduler cannot be reached."""
+
+
+class PackageRejected(RuntimeError):
+    """A package a worker returned does not match its manifest or this client's code."""
+
+
+class RenderFailed(RuntimeError):
+    """The render process on a worker failed; the message ends with the last lines of its log."""
+
+
+def connect(address: str):
+    """A Dask client connected to the scheduler at ``address``; :class:`ClusterUnavailable` when it cannot be."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ClusterUnavailable(
+            "batch --scheduler needs Dask distributed: pip install -e '.[distributed]' (or `make distributed`)"
+        ) from None
+    try:
+        return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+    except (OSError, TimeoutError, ValueError, TypeError) as error:
+        raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {error}") from None
+
+
+def job_spec(job: RenderJob) -> dict:
+    """What a worker needs to render ``job``: everything but the client's folders."""
+    return {
+        "scene": job.scene,
+        "inputs": job.inputs,
+        "quality": job.quality,
+        "theme": job.theme,
+        "video_format": job.video_format,
+        "voice": job.voice,
+    }
+
+
+# --- On the worker -------------------------------------------------------------------------------
+
+
+def _task_cancelled() -> bool:
+    """Whether the client cancelled the task this thread runs (Dask never interrupts a running task itself)."""
+    try:
+        from distributed import get_worker
+        from distributed.worker import thread_state
+
+        task = get_worker().state.tasks.get(thread_state.key)
+    except (ImportError, AttributeError, ValueError):  # not in a worker, or another Dask: never cancelled
+        return False
+    return task is None or task.state == "cancelled"
+
+
+def render_task(spec: dict, cancelled: Callable[[], bool] = _task_cancelled) -> dict:
+    """Run on a Dask worker: render ``spec`` in a fresh process and return its package as tar bytes.
+
+    The render's media and cache are private to the task, inside the worker machine's
+    temporary folder; folders left by a killed worker's tasks are removed by the next task.
+    Returns ``{"package": bytes, "worker": address, "seconds": float}``.
+    """
+    root = Path(tempfile.gettempdir()) / WORKER_FOLDER
+    tasks = root / "tasks"
+    tasks.mkdir(parents=True, exist_ok=True)
+    recover_staging(tasks)  # the folders of tasks whose worker died
+    job = RenderJob(spec["scene"], spec["inputs"], spec["quality"], spec["theme"], spec["video_format"], voice=spec["voice"])
+    started = time.monotonic()
+    # Named like a staging folder (``-pid<N>-``): recover_staging removes it once this process is gone.
+    task = Path(tempfile.mkdtemp(prefix=f"{job.folder}-{job.quality}-pid{os.getpid()}-", dir=tasks))
+    try:
+        media = task / "media"
+        spec = {**spec, "media_dir": str(media), "cache_dir": str(root / "cache")}
+        environment = {**os.environ, **WORKER_ENVIRONMENT}
+        environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PROJECT_ROOT), environment.get("PYTHONPATH")]))
+        log = task / "render.log"
+        with log.open("wb") as output:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "attention_explainer.pipeline.cluster", json.dumps(spec)],
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env=environment,
+                cwd=task,
+            )
+            code = _wait(process, cancelled)
+        if code != 0:
+            tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-8:]
+            raise RenderFailed(f"the render process exited with code {code}: " + " | ".join(tail))
+        package = media / variant_folder(job.scene, job.variant) / job.quality
+        return {"package": pack(package), "worker": _worker_address(), "seconds": time.monotonic() - started}
+    finally:
+        shutil.rmtree(task, ignore_errors=True)
+
+
+def _wait(process: subprocess.Popen, cancelled: Callable[[], bool]) -> int:
+    """Wait for the render process; stop it (SIGTERM, then SIGKILL) when the client cancels the task."""
+    while True:
+        try:
+            return process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            if cancelled():
+                process.terminate()
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+                raise RenderFailed("cancelled by the client") from None
+        except BaseException:  # the worker is closing: no render outlives its task
+            process.kill()
+            process.wait()
+            raise
+
+
+def _worker_address() -> str:
+    try:
+        from distributed import get_worker
+
+        return get_worker().address
+    except (ImportError, ValueError):
+        return "(no worker)"
+
+
+def pack(folder: Path) -> bytes:
+    """``folder``'s regular files as an uncompressed tar (videos do not compress), paths relative to it."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as tar:
+        for path in sorted(folder.rglob("*")):
+            if path.is_symlink() or not path.is_file():
+                continue
+            info = tarfile.TarInfo(path.relative_to(folder).as_posix())
+            info.size, info.mode, info.mtime = path.stat().st_size, 0o644, int(path.stat().st_mtime)
+            with path.open("rb") as handle:
+                tar.addfile(info, handle)
+    return buffer.getvalue()
+
+
+def _render_process(spec: dict) -> None:
+    """The body of the fresh render process on a worker: render into the task's private media folder."""
+    from .render_job import render_scene
+    from .workers import _stop_on_signals
+
+    _stop_on_signals()  # SIGTERM, and the worker's death, end the render cleanly
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    logging.getLogger("attention_explainer").setLevel(logging.INFO)
+    job = RenderJob(
+        spec["scene"],
+        spec["inputs"],
+        spec["quality"],
+        spec["theme"],
+        spec["video_format"],
+        Path(spec["media_dir"]),
+        Path(spec["cache_dir"]),
+        spec["voice"],
+    )
+    render_scene(job)
+
+
+# --- On the client -------------------------------------------------------------------------------
+
+
+def unpack(data: bytes, target: Path) -> None:
+    """Extract a package's tar into ``target``: regular files and folders inside it only."""
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as tar:
+            for member in tar.getmembers():
+                name = PurePosixPath(member.name)
+                if not (member.isfile() or member.isdir()) or name.is_absolute() or ".." in name.parts:
+                    raise PackageRejected(f"the package holds {member.name!r}, which is not a file inside it")
+            target.mkdir(parents=True)
+            tar.extractall(target, filter="data")
+    except tarfile.TarError as error:
+        raise PackageRejected(f"the package is not a readable tar: {error}") from None
+
+
+def check_package(package: Path, job: RenderJob) -> dict:
+    """``package``'s manifest, once every file matches it and it was rendered by this client's code; else :class:`PackageRejected`."""
+    from .freshness import package_hash, read_manifest, render_hash
+
+    manifest = read_manifest(package)
+    if manifest is None:
+        raise PackageRejected("the package has no readable manifest")
+    if manifest["render_hash"] != render_hash(job) or manifest["package_hash"] != package_hash(job):
+        raise PackageRejected(
+            "the worker rendered with other code or library versions than this client (the render hash differs): "
+            "install the same project and versions on every machine"
+        )
+    listed = {entry["path"] for entry in manifest["files"]}
+    present = {p.relative_to(package).as_posix() for p in package.rglob("*") if p.is_file() and p.name != "manifest.json"}
+    if listed != present:
+        raise PackageRejected(f"files missing or not in the manifest: {', '.join(sorted(listed ^ present)[:5])}")
+    for entry in manifest["files"]:
+        path = package / entry["path"]
+        if path.stat().st_size != entry.get("bytes") or sha256_of(path) != entry["sha256"]:
+            raise PackageRejected(f"{entry['path']} does not match its manifest (size or sha256)")
+    return manifest
+
+
+def publish_package(data: bytes, job: RenderJob, folders) -> Path:
+    """Check the package ``data`` a worker returned and publish it whole into ``job``'s folder; return the folder."""
+    from .staging import publish, staging_folder
+
+    final = folders.published(job.scene, job.variant, job.quality)
+    with staging_folder(folders, f"{job.folder}-{job.quality}") as staging:
+        package = staging / "package"
+        unpack(data, package)
+        check_package(package, job)
+        publish(package, final, staging)
+    return final
+
+
+@dataclass
+class ClusterOutcome:
+    """What the cluster gave: the published folders by job, the failures with their reasons, and what was submitted."""
+
+    published: dict[str, Path] = field(default_factory=dict)
+    failed: dict[str, str] = field(default_factory=dict)
+    submitted: int = 0
+
+
+def render_on_cluster(client, jobs: list[RenderJob], folders, report: Callable[[RenderJob, str], None]) -> ClusterOutcome:
+    """Submit one task per job, publish each package as it comes back, and call ``report(job, what)`` for each.
+
+    Ctrl-C (KeyboardInterrupt) cancels every task still pending or running, then goes on up.
+    """
+    from distributed import as_completed
+    from distributed.scheduler import KilledWorker
+
+    from .timings import record_render_time
+    from .workers import job_key
+
+    outcome = ClusterOutcome()
+    futures = {}
+    for job in jobs:
+        key = f"render-{job.folder}-{job.quality}-{uuid.uuid4().hex[:8]}"
+        futures[client.submit(render_task, job_spec(job), key=key, retries=RETRIES, pure=False)] = job
+    outcome.submitted = len(futures)
+    try:
+        for future in as_completed(list(futures), loop=client.loop):
+            job = futures[future]
+            try:
+                result = future.result()
+                publish_package(result["package"], job, folders)
+            except KilledWorker as error:
+                outcome.failed[job_key(job)] = (
+                    f"its worker died {error.allowed_failures + 1} times (the last: {error.last_worker})"
+                )
+            except (RenderFailed, PackageRejected) as error:
+                outcome.failed[job_key(job)] = str(error)
+            except OSError as error:
+                outcome.failed[job_key(job)] = f"cannot publish it: {error.strerror or error}"
+            except Exception as error:  # raised on the worker (Dask re-raises it here): that render failed, the others go on
+                outcome.failed[job_key(job)] = f"{type(error).__name__}: {error}"
+            else:
+                outcome.published[job_key(job)] = folders.published(job.scene, job.variant, job.quality)
+                try:
+                    record_render_time(folders, job.scene, job.quality, job.variant, result["seconds"])
+                except OSError:  # only the order of later embedded renders depends on it
+                    pass
+                report(job, f"published (worker {result['worker']}, {result['seconds']:.1f} s)")
+                continue
+            finally:
+                future.release()
+            report(job, f"FAILED: {outcome.failed[job_key(job)]}")
+    except BaseException:
+        client.cancel(list(futures), force=True)
+        raise
+    return outcome
+
+
+if __name__ == "__main__":
+    _render_process(json.loads(sys.argv[1]))
