@@ -7,6 +7,7 @@ independently. Titles are compared with titles written out by hand.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import posixpath
@@ -25,6 +26,7 @@ from pptx.enum.shapes import MSO_SHAPE_TYPE, PP_PLACEHOLDER
 import render
 from attention_explainer.publish.deck import last_frame, step_title, write_deck
 from attention_explainer.publish.export import Package
+from scenes.theme import contrast_ratio
 
 NS = {
     "p": "http://schemas.openxmlformats.org/presentationml/2006/main",
@@ -268,6 +270,12 @@ def test_scaling_deck_has_one_slide_per_step_with_its_title_movie_and_notes(expo
         assert title.text == SCALING_TITLES[step["name"]]
         movies = [shape for shape in slide.shapes if shape.shape_type == MSO_SHAPE_TYPE.MEDIA]
         assert len(movies) == 1
+        # The slide is the movie's own background colour (the still's corner), the title readable on it.
+        corner = np.asarray(Image.open(io.BytesIO(movies[0].poster_frame.blob)).convert("RGB"))[0, 0]
+        background = np.array(slide.background.fill.fore_color.rgb, dtype=int)
+        assert np.abs(corner.astype(int) - background).max() <= 3
+        for run in title.text_frame.paragraphs[0].runs:
+            assert contrast_ratio(f"#{run.font.color.rgb}", f"#{slide.background.fill.fore_color.rgb}") >= 4.5
         notes = [p.text for p in slide.notes_slide.notes_text_frame.paragraphs]
         assert notes == [line["text"] for line in step["lines"]] and all(notes)
 
@@ -288,3 +296,12 @@ def test_scaling_deck_embeds_each_steps_clip_with_its_last_frame_as_still(export
         assert notes_of(parts, slide) == [line["text"] for line in step["lines"]]
         still = np.asarray(Image.open(parts.zip.open(poster)).convert("RGB"))
         assert np.array_equal(still, decoded_last_frame(clip)), f"{slide}: the still is not {clip.name}'s last frame"
+
+
+@pytest.mark.parametrize("theme, background, text", [("dark", "111318", "F2F2F2"), ("light", "FFFFFF", "141414")])
+def test_slides_take_the_renders_theme(small_package, tmp_path, theme, background, text):
+    target = tmp_path / "deck.pptx"
+    write_deck(dataclasses.replace(small_package, theme=theme), target)
+    for slide in Presentation(str(target)).slides:
+        assert str(slide.background.fill.fore_color.rgb) == background
+        assert {str(run.font.color.rgb) for run in slide.shapes.title.text_frame.paragraphs[0].runs} == {text}

@@ -4,7 +4,8 @@ Each step's slide holds the step's title in the layout's title placeholder (so t
 screen readers read it), the step's own clip embedded as a movie that plays when clicked, with
 the clip's last frame as its still (the step complete, as the render's poster is the last frame
 of its step) and alt text naming the step, and the step's words in the speaker notes, one line a
-paragraph (a narrated movie speaks these same lines).
+paragraph (a narrated movie speaks these same lines). Slides take the render's theme: its
+background behind the movie, its text colours for the titles.
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ from pathlib import Path
 
 import av
 from pptx import Presentation
+from pptx.dml.color import RGBColor
 from pptx.util import Emu, Inches, Pt
+
+from scenes.theme import DARK, THEMES, Theme
 
 from .export import Package
 
@@ -94,6 +98,7 @@ def write_deck(package: Package, target: Path) -> None:
     """Write the deck of ``package`` to ``target``: a title slide, then each step's slide with its movie and notes."""
     deck = Presentation()
     deck.slide_width, deck.slide_height = SLIDE_WIDTH, SLIDE_HEIGHT
+    theme = THEMES.get(package.theme, DARK)
     describe(deck, package)
     layouts = {layout.name: layout for layout in deck.slide_layouts}
 
@@ -103,9 +108,9 @@ def write_deck(package: Package, target: Path) -> None:
     place(subtitle, MARGIN, Inches(3.7), SLIDE_WIDTH - 2 * MARGIN, Inches(1.6))
     title.text_frame.text = package.title
     subtitle.text_frame.text = package.description
-    for paragraph in subtitle.text_frame.paragraphs:
-        for run in paragraph.runs:
-            run.font.size = SUBTITLE_SIZE
+    paint(opening, theme)
+    style(title, theme.text)
+    style(subtitle, theme.muted, SUBTITLE_SIZE)
     write_notes(opening, [f"{len(package.steps)} steps; click a step's movie to play it. Each slide's notes hold its words."])
 
     for step in package.steps:
@@ -113,8 +118,8 @@ def write_deck(package: Package, target: Path) -> None:
         heading = slide.shapes.title
         place(heading, MARGIN, MARGIN, SLIDE_WIDTH - 2 * MARGIN, TITLE_HEIGHT)
         heading.text_frame.text = step_title(step["name"])
-        for run in heading.text_frame.paragraphs[0].runs:
-            run.font.size = TITLE_SIZE
+        paint(slide, theme)
+        style(heading, theme.text, TITLE_SIZE)
 
         clip = package.clip(step)
         poster, width, height = last_frame(clip)
@@ -139,6 +144,22 @@ def describe(deck, package: Package) -> None:
     properties.comments = ""
     properties.created = properties.modified = datetime.now(timezone.utc).replace(tzinfo=None, microsecond=0)
     properties.revision = 1
+
+
+def paint(slide, theme: Theme) -> None:
+    """Give ``slide`` the render's background colour, so a movie sits on its own colour (dark renders, dark slides)."""
+    fill = slide.background.fill
+    fill.solid()
+    fill.fore_color.rgb = RGBColor.from_string(theme.background.removeprefix("#"))
+
+
+def style(shape, colour: str, size: Pt | None = None) -> None:
+    """Colour (one of the theme's text colours, 4.5:1 on its background) and size every run of ``shape``."""
+    for paragraph in shape.text_frame.paragraphs:
+        for run in paragraph.runs:
+            run.font.color.rgb = RGBColor.from_string(colour.removeprefix("#"))
+            if size is not None:
+                run.font.size = size
 
 
 def place(shape, left: int, top: int, width: int, height: int) -> None:

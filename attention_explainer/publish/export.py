@@ -38,6 +38,8 @@ class Package:
     steps: list[dict]
     """sections.json: each step's index, name, caption, lines (text, spoken, start, end), start, duration and clip file."""
     narrated: bool
+    theme: str = "dark"
+    """The render's colours (its ``--theme``), for a deck that matches its movies."""
 
     @property
     def video(self) -> Path:
@@ -91,6 +93,7 @@ def read_package(folder: Path) -> Package:
         description=str(manifest.get("description", "")),
         steps=steps,
         narrated=isinstance(manifest.get("voice"), dict),
+        theme=str((manifest.get("settings") or {}).get("theme", "dark")),
     )
 
 
