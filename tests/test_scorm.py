@@ -1,0 +1,478 @@
+"""The SCORM 1.2 export: the zip's structure, its errors, and the SCO in Chromium inside an LMS's frames.
+
+The fast tests build the zip from a folder laid out as a render publishes it (files and a
+manifest with their SHA-256), which is all an export reads. The browser tests export a real
+low-quality render of ``scaling`` and play it under scorm-again, a SCORM 1.2 runtime from npm
+(``tests/js``, installed by ``make js``), the way an LMS hosts a SCO.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import html.parser
+import http.server
+import json
+import os
+import re
+import shutil
+import threading
+import time
+import zipfile
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+from click.testing import CliRunner
+
+import render
+from attention_explainer.pipeline import workers
+from attention_explainer.publish.export import export_package
+
+from . import fake_workers
+
+ROOT = Path(__file__).resolve().parent.parent
+JS = ROOT / "tests" / "js"
+
+# The namespaces ADL's SCORM 1.2 content packaging names (IMS CP 1.1.2 and ADL's extension).
+IMSCP = "{http://www.imsproject.org/xsd/imscp_rootv1p1p2}"
+ADLCP = "{http://www.adlnet.org/xsd/adlcp_rootv1p2}"
+# SCORM 1.2 RTE, CMITimespan: HHHH:MM:SS.SS (hours two to four digits, optional one or two decimals).
+TIMESPAN = re.compile(r"^(\d{2,4}):(\d{2}):(\d{2})(\.\d{1,2})?$")
+
+HOSTILE = '</title><script>alert("title")</script> & <b>bold</b> \x07bell'
+
+STEPS = [
+    {
+        "index": 1,
+        "name": "the-question",
+        "caption": "Why divide?",
+        "lines": [{"text": "Why divide?", "spoken": "Why divide?", "start": 0.0, "end": 2.0}],
+        "start": 0.0,
+        "duration": 2.5,
+        "file": "sections/01-the-question.mp4",
+    },
+    {
+        "index": 2,
+        "name": "takeaway",
+        "caption": "Divide by the square root.",
+        "lines": [{"text": "Divide.", "spoken": "Divide.", "start": 2.5, "end": 4.0}],
+        "start": 2.5,
+        "duration": 1.5,
+        "file": "sections/02-takeaway.mp4",
+    },
+]
+
+
+def make_package(folder: Path, title: str = "Why divide by √d_k", description: str = "Scores, scaled.") -> Path:
+    """A folder laid out as a render publishes one: its files, and a manifest listing each with its SHA-256."""
+    files = {
+        "scaling.mp4": b"\x00\x00\x00\x18ftypisom stands in for a video",
+        "captions.vtt": b"WEBVTT\n\n00:00.000 --> 00:02.000\nWhy divide?\n",
+        "captions.srt": b"1\n00:00:00,000 --> 00:00:02,000\nWhy divide?\n",
+        "poster.png": b"\x89PNG\r\n\x1a\n stands in for a poster",
+        "transcript.txt": b"Why divide?\n",
+        "sections/01-the-question.mp4": b"clip one",
+        "sections/02-takeaway.mp4": b"clip two",
+        "sections.json": json.dumps(STEPS).encode(),
+    }
+    for name, data in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    manifest = {
+        "scene": "scaling",
+        "title": title,
+        "description": description,
+        "render_hash": "0" * 64,
+        "package_hash": "1" * 64,
+        "files": [
+            {"path": name, "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data), "part": "render"}
+            for name, data in files.items()
+        ],
+    }
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    return folder
+
+
+def read_zip(path: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(path) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+class Tags(html.parser.HTMLParser):
+    """Every start tag of a page with its attributes, and the text of each element by tag."""
+
+    def __init__(self, page: str):
+        super().__init__()
+        self.tags: list[tuple[str, dict]] = []
+        self.text: dict[str, list[str]] = {}
+        self._open: list[str] = []
+        self.feed(page)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        if tag not in ("source", "track", "meta", "br"):
+            self._open.append(tag)
+
+    def handle_endtag(self, tag):
+        if tag in self._open:
+            while self._open.pop() != tag:
+                pass
+
+    def handle_data(self, data):
+        if self._open:
+            self.text.setdefault(self._open[-1], []).append(data)
+
+    def all(self, tag: str) -> list[dict]:
+        return [attrs for name, attrs in self.tags if name == tag]
+
+
+# --- the zip ----------------------------------------------------------------------------------
+
+
+def test_the_manifest_is_at_the_root_and_lists_every_file_of_one_sco(tmp_path):
+    folder = make_package(tmp_path / "scaling" / "low")
+    target = export_package(folder, "scorm")
+    assert target == folder / "scaling-scorm.zip"
+    members = read_zip(target)
+    assert "imsmanifest.xml" in members, "at the zip's root, not in a folder"
+
+    manifest = ElementTree.fromstring(members["imsmanifest.xml"])
+    assert manifest.tag == f"{IMSCP}manifest"
+    assert manifest.findtext(f"{IMSCP}metadata/{IMSCP}schema") == "ADL SCORM"
+    assert manifest.findtext(f"{IMSCP}metadata/{IMSCP}schemaversion") == "1.2"
+    organizations = manifest.find(f"{IMSCP}organizations")
+    [organization] = organizations.findall(f"{IMSCP}organization")
+    assert organizations.get("default") == organization.get("identifier")
+    [item] = organization.findall(f"{IMSCP}item")
+    [resource] = manifest.findall(f"{IMSCP}resources/{IMSCP}resource")
+    assert item.get("identifierref") == resource.get("identifier")
+    assert resource.get(f"{ADLCP}scormtype") == "sco" and resource.get("type") == "webcontent"
+    assert resource.get("href") in members and members[resource.get("href")].lstrip().lower().startswith(b"<!doctype html>")
+
+    listed = [file.get("href") for file in resource.findall(f"{IMSCP}file")]
+    assert len(listed) == len(set(listed))
+    assert set(listed) == set(members) - {"imsmanifest.xml"}, "every file listed, every listed file present"
+    assert {"scaling.mp4", "captions.vtt", "poster.png"} <= set(listed)
+
+
+def test_the_zip_carries_the_renders_bytes_and_the_same_render_gives_the_same_zip(tmp_path):
+    folder = make_package(tmp_path / "scaling" / "low")
+    first = export_package(folder, "scorm").read_bytes()
+    members = read_zip(folder / "scaling-scorm.zip")
+    for name in ("scaling.mp4", "captions.vtt", "poster.png", "transcript.txt"):
+        assert members[name] == (folder / name).read_bytes()
+    assert export_package(folder, "scorm").read_bytes() == first
+    assert sorted(p.name for p in folder.iterdir() if p.name.startswith(".")) == [], "no temporary file left"
+
+
+def test_the_player_plays_the_video_with_captions_on_and_lists_the_steps_at_their_starts(tmp_path):
+    folder = make_package(tmp_path / "scaling" / "low")
+    page = Tags(read_zip(export_package(folder, "scorm"))["index.html"].decode())
+    [video] = page.all("video")
+    assert "controls" in video and video["poster"] == "poster.png"
+    assert [source["src"] for source in page.all("source")] == ["scaling.mp4"]
+    assert video["data-captions"] == "captions.vtt", "the track the page adds over HTTP"
+    # Opened from disk, where browsers refuse track files, the page holds the cues itself.
+    [cues] = [attrs for attrs in page.all("script") if attrs.get("id") == "cues"]
+    assert cues["type"] == "application/json"
+    assert [json.loads(text) for text in page.text["script"][:1]] == [
+        [{"start": 0.0, "end": 2.0, "text": "Why divide?"}, {"start": 2.5, "end": 4.0, "text": "Divide."}]
+    ]
+    starts = [float(button["data-start"]) for button in page.all("button")]
+    assert starts == [step["start"] for step in STEPS]
+    assert [text.strip() for text in page.text["button"]] == ["1. the question", "2. takeaway"]
+    assert [script.get("src") for script in page.all("script")] == [None, None], "inline scripts, nothing loaded"
+
+
+def test_a_hostile_title_and_description_stay_text_in_the_manifest_and_the_player(tmp_path):
+    folder = make_package(tmp_path / "scaling" / "low", title=HOSTILE, description=HOSTILE)
+    members = read_zip(export_package(folder, "scorm"))
+    manifest = ElementTree.fromstring(members["imsmanifest.xml"])
+    # XML 1.0 cannot hold a bell character even escaped: it is replaced, the rest kept as written.
+    expected = HOSTILE.replace("\x07", "\ufffd")
+    assert [title.text for title in manifest.iter(f"{IMSCP}title")] == [expected, expected]
+    assert b"<script>" not in members["imsmanifest.xml"]
+
+    page = Tags(members["index.html"].decode())
+    assert len(page.all("script")) == 2 and page.all("b") == []
+    assert "".join(page.text["title"]) == HOSTILE
+    assert "".join(page.text["h1"]) == HOSTILE
+
+
+def test_a_file_changed_after_the_render_is_one_clear_line_and_no_zip(tmp_path):
+    folder = make_package(tmp_path / "scaling" / "low")
+    (folder / "captions.vtt").write_text("WEBVTT\n\nchanged by hand\n", encoding="utf-8")
+    with pytest.raises(ValueError) as error:
+        export_package(folder, "scorm")
+    message = str(error.value)
+    assert "\n" not in message and "captions.vtt" in message and "render it again" in message
+    assert not (folder / "scaling-scorm.zip").exists()
+    assert [p.name for p in folder.iterdir() if p.name.startswith(".")] == []
+
+
+# --- the command ------------------------------------------------------------------------------
+
+
+def run(*args):
+    return CliRunner().invoke(render.main, [*args, "--jobs", "1"])
+
+
+def test_an_unknown_format_is_a_usage_error(tmp_path):
+    result = run("export", "scaling", "--to", "mov", "--media-dir", str(tmp_path))
+    assert result.exit_code == 2 and "'mov' is not one of 'scorm', 'pptx'" in result.output
+    assert not any(tmp_path.iterdir())
+
+
+def test_an_export_of_a_scene_that_fails_to_render_says_why(monkeypatch, tmp_path):
+    monkeypatch.setattr(workers, "WORKER", fake_workers.self_attention_fails)
+    result = run("export", "self-attention", "--to", "scorm", "--quality", "low", "--media-dir", str(tmp_path / "media"))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "RuntimeError: boom" in result.output and "not exported" in result.output.splitlines()[-1]
+    assert list((tmp_path / "media").rglob("*.zip")) == []
+
+
+def test_a_render_that_leaves_no_readable_package_is_one_line(monkeypatch, tmp_path):
+    # A worker that publishes a video and nothing else: what an export reads is not there.
+    monkeypatch.setattr(workers, "WORKER", fake_workers.renders)
+    result = run("export", "scaling", "--to", "scorm", "--quality", "low", "--media-dir", str(tmp_path / "media"))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    last = result.output.splitlines()[-1]
+    assert last.startswith("Error: scaling: cannot export to scorm: ") and "manifest.json" in last
+    assert list((tmp_path / "media").rglob("*.zip")) == []
+
+
+# --- in a browser, under a real SCORM 1.2 runtime ----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def exported(rendered, tmp_path_factory):
+    """`render.py export scaling --to scorm --quality low`, on a copy of the session's render."""
+    media = tmp_path_factory.mktemp("scorm") / "media"
+    shutil.copytree(rendered[0], media)
+    cache = tmp_path_factory.mktemp("scorm-cache")
+    result = run("export", "scaling", "--to", "scorm", "--quality", "low", "--media-dir", str(media), "--cache-dir", str(cache))
+    assert result.exit_code == 0, result.output
+    target = media / "scaling" / "low" / "scaling-scorm.zip"
+    assert str(target) in result.output.splitlines()
+    return media, target
+
+
+@pytest.fixture(scope="module")
+def site(exported, tmp_path_factory):
+    """The LMS host page and scorm-again's runtime, with the unzipped SCO in ``sco/``."""
+    runtime = JS / "node_modules" / "scorm-again" / "dist" / "scorm12.js"
+    if not runtime.is_file():
+        pytest.fail("scorm-again is not installed: run `make js` (npm ci in tests/js)")
+    site = tmp_path_factory.mktemp("lms")
+    with zipfile.ZipFile(exported[1]) as archive:
+        archive.extractall(site / "sco")
+    shutil.copy(JS / "lms.html", site / "lms.html")
+    shutil.copy(runtime, site / "scorm12.js")
+    return site
+
+
+class RangeHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves byte ranges, as LMSs' web servers do: Chromium seeks in a video only when it can ask for a range."""
+
+    def send_head(self):
+        self.remaining = None
+        path = self.translate_path(self.path)
+        requested = re.fullmatch(r"bytes=(\d*)-(\d*)", self.headers.get("Range", "").strip())
+        if not requested or not os.path.isfile(path) or requested.groups() == ("", ""):
+            return super().send_head()
+        size = os.path.getsize(path)
+        first, last = requested.groups()
+        start, end = (size - int(last), size - 1) if first == "" else (int(first), min(size - 1, int(last or size - 1)))
+        if not 0 <= start <= end:
+            self.send_error(416)
+            return None
+        source = open(path, "rb")  # noqa: SIM115 (closed by the server once copied)
+        source.seek(start)
+        self.send_response(206)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Range", f"bytes {start}-{end}/{size}")
+        self.send_header("Content-Length", str(end - start + 1))
+        self.send_header("Accept-Ranges", "bytes")
+        self.end_headers()
+        self.remaining = end - start + 1
+        return source
+
+    def copyfile(self, source, outputfile):
+        if self.remaining is None:
+            return super().copyfile(source, outputfile)
+        while self.remaining > 0 and (chunk := source.read(min(1 << 16, self.remaining))):
+            outputfile.write(chunk)
+            self.remaining -= len(chunk)
+
+    def log_message(self, *args):
+        pass  # the test's output is the test's, not the server's
+
+
+@pytest.fixture(scope="module")
+def server(site):
+    handler = functools.partial(RangeHandler, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    from .test_browser import CHROMIUM, CHROMIUM_ARGS
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    page.requests, page.failures, page.errors = [], [], []
+    page.on("request", lambda request: page.requests.append(request.url))
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.on("console", lambda message: page.errors.append(message.text) if message.type == "error" else None)
+    # A media element with its metadata stops downloading: Chromium calls that ERR_ABORTED (see test_browser).
+    page.on(
+        "requestfailed",
+        lambda request: (
+            None
+            if request.resource_type == "media" and "ERR_ABORTED" in (request.failure or "")
+            else page.failures.append((request.url, request.failure))
+        ),
+    )
+    yield page
+    page.close()
+
+
+def sco_frame(page):
+    frames = [frame for frame in page.frames if frame.url.endswith("/sco/index.html")]
+    assert len(frames) == 1, [frame.url for frame in page.frames]
+    return frames[0]
+
+
+def wait_until_playable(frame, site):
+    """The video has its duration, and its one caption track shows every cue of the zip's captions.vtt."""
+    cues = (site / "sco" / "captions.vtt").read_text(encoding="utf-8").count(" --> ")
+    assert cues >= 7
+    frame.wait_for_function("document.getElementById('video').readyState >= 1", timeout=20_000)
+    frame.wait_for_function(
+        "(() => { const tracks = document.getElementById('video').textTracks;"
+        f" return tracks.length === 1 && tracks[0].mode === 'showing' && tracks[0].cues && tracks[0].cues.length === {cues}; }})()",
+        timeout=20_000,
+    )
+
+
+def calls(page) -> list[dict]:
+    return page.evaluate("window.calls")
+
+
+def seconds(timespan: str) -> float:
+    hours, minutes, whole, fraction = TIMESPAN.match(timespan).groups()
+    return int(hours) * 3600 + int(minutes) * 60 + int(whole) + float(fraction or 0)
+
+
+@pytest.mark.render
+@pytest.mark.browser
+def test_the_scorm_zip_plays_in_an_lms_frame_and_reports_completion(page, server, site):
+    started = time.monotonic()
+    page.goto(server + "/lms.html")
+    frame = sco_frame(page)
+    wait_until_playable(frame, site)
+    assert [(call["name"], call["args"], call["result"]) for call in calls(page)] == [
+        ("LMSInitialize", [""], "true"),
+        ("LMSSetValue", ["cmi.core.lesson_status", "incomplete"], "true"),
+        ("LMSCommit", [""], "true"),
+    ]
+    assert "Watch the video to its end" in frame.text_content("#progress")
+
+    # Seeking to the end is not watching it: nothing is reported until the video ends by playing.
+    frame.evaluate("(() => { const v = document.getElementById('video'); v.currentTime = v.duration - 0.3; })()")
+    frame.wait_for_function("document.getElementById('video').currentTime > 1", timeout=10_000)
+    assert page.evaluate("core().lesson_status") == "incomplete"
+
+    # The last step, chosen with the keyboard, plays from its start; sped up, it plays to the end.
+    last = frame.locator("#steps button").last
+    last.focus()
+    page.keyboard.press("Enter")
+    start = float(last.get_attribute("data-start"))
+    frame.wait_for_function(f"Math.abs(document.getElementById('video').currentTime - {start}) < 1.5", timeout=10_000)
+    assert last.get_attribute("aria-current") == "step"
+    frame.evaluate("document.getElementById('video').playbackRate = 8")
+    frame.wait_for_function("document.getElementById('video').ended", timeout=30_000)
+    page.wait_for_function("core().lesson_status === 'completed'", timeout=10_000)
+    assert "Completed" in frame.text_content("#progress")
+    assert calls(page)[-2:] == [
+        {"name": "LMSSetValue", "args": ["cmi.core.lesson_status", "completed"], "result": "true", "error": "0"},
+        {"name": "LMSCommit", "args": [""], "result": "true", "error": "0"},
+    ]
+
+    page.evaluate("unloadSco()")
+    page.wait_for_function("window.calls.some(call => call.name === 'LMSFinish')", timeout=10_000)
+    elapsed = time.monotonic() - started
+    made = calls(page)
+    assert [call["name"] for call in made[-3:]] == ["LMSSetValue", "LMSCommit", "LMSFinish"]
+    assert made[-3]["args"][0] == "cmi.core.session_time"
+    session_time = made[-3]["args"][1]
+    assert re.fullmatch(r"\d{4}:\d{2}:\d{2}\.\d{2}", session_time), session_time
+    assert 0 < seconds(session_time) <= elapsed
+    assert [call["name"] for call in made].count("LMSFinish") == 1
+    assert all(call["result"] == "true" and call["error"] == "0" for call in made), made
+    core = page.evaluate("core()")
+    assert core["lesson_status"] == "completed"
+    assert abs(seconds(core["session_time"]) - seconds(session_time)) < 1
+    assert page.errors == [] and page.failures == []
+    assert all(url.startswith(server) or url in ("about:blank", "about:srcdoc") for url in page.requests), page.requests
+    assert server + "/sco/captions.vtt" in page.requests, "over HTTP the captions are the zip's captions.vtt"
+
+
+@pytest.mark.render
+@pytest.mark.browser
+def test_a_sco_in_a_pop_up_finds_the_api_of_the_window_that_opened_it(page, server, site):
+    with page.expect_popup() as opened:
+        page.goto(server + "/lms.html?popup")
+    popup = opened.value
+    popup.on("pageerror", lambda error: page.errors.append(str(error)))
+    wait_until_playable(popup, site)
+    assert [call["name"] for call in calls(page)] == ["LMSInitialize", "LMSSetValue", "LMSCommit"]
+    page.evaluate("unloadSco()")
+    page.wait_for_function("window.calls.some(call => call.name === 'LMSFinish')", timeout=10_000)
+    made = calls(page)
+    assert [call["name"] for call in made][-3:] == ["LMSSetValue", "LMSCommit", "LMSFinish"]
+    assert page.evaluate("core().lesson_status") == "incomplete", "closed before the end: not completed"
+    assert all(call["error"] == "0" for call in made) and page.errors == []
+
+
+@pytest.mark.render
+@pytest.mark.browser
+def test_without_an_lms_the_player_plays_from_disk_and_throws_nothing(page, site):
+    page.goto((site / "sco" / "index.html").as_uri())
+    wait_until_playable(page, site)
+    assert "No learning management system found" in page.text_content("#progress")
+    page.evaluate("(() => { const v = document.getElementById('video'); v.currentTime = v.duration - 0.5; v.play(); })()")
+    page.wait_for_function("document.getElementById('video').ended", timeout=20_000)
+    page.goto("about:blank")  # unloading calls nothing either
+    assert page.errors == [] and page.failures == []
+    assert all(url.startswith("file://") or url == "about:blank" for url in page.requests), page.requests
+
+
+@pytest.mark.render
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    "milliseconds, expected",
+    [
+        (0, "0000:00:00.00"),
+        (3_723_450, "0001:02:03.45"),  # 1 h 2 min 3.45 s
+        (59_999, "0000:01:00.00"),  # rounded to hundredths, carried into the minute
+        (10_000 * 3_600_000, "9999:59:59.99"),  # CMITimespan holds at most 9999 hours
+    ],
+)
+def test_the_session_time_is_written_as_scorm_1_2_timespans(page, site, milliseconds, expected):
+    page.goto((site / "sco" / "index.html").as_uri())
+    assert page.evaluate(f"sessionTime({milliseconds})") == expected
