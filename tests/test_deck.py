@@ -11,6 +11,7 @@ import dataclasses
 import io
 import json
 import posixpath
+import shutil
 import zipfile
 from pathlib import Path
 from xml.etree import ElementTree
@@ -238,8 +239,12 @@ def test_step_titles(name, title):
 
 @pytest.fixture(scope="module")
 def exported(rendered, tmp_path_factory):
-    """`render.py export scaling --to pptx --quality low` on the session's render: the deck and the render's folder."""
-    media, _ = rendered
+    """`render.py export scaling --to pptx --quality low` on a copy of the session's render: the deck and the render's folder.
+
+    The copy keeps the deck out of the folder other test files read.
+    """
+    media = tmp_path_factory.mktemp("deck") / "media"
+    shutil.copytree(rendered[0], media)
     folder = media / "scaling" / "low"
     video_written = (folder / "scaling.mp4").stat().st_mtime_ns
     result = CliRunner().invoke(
