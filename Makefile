@@ -13,13 +13,13 @@ APT_PACKAGES := build-essential pkg-config python3-dev python3-venv libcairo2-de
 	texlive-latex-base texlive-latex-extra texlive-fonts-recommended dvisvgm fonts-dejavu-core \
 	fonts-droid-fallback fonts-symbola chromium
 
-.PHONY: demo test check setup trained narration distributed system clean
+.PHONY: demo test check setup trained narration distributed js system clean
 
 demo: setup
 	$(PY) render.py scaling --quality $(QUALITY)
 
 # One test file per worker process, a worker per core: a file's cached scene builds and fixtures stay in one process.
-test: setup trained narration distributed
+test: setup trained narration distributed js
 	$(PY) -m pytest -rs -n auto --dist loadfile
 
 # Lint, format check and the fast tier (maths, traces, scenes built without video, CLI, pages): about two minutes.
@@ -38,6 +38,10 @@ narration: setup $(VENV)/.narration
 
 # The optional Dask cluster (render.py batch --scheduler): dask[distributed], pure Python (about 25 MB installed).
 distributed: setup $(VENV)/.distributed
+
+# The browser tests' JavaScript, never shipped: scorm-again (MIT), the SCORM 1.2 runtime of the test LMS page (tests/js).
+# npm comes with Debian's nodejs and npm packages when the machine has none (a Node.js of its own brings its npm).
+js: system tests/js/node_modules/.installed
 
 system:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
@@ -63,6 +67,11 @@ $(VENV)/.narration: $(VENV)/.installed
 
 $(VENV)/.distributed: $(VENV)/.installed
 	$(PY) -m pip install -q -e '.[test,distributed]'
+	touch $@
+
+tests/js/node_modules/.installed: tests/js/package.json tests/js/package-lock.json
+	command -v npm >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends nodejs npm; }
+	cd tests/js && npm ci --no-audit --no-fund
 	touch $@
 
 clean:
