@@ -310,3 +310,19 @@ def test_slides_take_the_renders_theme(small_package, tmp_path, theme, backgroun
     for slide in Presentation(str(target)).slides:
         assert str(slide.background.fill.fore_color.rgb) == background
         assert {str(run.font.color.rgb) for run in slide.shapes.title.text_frame.paragraphs[0].runs} == {text}
+
+
+def test_layouts_span_the_wide_slide_for_slides_a_teacher_adds(small_package, tmp_path):
+    target = tmp_path / "deck.pptx"
+    write_deck(small_package, target)
+    deck = Presentation(str(target))
+    for layout in deck.slide_layouts:
+        for shape in layout.placeholders:
+            assert 0 <= shape.left and shape.left + shape.width <= deck.slide_width, (layout.name, shape.name)
+            if layout.name in ("Title Slide", "Title and Content", "Title Only") and shape.placeholder_format.type in (
+                PP_PLACEHOLDER.TITLE,
+                PP_PLACEHOLDER.CENTER_TITLE,
+            ):
+                # About centred, and across most of the slide (the 4:3 template's titles span 85-90 % of 10 inches).
+                assert shape.left == pytest.approx(deck.slide_width - shape.left - shape.width, abs=0.02 * deck.slide_width)
+                assert shape.width > 0.8 * deck.slide_width, (layout.name, shape.name)

@@ -97,6 +97,7 @@ def last(items):
 def write_deck(package: Package, target: Path) -> None:
     """Write the deck of ``package`` to ``target``: a title slide, then each step's slide with its movie and notes."""
     deck = Presentation()
+    widen_template(deck, SLIDE_WIDTH / deck.slide_width)
     deck.slide_width, deck.slide_height = SLIDE_WIDTH, SLIDE_HEIGHT
     theme = THEMES.get(package.theme, DARK)
     describe(deck, package)
@@ -144,6 +145,17 @@ def describe(deck, package: Package) -> None:
     properties.comments = ""
     properties.created = properties.modified = datetime.now(timezone.utc).replace(tzinfo=None, microsecond=0)
     properties.revision = 1
+
+
+def widen_template(deck, ratio: float) -> None:
+    """Stretch the template's master and layouts, drawn for a 4:3 slide, across the wider one (for slides a teacher adds).
+
+    Only shapes with a position of their own: a layout's placeholder without one takes the master's.
+    """
+    for master in deck.slide_masters:
+        for shape in [*master.shapes, *(shape for layout in master.slide_layouts for shape in layout.shapes)]:
+            if shape._element.xpath("./p:spPr/a:xfrm"):
+                shape.left, shape.width = Emu(round(shape.left * ratio)), Emu(round(shape.width * ratio))
 
 
 def paint(slide, theme: Theme) -> None:
