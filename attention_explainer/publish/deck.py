@@ -175,7 +175,7 @@ def style(shape, colour: str, size: Pt | None = None) -> None:
 
 
 def place(shape, left: int, top: int, width: int, height: int) -> None:
-    """Move a placeholder: the template's layouts are laid out for a 4:3 slide."""
+    """Put a placeholder where this deck wants it (a layout's own title leaves no room for a 16:9 movie below it)."""
     shape.left, shape.top, shape.width, shape.height = Emu(left), Emu(top), Emu(width), Emu(height)
 
 
