@@ -242,6 +242,20 @@ def test_a_render_that_leaves_no_readable_package_is_one_line(monkeypatch, tmp_p
     assert list((tmp_path / "media").rglob("*.zip")) == []
 
 
+@pytest.mark.render
+def test_an_export_puts_back_a_file_changed_by_hand_before_zipping(rendered, tmp_path):
+    media = tmp_path / "media"
+    shutil.copytree(rendered[0], media)
+    folder = media / "scaling" / "low"
+    written = (folder / "transcript.txt").read_bytes()
+    (folder / "transcript.txt").write_text("changed by hand\n", encoding="utf-8")
+    result = run(
+        "export", "scaling", "--to", "scorm", "--quality", "low", "--media-dir", str(media), "--cache-dir", str(tmp_path)
+    )
+    assert result.exit_code == 0, result.output
+    assert read_zip(folder / "scaling-scorm.zip")["transcript.txt"] == written
+
+
 # --- in a browser, under a real SCORM 1.2 runtime ----------------------------------------------
 
 
