@@ -27,7 +27,7 @@ import tarfile
 import tempfile
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Callable
 
@@ -237,15 +237,15 @@ def unpack(data: bytes, target: Path) -> None:
 
 
 def check_package(package: Path, job: RenderJob) -> dict:
-    """``package``'s manifest, once every file matches it and it was rendered by this client's code; else :class:`PackageRejected`."""
-    from .freshness import package_hash, read_manifest, render_hash
+    """``package``'s manifest, once every file matches it and its frames come from this client's code; else :class:`PackageRejected`."""
+    from .freshness import read_manifest, render_hash
 
     manifest = read_manifest(package)
     if manifest is None:
         raise PackageRejected("the package has no readable manifest")
-    if manifest["render_hash"] != render_hash(job) or manifest["package_hash"] != package_hash(job):
+    if manifest["render_hash"] != render_hash(job):
         raise PackageRejected(
-            "the worker rendered with other code or library versions than this client (the render hash differs): "
+            "the worker drew it with other code or library versions than this client (the render hash differs): "
             "install the same project and versions on every machine"
         )
     listed = {entry["path"] for entry in manifest["files"]}
@@ -259,17 +259,27 @@ def check_package(package: Path, job: RenderJob) -> dict:
     return manifest
 
 
-def publish_package(data: bytes, job: RenderJob, folders) -> Path:
-    """Check the package ``data`` a worker returned and publish it whole into ``job``'s folder; return the folder."""
+def publish_package(data: bytes, job: RenderJob, folders) -> bool:
+    """Check the package ``data`` a worker returned and publish it whole into ``job``'s folder.
+
+    A package whose pages were written by other code than this client's (its package hash
+    differs: only the pages' code differs, the frames are this client's) is published and then
+    repackaged here, so what is published always matches this client. Returns whether it was.
+    """
+    from .freshness import package_hash
+    from .render_job import repackage
     from .staging import publish, staging_folder
 
     final = folders.published(job.scene, job.variant, job.quality)
     with staging_folder(folders, f"{job.folder}-{job.quality}") as staging:
         package = staging / "package"
         unpack(data, package)
-        check_package(package, job)
+        manifest = check_package(package, job)
         publish(package, final, staging)
-    return final
+    if manifest["package_hash"] == package_hash(job):
+        return False
+    repackage(replace(job, media_dir=folders.media, cache_dir=folders.cache))
+    return True
 
 
 @dataclass
@@ -303,7 +313,9 @@ def render_on_cluster(client, jobs: list[RenderJob], folders, report: Callable[[
             job = futures[future]
             try:
                 result = future.result()
-                publish_package(result["package"], job, folders)
+                publishing = time.monotonic()
+                repackaged = publish_package(result["package"], job, folders)
+                publishing = time.monotonic() - publishing
             except KilledWorker as error:
                 outcome.failed[job_key(job)] = (
                     f"its worker died {error.allowed_failures + 1} times (the last: {error.last_worker})"
@@ -320,7 +332,12 @@ def render_on_cluster(client, jobs: list[RenderJob], folders, report: Callable[[
                     record_render_time(folders, job.scene, job.quality, job.variant, result["seconds"])
                 except OSError:  # only the order of later embedded renders depends on it
                     pass
-                report(job, f"published (worker {result['worker']}, {result['seconds']:.1f} s)")
+                pages = "; pages rewritten here" if repackaged else ""
+                report(
+                    job,
+                    f"published (worker {result['worker']}, {result['seconds']:.1f} s on the worker, "
+                    f"{publishing:.2f} s to check and publish{pages})",
+                )
                 continue
             finally:
                 future.release()
