@@ -433,6 +433,7 @@ def test_the_scorm_zip_plays_in_an_lms_frame_and_reports_completion(page, server
     made = calls(page)
     assert [call["name"] for call in made[-3:]] == ["LMSSetValue", "LMSCommit", "LMSFinish"]
     assert made[-3]["args"][0] == "cmi.core.session_time"
+    assert not any(call["args"][:1] in (["cmi.core.exit"], ["cmi.core.lesson_location"]) for call in made), "completed: no resume"
     session_time = made[-3]["args"][1]
     assert re.fullmatch(r"\d{4}:\d{2}:\d{2}\.\d{2}", session_time), session_time
     assert 0 < seconds(session_time) <= elapsed
@@ -448,19 +449,41 @@ def test_the_scorm_zip_plays_in_an_lms_frame_and_reports_completion(page, server
 
 @pytest.mark.render
 @pytest.mark.browser
-def test_a_sco_in_a_pop_up_finds_the_api_of_the_window_that_opened_it(page, server, site):
+def test_a_sco_in_a_pop_up_finds_the_api_of_the_window_that_opened_it_and_leaves_a_place_to_resume(page, server, site):
     with page.expect_popup() as opened:
         page.goto(server + "/lms.html?popup")
     popup = opened.value
     popup.on("pageerror", lambda error: page.errors.append(str(error)))
     wait_until_playable(popup, site)
     assert [call["name"] for call in calls(page)] == ["LMSInitialize", "LMSSetValue", "LMSCommit"]
+    popup.evaluate("document.getElementById('video').currentTime = 30")
+    popup.wait_for_function("document.getElementById('video').currentTime === 30 && !document.getElementById('video').seeking")
     page.evaluate("unloadSco()")
     page.wait_for_function("window.calls.some(call => call.name === 'LMSFinish')", timeout=10_000)
-    made = calls(page)
-    assert [call["name"] for call in made][-3:] == ["LMSSetValue", "LMSCommit", "LMSFinish"]
-    assert page.evaluate("core().lesson_status") == "incomplete", "closed before the end: not completed"
-    assert all(call["error"] == "0" for call in made) and page.errors == []
+    made = calls(page)[3:]
+    assert [(call["name"], call["args"][:1]) for call in made] == [
+        ("LMSSetValue", ["cmi.core.lesson_location"]),
+        ("LMSSetValue", ["cmi.core.exit"]),
+        ("LMSSetValue", ["cmi.core.session_time"]),
+        ("LMSCommit", [""]),
+        ("LMSFinish", [""]),
+    ]
+    core = page.evaluate("core()")
+    assert core["lesson_status"] == "incomplete", "closed before the end: not completed"
+    assert core["lesson_location"] == "30.0" and core["exit"] == "suspend"
+    assert all(call["error"] == "0" for call in calls(page)) and page.errors == []
+
+
+@pytest.mark.render
+@pytest.mark.browser
+def test_a_learner_who_comes_back_goes_on_from_where_they_left(page, server, site):
+    page.goto(server + "/lms.html?resume=42.5")
+    frame = sco_frame(page)
+    wait_until_playable(frame, site)
+    frame.wait_for_function("Math.abs(document.getElementById('video').currentTime - 42.5) < 0.1", timeout=10_000)
+    assert "goes on from 0:42" in frame.text_content("#progress")
+    assert [call["name"] for call in calls(page)] == ["LMSInitialize"], "already incomplete: nothing to set"
+    assert page.errors == [] and page.failures == []
 
 
 @pytest.mark.render
