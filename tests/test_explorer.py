@@ -155,7 +155,12 @@ def test_a_hostile_sentence_stays_text_in_the_page_and_in_its_json():
     trace = trace_json("self-attention", sentence=HOSTILE_SENTENCE)
     assert trace["query_tokens"] == HOSTILE_SENTENCE.split()
     title = f"Self-attention {HOSTILE_WORD}"
-    page = explorer_page(trace, SECTIONS, title, "self-attention.mp4", about=f"“{HOSTILE_SENTENCE}”")
+    # A step's caption and lines quote the teacher's words too (they become the page's steps and cues).
+    said = f"Take “{HOSTILE_WORD}” as the query."
+    sections = [
+        {**SECTIONS[0], "name": f"step-{HOSTILE_WORD}", "caption": said, "lines": [{**SECTIONS[0]["lines"][0], "text": said}]}
+    ]
+    page = explorer_page(trace, sections, title, "self-attention.mp4", about=f"“{HOSTILE_SENTENCE}”")
     assert HOSTILE_WORD not in page and "<!--hum" not in page
     assert "&lt;/script&gt;&lt;b&gt;x" in page, "the words are shown, escaped, in the settings and the title"
     # The browser's tokenizer sees the page's own tags and no other: no <b>, three scripts opened and closed.
@@ -169,6 +174,7 @@ def test_a_hostile_sentence_stays_text_in_the_page_and_in_its_json():
     data = json.loads(inline_json(page, "explorer-data"))
     weights = next(field for field in data["fields"] if field["name"] == "weights")
     assert weights["rows"] == weights["columns"] == HOSTILE_SENTENCE.split()
+    assert json.loads(inline_json(page, "cues"))[0]["text"] == said
 
 
 def write_package(folder, trace: dict | str, sections=SECTIONS):
