@@ -60,6 +60,20 @@ class ExplorerField:
         The array's shape.
     values
         The nested lists as read (infinities as ``"inf"``/``"-inf"``).
+    decimals
+        Decimals each number is printed with.
+    low, high
+        The colour map's ends: the array's smallest and largest finite values.
+    rows, columns
+        Token labels of the last two axes (``rows`` is ``None`` for a 1-D array), or ``None`` for indices.
+    leading
+        One selector per leading axis: its ``name`` (``"head"``, ``"layer"``...), ``labels`` and ``default``.
+    attention
+        Attention weights with tokens on both axes: the page's hover and focus view.
+    distribution
+        A 1-D array of weights summing to 1, drawn as bars under its table.
+    description
+        What the trace class's docstring says of the field.
     """
 
     name: str
@@ -361,7 +375,10 @@ def explorer_data(trace: dict[str, Any], theme: Theme = DARK) -> dict[str, Any]:
 
 
 def _panels(arrays: list[ExplorerField]) -> list[list[int]]:
-    """Which arrays share a table: neighbours of one length and labels (``scale_heads``, ``scale_layers``...), one row each."""
+    """Which arrays share a table: neighbours of one length and labels (``scale_heads``, ``scale_layers``...), one row each.
+
+    A row of weights keeps a panel of its own, where its bars are drawn.
+    """
     panels: list[list[int]] = []
     for index, array in enumerate(arrays):
         previous = arrays[panels[-1][-1]] if panels else None
@@ -369,8 +386,10 @@ def _panels(arrays: list[ExplorerField]) -> list[list[int]]:
             previous is not None
             and len(array.shape) == 1
             and array.kind != "text"
+            and not array.distribution
             and len(previous.shape) == 1
             and previous.kind != "text"
+            and not previous.distribution
             and array.shape == previous.shape
             and array.columns == previous.columns
         ):
