@@ -177,7 +177,8 @@ def test_a_hostile_sentence_stays_text_in_the_page_and_in_its_json():
     assert json.loads(inline_json(page, "cues"))[0]["text"] == said
 
 
-def write_package(folder, trace: dict | str, sections=SECTIONS):
+def package_with(folder, trace: dict | str, sections=SECTIONS):
+    """A folder holding just the two files the explorer reads."""
     folder.mkdir(exist_ok=True)
     (folder / "trace.json").write_text(trace if isinstance(trace, str) else json.dumps(trace), encoding="utf-8")
     (folder / "sections.json").write_text(json.dumps(sections), encoding="utf-8")
@@ -185,7 +186,7 @@ def write_package(folder, trace: dict | str, sections=SECTIONS):
 
 
 def test_write_explorer_writes_the_page_beside_the_trace(tmp_path):
-    package = write_package(tmp_path / "package", trace_json("self-attention"))
+    package = package_with(tmp_path / "package", trace_json("self-attention"))
     (package / "present.html").write_text("presenter", encoding="utf-8")
     page = write_explorer(package, "self-attention", "Self-attention").read_text(encoding="utf-8")
     assert '<a href="present.html">' in page and 'href="worksheet.html"' not in page, "links only to files that are there"
@@ -207,7 +208,7 @@ DAMAGED_TRACES = [
 
 @pytest.mark.parametrize(("text", "message"), DAMAGED_TRACES)
 def test_a_damaged_trace_is_a_clear_error_and_no_page(tmp_path, text, message):
-    package = write_package(tmp_path / "package", text)
+    package = package_with(tmp_path / "package", text)
     with pytest.raises(ExplorerError, match=re.escape(message)) as raised:
         write_explorer(package, "self-attention", "Self-attention")
     assert "trace.json" in str(raised.value)
@@ -215,7 +216,7 @@ def test_a_damaged_trace_is_a_clear_error_and_no_page(tmp_path, text, message):
 
 
 def test_a_trace_that_is_not_text_is_a_clear_error(tmp_path):
-    package = write_package(tmp_path / "package", "{}")
+    package = package_with(tmp_path / "package", "{}")
     (package / "trace.json").write_bytes(b"\xff\xfe\x00garbage")
     with pytest.raises(ExplorerError, match=r"trace.json \(.*\) is not UTF-8 text"):
         read_trace(package / "trace.json")
@@ -236,7 +237,7 @@ def test_a_trace_that_is_not_text_is_a_clear_error(tmp_path):
     ],
 )
 def test_damaged_sections_are_a_clear_error(tmp_path, sections, message):
-    package = write_package(tmp_path / "package", trace_json("self-attention"), sections)
+    package = package_with(tmp_path / "package", trace_json("self-attention"), sections)
     with pytest.raises(ExplorerError, match=re.escape(message)):
         write_explorer(package, "self-attention", "Self-attention")
 
