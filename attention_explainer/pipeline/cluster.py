@@ -126,6 +126,7 @@ def render_task(spec: dict, cancelled: Callable[[], bool] = _task_cancelled) -> 
     tasks = root / "tasks"
     tasks.mkdir(parents=True, exist_ok=True)
     recover_staging(tasks)  # the folders of tasks whose worker died
+    recover_staging(root / "cache" / "staging")  # and their render processes' staging folders
     job = RenderJob(spec["scene"], spec["inputs"], spec["quality"], spec["theme"], spec["video_format"], voice=spec["voice"])
     started = time.monotonic()
     # Named like a staging folder (``-pid<N>-``): recover_staging removes it once this process is gone.
@@ -231,7 +232,8 @@ def unpack(data: bytes, target: Path) -> None:
                 if not (member.isfile() or member.isdir()) or name.is_absolute() or ".." in name.parts:
                     raise PackageRejected(f"the package holds {member.name!r}, which is not a file inside it")
             target.mkdir(parents=True)
-            tar.extractall(target, filter="data")
+            # The members are checked above; the "data" filter (Python 3.11.4 on) checks them again.
+            tar.extractall(target, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
     except tarfile.TarError as error:
         raise PackageRejected(f"the package is not a readable tar: {error}") from None
 
