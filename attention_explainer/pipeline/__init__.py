@@ -9,4 +9,5 @@
 - :mod:`.captions`: one cue list, written as WebVTT, SRT and a transcript;
 - :mod:`.package`: the files around the video (sections, poster, preview, pages, manifest);
 - :mod:`.timings`: how long each render took, to start the longest first.
+- :mod:`.cluster`: a render as a task on a Dask cluster, its package checked and published by the client.
 """
