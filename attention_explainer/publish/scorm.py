@@ -4,7 +4,8 @@ The zip holds ``imsmanifest.xml`` at its root (ADL SCORM 1.2: IMS Content Packag
 ADL's ``adlcp`` extension), a player page (``index.html``) and the files it plays: the video,
 its WebVTT captions, the poster and the transcript. The player finds the LMS's ``API`` object by
 ADL's algorithm (its parent frames, then its opener's), marks the lesson ``incomplete`` when it
-starts and ``completed`` when the video ends, and reports the session time when it closes.
+starts and ``completed`` when the video ends, and reports the session time when it closes (with
+the position to resume from, when the learner leaves before the end).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import shutil
 import zipfile
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 from xml.etree import ElementTree
 
@@ -22,6 +24,9 @@ from scenes.theme import DARK
 from ..files import sha256_of
 from ..pipeline.captions import cues_for
 from .pages import render_page
+
+if TYPE_CHECKING:
+    from .export import Package
 
 __all__ = ["write_scorm", "scorm_files", "player_page", "manifest_xml", "PLAYER"]
 
@@ -41,7 +46,7 @@ ALREADY_COMPRESSED = {".mp4", ".png"}
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
-def scorm_files(package) -> dict[str, Path]:
+def scorm_files(package: Package) -> dict[str, Path]:
     """The files the SCO plays, by their name in the zip: the video, captions, poster and transcript."""
     files = {
         package.video.name: package.video,
@@ -54,7 +59,7 @@ def scorm_files(package) -> dict[str, Path]:
     return files
 
 
-def player_page(package, files: dict[str, Path]) -> str:
+def player_page(package: Package, files: dict[str, Path]) -> str:
     """The SCO's launch page: the video with captions on, the steps to seek to, and the SCORM 1.2 calls.
 
     The captions come twice: ``captions.vtt`` as the video's track, and as cues inside the page
@@ -87,7 +92,7 @@ def _xml_text(text: str) -> str:
     return _NOT_XML.sub("\ufffd", text)
 
 
-def manifest_xml(package, hrefs: list[str]) -> bytes:
+def manifest_xml(package: Package, hrefs: list[str]) -> bytes:
     """``imsmanifest.xml``: one organization with one item launching one SCO resource that lists every file in ``hrefs``."""
     ElementTree.register_namespace("", IMSCP)
     ElementTree.register_namespace("adlcp", ADLCP)
@@ -127,7 +132,7 @@ def _member(name: str) -> zipfile.ZipInfo:
     return info
 
 
-def write_scorm(package, target: Path) -> None:
+def write_scorm(package: Package, target: Path) -> None:
     """Write the SCORM 1.2 zip of ``package`` (an :class:`~.export.Package`, read back and checked) to ``target``."""
     files = scorm_files(package)
     page = player_page(package, files).encode("utf-8")
