@@ -366,7 +366,7 @@ def page(browser):
 
 
 def sco_frame(page):
-    frames = [frame for frame in page.frames if frame.url.endswith("/sco/index.html")]
+    frames = [frame for frame in page.frames if frame.url.split("?")[0].endswith("/sco/index.html")]
     assert len(frames) == 1, [frame.url for frame in page.frames]
     return frames[0]
 
@@ -484,6 +484,22 @@ def test_a_learner_who_comes_back_goes_on_from_where_they_left(page, server, sit
     assert "goes on from 0:42" in frame.text_content("#progress")
     assert [call["name"] for call in calls(page)] == ["LMSInitialize"], "already incomplete: nothing to set"
     assert page.errors == [] and page.failures == []
+
+
+@pytest.mark.render
+@pytest.mark.browser
+def test_a_sco_from_another_origin_cannot_reach_the_api_and_plays_without_an_error(page, server, site):
+    # localhost and 127.0.0.1 are two origins: the SCO may not read its parents' windows.
+    elsewhere = server.replace("127.0.0.1", "localhost") + "/sco/index.html"
+    page.goto(f"{server}/lms.html?sco={elsewhere}")
+    frame = sco_frame(page)
+    assert frame.url == elsewhere
+    wait_until_playable(frame, site)
+    assert "No learning management system found" in frame.text_content("#progress")
+    assert calls(page) == []
+    frame.evaluate("document.getElementById('video').currentTime = 30")
+    page.evaluate("document.getElementById('sco-outer').remove()")
+    assert calls(page) == [] and page.errors == [] and page.failures == []
 
 
 @pytest.mark.render
