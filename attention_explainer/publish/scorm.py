@@ -82,7 +82,6 @@ def player_page(package: Package, files: dict[str, Path]) -> str:
         poster=package.poster.name,
         transcript="transcript.txt" if "transcript.txt" in files else None,
         steps=steps,
-        narrated=package.narrated,
         theme=DARK,
     )
 
