@@ -449,11 +449,15 @@ def test_the_scorm_zip_plays_in_an_lms_frame_and_reports_completion(page, server
 
 @pytest.mark.render
 @pytest.mark.browser
-def test_a_sco_in_a_pop_up_finds_the_api_of_the_window_that_opened_it_and_leaves_a_place_to_resume(page, server, site):
+@pytest.mark.parametrize("how", ["popup", "popup=framed"])
+def test_a_sco_in_a_pop_up_finds_the_api_of_the_window_that_opened_it_and_leaves_a_place_to_resume(page, server, site, how):
     with page.expect_popup() as opened:
-        page.goto(server + "/lms.html?popup")
+        page.goto(f"{server}/lms.html?{how}")
     popup = opened.value
     popup.on("pageerror", lambda error: page.errors.append(str(error)))
+    if how == "popup=framed":
+        popup.wait_for_function("window.frames.length === 1")
+        popup = sco_frame(popup)
     wait_until_playable(popup, site)
     assert [call["name"] for call in calls(page)] == ["LMSInitialize", "LMSSetValue", "LMSCommit"]
     popup.evaluate("document.getElementById('video').currentTime = 30")
