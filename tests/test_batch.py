@@ -159,6 +159,21 @@ def test_a_cancelled_task_stops_its_render_process_and_leaves_no_folder(tmp_path
     assert list((tmp_path / cluster.WORKER_FOLDER / "tasks").iterdir()) == []
 
 
+def test_a_render_process_whose_worker_is_gone_stops_before_rendering(tmp_path):
+    """Started for a worker that is not its parent (as when the worker died while it started), it renders nothing."""
+    spec = {"scene": "scaling", "inputs": {}, "quality": "low", "theme": "dark", "video_format": "mp4", "voice": "none"}
+    spec |= {"media_dir": str(tmp_path / "media"), "cache_dir": str(tmp_path / "cache"), "worker_pid": os.getpid() + 1}
+    started = subprocess.run(
+        [sys.executable, "-m", "attention_explainer.pipeline.cluster", json.dumps(spec)],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT,
+        timeout=120,
+    )
+    assert started.returncode == 1 and "the worker that started this render is gone" in started.stderr
+    assert not (tmp_path / "media").exists() and not (tmp_path / "cache").exists()
+
+
 # --- A local cluster -------------------------------------------------------------------------------
 
 BATCH = """# four low-quality renders of the shortest scene

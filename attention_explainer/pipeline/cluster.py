@@ -16,11 +16,13 @@ render hash records them), and LaTeX and dvisvgm.
 
 from __future__ import annotations
 
+import ctypes
 import io
 import json
 import logging
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tarfile
@@ -33,7 +35,6 @@ from typing import Callable
 
 from ..files import sha256_of
 from ..options import RenderJob, variant_folder
-from .freshness import WORKER_ENVIRONMENT
 from .staging import recover_staging
 
 __all__ = [
@@ -127,13 +128,15 @@ def render_task(spec: dict, cancelled: Callable[[], bool] = _task_cancelled) -> 
     tasks.mkdir(parents=True, exist_ok=True)
     recover_staging(tasks)  # the folders of tasks whose worker died
     recover_staging(root / "cache" / "staging")  # and their render processes' staging folders
+    from .freshness import WORKER_ENVIRONMENT
+
     job = RenderJob(spec["scene"], spec["inputs"], spec["quality"], spec["theme"], spec["video_format"], voice=spec["voice"])
     started = time.monotonic()
     # Named like a staging folder (``-pid<N>-``): recover_staging removes it once this process is gone.
     task = Path(tempfile.mkdtemp(prefix=f"{job.folder}-{job.quality}-pid{os.getpid()}-", dir=tasks))
     try:
         media = task / "media"
-        spec = {**spec, "media_dir": str(media), "cache_dir": str(root / "cache")}
+        spec = {**spec, "media_dir": str(media), "cache_dir": str(root / "cache"), "worker_pid": os.getpid()}
         environment = {**os.environ, **WORKER_ENVIRONMENT}
         environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PROJECT_ROOT), environment.get("PYTHONPATH")]))
         log = task / "render.log"
@@ -199,8 +202,25 @@ def pack(folder: Path) -> bytes:
     return buffer.getvalue()
 
 
+def _tie_to_worker(worker_pid: int) -> None:
+    """In the render process, first of all: SIGTERM when the worker process dies (Linux), and stop now if it already has.
+
+    Set before the slow imports, so that a worker killed while its render process starts leaves no
+    render running on its own.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            PR_SET_PDEATHSIG = 1
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        except (OSError, AttributeError):  # no prctl: the worker's next task cleans the folders
+            pass
+    if os.getppid() != worker_pid:
+        raise SystemExit("the worker that started this render is gone")
+
+
 def _render_process(spec: dict) -> None:
     """The body of the fresh render process on a worker: render into the task's private media folder."""
+    _tie_to_worker(spec["worker_pid"])
     from .render_job import render_scene
     from .workers import _stop_on_signals
 
