@@ -366,7 +366,12 @@ def page(browser):
 
 
 def sco_frame(page):
-    frames = [frame for frame in page.frames if frame.url.split("?")[0].endswith("/sco/index.html")]
+    """The one frame of ``page`` that holds the SCO, once it has navigated there (within ten seconds)."""
+    for _ in range(100):
+        frames = [frame for frame in page.frames if frame.url.split("?")[0].endswith("/sco/index.html")]
+        if frames:
+            break
+        page.wait_for_timeout(100)
     assert len(frames) == 1, [frame.url for frame in page.frames]
     return frames[0]
 
@@ -456,7 +461,6 @@ def test_a_sco_in_a_pop_up_finds_the_api_of_the_window_that_opened_it_and_leaves
     popup = opened.value
     popup.on("pageerror", lambda error: page.errors.append(str(error)))
     if how == "popup=framed":
-        popup.wait_for_function("window.frames.length === 1")
         popup = sco_frame(popup)
     wait_until_playable(popup, site)
     assert [call["name"] for call in calls(page)] == ["LMSInitialize", "LMSSetValue", "LMSCommit"]
