@@ -39,3 +39,17 @@ def test_editing_a_page_template_changes_only_the_package_hash(monkeypatch):
     after = {name: (freshness.render_hash(job), freshness.package_hash(job)) for name, job in jobs.items()}
     assert all(after[name][0] == before[name][0] for name in SCENES)
     assert all(after[name][1] != before[name][1] for name in SCENES)
+
+
+def test_editing_an_exporter_changes_neither_hash(monkeypatch):
+    """The SCORM zip and the deck are written beside a package by `export`; their code never makes a package stale."""
+    from attention_explainer.publish import pages
+
+    publish = pages.TEMPLATES.parent
+    jobs = {name: RenderJob(name, quality="low") for name in ("scaling", "self-attention")}
+    before = {name: (freshness.render_hash(job), freshness.package_hash(job)) for name, job in jobs.items()}
+    for exporter in (publish / "scorm.py", publish / "deck.py", publish / "export.py", pages.TEMPLATES / "scorm_player.html"):
+        _edited(monkeypatch, exporter)
+        assert {name: (freshness.render_hash(job), freshness.package_hash(job)) for name, job in jobs.items()} == before
+    _edited(monkeypatch, publish / "explorer.py")  # the explorer is a page of the package
+    assert all(freshness.package_hash(job) != before[name][1] for name, job in jobs.items())

@@ -62,15 +62,19 @@ def _source_files(name: str) -> list[Path]:
     ]
 
 
+EXPORTS = {"export.py", "scorm.py", "deck.py", "scorm_player.html"}
+"""What ``render.py export`` writes beside a package from it: an edit to these never makes a package stale."""
+
+
 def _package_files() -> list[Path]:
-    """The code and templates the files around the video depend on."""
+    """The code and templates the files around the video depend on (the exporters' excepted)."""
     from ..publish.pages import TEMPLATES
 
     return [
         APPLICATION / "pipeline" / "package.py",
         APPLICATION / "pipeline" / "captions.py",
-        *sorted((APPLICATION / "publish").glob("*.py")),
-        *sorted(p for p in TEMPLATES.rglob("*") if p.is_file()),
+        *sorted(p for p in (APPLICATION / "publish").glob("*.py") if p.name not in EXPORTS),
+        *sorted(p for p in TEMPLATES.rglob("*") if p.is_file() and p.name not in EXPORTS),
     ]
 
 
