@@ -381,10 +381,16 @@ def test_the_embedded_batch_renders_the_same_bytes_as_the_cluster(batch_with_a_k
     assert len(published_folders(media)) == 2
 
 
+def cached_files(worker_temporary: Path) -> set[str]:
+    """The files in a worker machine's shared LaTeX and text cache."""
+    cache = worker_temporary / cluster.WORKER_FOLDER / "cache" / "tex"
+    return {p.relative_to(cache).as_posix() for p in cache.rglob("*") if p.is_file()}
+
+
 @pytest.mark.render
 def test_ctrl_c_cancels_the_batch_and_stops_the_render_on_its_worker(batch_with_a_killed_worker, local_cluster, tmp_path):
     """Ctrl-C in the client: exit 130, and the render on the worker (w2, the one left) is stopped, not left running."""
-    (tmp_path / "renders.txt").write_text("scaling --quality low --seed 9\n", encoding="utf-8")
+    (tmp_path / "renders.txt").write_text("softmax --quality low\n", encoding="utf-8")
     command = [sys.executable, str(PROJECT / "render.py"), "batch", str(tmp_path / "renders.txt")]
     command += [
         "--scheduler",
@@ -395,6 +401,7 @@ def test_ctrl_c_cancels_the_batch_and_stops_the_render_on_its_worker(batch_with_
         str(tmp_path / "c"),
     ]
     tasks = local_cluster["root"] / "w2" / cluster.WORKER_FOLDER / "tasks"
+    shared_cache = cached_files(local_cluster["root"] / "w2")
     client = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
     try:
         wait_for(lambda: tasks.is_dir() and any(tasks.iterdir()), 120, "the task to start on w2")
@@ -406,5 +413,38 @@ def test_ctrl_c_cancels_the_batch_and_stops_the_render_on_its_worker(batch_with_
     assert client.returncode == 130, output
     assert "Interrupted" in output and "Traceback" not in output
     # The worker stopped the render process and removed the task's folder.
-    wait_for(lambda: not any(tasks.iterdir()), 60, "the render on w2 to stop")
+    wait_for(lambda: not any(tasks.iterdir()), 120, "the task on w2 to end")
+    # A finished render adds what it typeset (this scene's formulas and text, new to w2) to the worker's
+    # shared cache; a render stopped before its end adds nothing.
+    assert cached_files(local_cluster["root"] / "w2") == shared_cache, "the render ran to its end"
+    assert published_folders(tmp_path / "media") == []
+
+
+@pytest.mark.render
+def test_a_client_killed_outright_leaves_no_render_running_on_its_worker(batch_with_a_killed_worker, local_cluster, tmp_path):
+    """SIGKILL to the client: the scheduler drops its tasks, and the worker stops the render and removes its folder."""
+    (tmp_path / "renders.txt").write_text("padding-mask --quality low\n", encoding="utf-8")
+    command = [sys.executable, str(PROJECT / "render.py"), "batch", str(tmp_path / "renders.txt")]
+    command += [
+        "--scheduler",
+        local_cluster["address"],
+        "--media-dir",
+        str(tmp_path / "media"),
+        "--cache-dir",
+        str(tmp_path / "c"),
+    ]
+    tasks = local_cluster["root"] / "w2" / cluster.WORKER_FOLDER / "tasks"
+    shared_cache = cached_files(local_cluster["root"] / "w2")
+    client = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+    try:
+        wait_for(lambda: tasks.is_dir() and any(tasks.iterdir()), 120, "the task to start on w2")
+        client.kill()
+        client.wait(timeout=30)
+    finally:
+        if client.poll() is None:
+            client.kill()
+    wait_for(lambda: not any(tasks.iterdir()), 120, "the task on w2 to end")
+    # A finished render adds what it typeset (this scene's formulas and text, new to w2) to the worker's
+    # shared cache; a render stopped before its end adds nothing.
+    assert cached_files(local_cluster["root"] / "w2") == shared_cache, "the render ran to its end"
     assert published_folders(tmp_path / "media") == []
