@@ -38,6 +38,9 @@ QUALITIES = {
 }
 """The CLI's qualities and manim's names for them."""
 
+DEFAULT_THEME = "dark"
+"""The theme a render's folder is named without (any other theme adds itself to the folder's tag)."""
+
 FORMATS = ("mp4", "webm", "both")
 """``webm`` and ``both`` add a VP9 WebM; the MP4 is always made (the step clips and the presenter use it)."""
 
@@ -58,8 +61,17 @@ class RenderJob:
 
     @property
     def variant(self) -> dict[str, Any]:
-        """What names the render's folder: its inputs, and its voice when it is narrated."""
-        return self.inputs if self.voice == "none" else {**self.inputs, "voice": voice_name(self.voice)}
+        """What names the render's folder: its inputs, its theme when not the default, and its voice when it is narrated.
+
+        A light render (for print and white slides) and a dark one (for the screen) are two renders
+        a teacher keeps side by side, never one replacing the other.
+        """
+        variant = dict(self.inputs)
+        if self.theme != DEFAULT_THEME:
+            variant["theme"] = self.theme
+        if self.voice != "none":
+            variant["voice"] = voice_name(self.voice)
+        return variant
 
     @property
     def folder(self) -> str:

@@ -93,7 +93,7 @@ def test_a_line_with_several_scenes_is_several_renders():
         ("scaling --media-dir elsewhere", "--media-dir belongs to the whole batch"),
         ("scaling --jobs 4", "--jobs belongs to the whole batch"),
         ("scaling --help", "--help is not a render"),
-        ("scaling --theme light --quality low", "--theme light instead of dark"),
+        ("scaling --format both --quality low", "--format both instead of mp4"),
     ],
 )
 def test_a_bad_line_exits_2_naming_its_line_before_anything_starts(tmp_path, line, reason):

@@ -66,3 +66,16 @@ def test_the_default_value_given_explicitly_renders_into_the_default_folder(name
 def test_a_value_other_than_the_default_gets_its_own_folder():
     scene = SCENES["multi-head"]
     assert variant_folder("multi-head", validate(scene, {"heads": "4"})) != "multi-head"
+
+
+def test_a_light_render_sits_beside_the_dark_one_and_dark_keeps_the_plain_folder(tmp_path):
+    from attention_explainer.options import RenderJob
+    from attention_explainer.pipeline.folders import Folders
+
+    folders = Folders(tmp_path / "media", tmp_path / "cache")
+    dark, light = RenderJob("scaling", quality="low"), RenderJob("scaling", quality="low", theme="light")
+    assert folders.published("scaling", dark.variant, "low") == tmp_path / "media" / "scaling" / "low"
+    light_folder = folders.published("scaling", light.variant, "low")
+    assert light_folder.parent.name.startswith("scaling--light-") and light_folder.name == "low"
+    narrated_light = RenderJob("scaling", quality="low", theme="light", voice="joe")
+    assert len({dark.folder, light.folder, narrated_light.folder}) == 3
