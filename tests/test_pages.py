@@ -51,3 +51,22 @@ def test_the_gallery_leaves_out_renders_it_cannot_read_and_says_so(tmp_path, cap
     page = write_gallery(tmp_path).read_text(encoding="utf-8")
     assert "<article" not in page and "No videos rendered yet" in page
     assert caplog.text.count("left out of the gallery") == 2
+
+
+def test_the_gallery_links_a_renders_explorer_scorm_zip_and_deck_when_they_exist(tmp_path):
+    def package(scene: str, files: list[str]):
+        folder = tmp_path / scene / "low"
+        folder.mkdir(parents=True)
+        manifest = {"scene": scene, "title": scene.title(), "render_hash": "r", "package_hash": "p", "files": []}
+        (folder / "manifest.json").write_text(json.dumps(manifest))
+        steps = [{"name": "one", "caption": "A line.", "start": 0, "duration": 2.0, "file": "sections/01-one.mp4"}]
+        (folder / "sections.json").write_text(json.dumps(steps))
+        for name in files:
+            (folder / name).write_bytes(b"x")
+
+    package("scaling", ["scaling.mp4", "explore.html", "scaling-scorm.zip", "scaling.pptx"])
+    package("softmax", ["softmax.mp4"])
+    page = write_gallery(tmp_path).read_text(encoding="utf-8")
+    links = set(re.findall(r'href="([^"]+)"', page))
+    assert {"scaling/low/explore.html", "scaling/low/scaling-scorm.zip", "scaling/low/scaling.pptx"} <= links
+    assert not {link for link in links if link.startswith("softmax/low/") and link.endswith((".zip", ".pptx", "explore.html"))}
