@@ -1,4 +1,4 @@
-"""Shared fixtures: scenes built without writing video, and one real low-quality render."""
+"""Shared fixtures: scenes built without writing video, one real low-quality render, and Chromium."""
 
 from __future__ import annotations
 
@@ -63,3 +63,51 @@ def rendered(tmp_path_factory):
     )
     assert result.exit_code == 0, result.output
     return media, result
+
+
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's Chromium: the browser tests never use Playwright's own download."""
+# As root in a sandbox, and with no network: no background connections at start.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--autoplay-policy=no-user-gesture-required",
+]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium, one per test module."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A page that records what it asks for (``requests``), what failed to load (``failures``) and its errors (``errors``)."""
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.requests, page.failures, page.errors = [], [], []
+    page.on("request", lambda request: page.requests.append(request.url))
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.on("console", lambda message: page.errors.append(message.text) if message.type == "error" else None)
+    # A media element that has its metadata stops downloading: Chromium reports that as
+    # ERR_ABORTED. It is the browser's choice, not a missing file, so it is not a failure.
+    page.on(
+        "requestfailed",
+        lambda request: (
+            None
+            if request.resource_type == "media" and "ERR_ABORTED" in (request.failure or "")
+            else page.failures.append((request.url, request.failure))
+        ),
+    )
+    yield page
+    page.close()

@@ -13,24 +13,10 @@ import threading
 
 import pytest
 from click.testing import CliRunner
-from playwright.sync_api import sync_playwright
 
 import render
 
 pytestmark = [pytest.mark.render, pytest.mark.browser]
-
-CHROMIUM = "/usr/bin/chromium"
-# As root in a sandbox, and with no network: no background connections at start.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--autoplay-policy=no-user-gesture-required",
-]
 
 
 @pytest.fixture(scope="module")
@@ -39,33 +25,6 @@ def site(rendered):
     result = CliRunner().invoke(render.main, ["gallery", "--media-dir", str(media)])
     assert result.exit_code == 0, result.output
     return media
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(browser):
-    page = browser.new_page()
-    page.requests, page.failures = [], []
-    page.on("request", lambda request: page.requests.append(request.url))
-    # A media element that has its metadata stops downloading: Chromium reports that as
-    # ERR_ABORTED. It is the browser's choice, not a missing file, so it is not a failure.
-    page.on(
-        "requestfailed",
-        lambda request: (
-            None
-            if request.resource_type == "media" and "ERR_ABORTED" in (request.failure or "")
-            else page.failures.append((request.url, request.failure))
-        ),
-    )
-    yield page
-    page.close()
 
 
 @pytest.fixture(scope="module")

@@ -284,28 +284,6 @@ def sentence_render(tmp_path_factory):
     return package
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(browser):
-    page = browser.new_page(viewport={"width": 1400, "height": 900})
-    page.requests, page.errors = [], []
-    page.on("request", lambda request: page.requests.append(request.url))
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    yield page
-    page.close()
-
-
 def softmax_rows(q, k):
     """PyTorch's softmax(Q Kᵀ / √d_k), row by row."""
     import torch
@@ -397,8 +375,10 @@ def test_a_step_seeks_the_video_and_captions_show(page, sentence_render):
     assert page.evaluate("document.getElementById('video').textTracks[0].cues.length") >= len(sections)
     assert page.locator("#steps button").count() == len(sections)
     page.click("#steps button >> nth=3")
+    # The click seeks, then plays on: the video is inside the fourth step, not before it and not past it.
     page.wait_for_function(
-        f"Math.abs(document.getElementById('video').currentTime - {sections[3]['start']}) < 0.1", timeout=10_000
+        f"(t => t > {sections[3]['start']} - 0.1 && t < {sections[4]['start']})(document.getElementById('video').currentTime)",
+        timeout=10_000,
     )
     page.wait_for_function("document.querySelector('#steps button[aria-current=step]') !== null")
     current = page.evaluate(

@@ -163,7 +163,7 @@ def test_a_forced_rerender_gives_identical_bytes_even_after_a_damaged_cache_entr
 def test_the_presenter_plays_the_narration_and_m_mutes_it(narrated):
     from playwright.sync_api import sync_playwright
 
-    from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
+    from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 
     folder, media, _ = narrated
     result = CliRunner().invoke(render.main, ["gallery", "--media-dir", str(media)])

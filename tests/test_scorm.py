@@ -333,38 +333,6 @@ def server(site):
     httpd.shutdown()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    from .test_browser import CHROMIUM, CHROMIUM_ARGS
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(browser):
-    page = browser.new_page(viewport={"width": 1300, "height": 900})
-    page.requests, page.failures, page.errors = [], [], []
-    page.on("request", lambda request: page.requests.append(request.url))
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    page.on("console", lambda message: page.errors.append(message.text) if message.type == "error" else None)
-    # A media element with its metadata stops downloading: Chromium calls that ERR_ABORTED (see test_browser).
-    page.on(
-        "requestfailed",
-        lambda request: (
-            None
-            if request.resource_type == "media" and "ERR_ABORTED" in (request.failure or "")
-            else page.failures.append((request.url, request.failure))
-        ),
-    )
-    yield page
-    page.close()
-
-
 def sco_frame(page):
     """The one frame of ``page`` that holds the SCO, once it has navigated there (within ten seconds)."""
     for _ in range(100):
