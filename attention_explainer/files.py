@@ -5,11 +5,12 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["write_atomic", "writing_atomic", "sha256_of"]
+__all__ = ["write_atomic", "writing_atomic", "sha256_of", "zip_member"]
 
 
 def _umask() -> int:
@@ -70,3 +71,18 @@ def sha256_of(path: Path) -> str:
         for chunk in iter(lambda: handle.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()
+
+
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+"""Every zip member's timestamp (the earliest a zip can hold): the same render always gives the same bytes."""
+
+ALREADY_COMPRESSED = {".mp4", ".webm", ".png", ".gif"}
+"""Stored as they are: deflating them again costs time and saves nothing."""
+
+
+def zip_member(name: str) -> zipfile.ZipInfo:
+    """A zip member named ``name`` that says nothing of when or where it was written (a readable file, a fixed date)."""
+    info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
+    info.external_attr = 0o644 << 16
+    info.compress_type = zipfile.ZIP_STORED if Path(name).suffix in ALREADY_COMPRESSED else zipfile.ZIP_DEFLATED
+    return info

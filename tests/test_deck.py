@@ -12,6 +12,7 @@ import io
 import json
 import posixpath
 import shutil
+import time
 import zipfile
 from pathlib import Path
 from xml.etree import ElementTree
@@ -202,6 +203,16 @@ def test_each_movie_still_is_its_clips_last_frame_inside_the_slide(small_package
             assert 0 <= shape.top and shape.top + shape.height <= deck.slide_height
         assert slide.shapes.title.top + slide.shapes.title.height <= movie.top  # the title never covers the movie
     assert deck.slide_width * 9 == deck.slide_height * 16
+
+
+def test_the_same_package_gives_the_same_deck_byte_for_byte(small_package, tmp_path):
+    write_deck(small_package, tmp_path / "first.pptx")
+    time.sleep(2.1)  # past a zip timestamp's two seconds and a document date's one
+    write_deck(small_package, tmp_path / "second.pptx")
+    assert (tmp_path / "first.pptx").read_bytes() == (tmp_path / "second.pptx").read_bytes()
+    with zipfile.ZipFile(tmp_path / "first.pptx") as deck:
+        assert deck.namelist()[0] == "[Content_Types].xml"
+        assert deck.testzip() is None
 
 
 def test_last_frame_is_the_last_frame_decoded(tmp_path):

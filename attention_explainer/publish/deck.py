@@ -6,13 +6,15 @@ the clip's last frame as its still (the step complete, as the render's poster is
 of its step) and alt text naming the step, and the step's words in the speaker notes, one line a
 paragraph (a narrated movie speaks these same lines). Slides take the render's theme: its
 background behind the movie, its text colours for the titles.
+
+The same render always gives the same deck, byte for byte: no date in its properties or its zip.
 """
 
 from __future__ import annotations
 
 import io
+import zipfile
 from collections import deque
-from datetime import datetime, timezone
 from pathlib import Path
 
 import av
@@ -22,6 +24,7 @@ from pptx.util import Emu, Inches, Pt
 
 from scenes.theme import DARK, THEMES, Theme
 
+from ..files import zip_member
 from .export import Package
 
 __all__ = ["write_deck", "step_title", "last_frame"]
@@ -133,7 +136,16 @@ def write_deck(package: Package, target: Path) -> None:
             "descr", f"Animation of step {step['index']}, {step_title(step['name'])} ({round(step['duration'])} s)"
         )
         write_notes(slide, [line["text"] for line in step["lines"]])
-    deck.save(str(target))
+    save_dateless(deck, target)
+
+
+def save_dateless(deck, target: Path) -> None:
+    """Save ``deck`` to ``target`` with every zip member dated alike (python-pptx dates each with the time of saving)."""
+    saved = io.BytesIO()
+    deck.save(saved)
+    with zipfile.ZipFile(saved) as source, zipfile.ZipFile(target, "w") as archive:
+        for member in source.infolist():  # in python-pptx's order: [Content_Types].xml first, as OOXML readers expect
+            archive.writestr(zip_member(member.filename), source.read(member))
 
 
 def describe(deck, package: Package) -> None:
@@ -143,8 +155,10 @@ def describe(deck, package: Package) -> None:
     properties.subject = package.description
     properties.author = properties.last_modified_by = "attention-explainer"
     properties.comments = ""
-    properties.created = properties.modified = datetime.now(timezone.utc).replace(tzinfo=None, microsecond=0)
     properties.revision = 1
+    # No dates (OOXML's are optional): the template's are 2013's, and today's would differ at every export.
+    properties._element._remove_created()
+    properties._element._remove_modified()
 
 
 def widen_template(deck, ratio: float) -> None:

@@ -21,7 +21,7 @@ from xml.etree import ElementTree
 
 from scenes.theme import DARK
 
-from ..files import sha256_of
+from ..files import sha256_of, zip_member
 from ..pipeline.captions import cues_for
 from .pages import render_page
 
@@ -37,10 +37,6 @@ IMSCP = "http://www.imsproject.org/xsd/imscp_rootv1p1p2"
 ADLCP = "http://www.adlnet.org/xsd/adlcp_rootv1p2"
 XSI = "http://www.w3.org/2001/XMLSchema-instance"
 SCHEMA_LOCATION = f"{IMSCP} imscp_rootv1p1p2.xsd {ADLCP} adlcp_rootv1p2.xsd"
-
-# A fixed timestamp for every member: the same render always gives the same bytes.
-ZIP_TIME = (1980, 1, 1, 0, 0, 0)
-ALREADY_COMPRESSED = {".mp4", ".png"}
 
 # Characters XML 1.0 cannot hold at all, escaped or not (C0 controls but tab and newlines, surrogates, U+FFFE/U+FFFF).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -124,21 +120,14 @@ def manifest_xml(package: Package, hrefs: list[str]) -> bytes:
     return f'<?xml version="1.0" encoding="UTF-8"?>\n{ElementTree.tostring(manifest, encoding="unicode")}\n'.encode()
 
 
-def _member(name: str) -> zipfile.ZipInfo:
-    info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
-    info.external_attr = 0o644 << 16
-    info.compress_type = zipfile.ZIP_STORED if Path(name).suffix in ALREADY_COMPRESSED else zipfile.ZIP_DEFLATED
-    return info
-
-
 def write_scorm(package: Package, target: Path) -> None:
     """Write the SCORM 1.2 zip of ``package`` (an :class:`~.export.Package`, read back and checked) to ``target``."""
     files = scorm_files(package)
     page = player_page(package, files).encode("utf-8")
     with zipfile.ZipFile(target, "w") as archive:
-        archive.writestr(_member("imsmanifest.xml"), manifest_xml(package, [PLAYER, *files]))
-        archive.writestr(_member(PLAYER), page)
+        archive.writestr(zip_member("imsmanifest.xml"), manifest_xml(package, [PLAYER, *files]))
+        archive.writestr(zip_member(PLAYER), page)
         for name, path in files.items():
             # Streamed: a 4K video need not fit in memory.
-            with path.open("rb") as source, archive.open(_member(name), "w", force_zip64=True) as member:
+            with path.open("rb") as source, archive.open(zip_member(name), "w", force_zip64=True) as member:
                 shutil.copyfileobj(source, member, 1 << 20)
