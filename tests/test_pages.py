@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import json
 import re
+import zipfile
 
+import pytest
+
+from attention_explainer.options import RenderJob
+from attention_explainer.pipeline.package import write_package
+from attention_explainer.publish.export import export_package
 from attention_explainer.publish.gallery import write_gallery
 from attention_explainer.publish.pages import script_json
 from attention_explainer.publish.presenter import write_presenter
-from scenes.theme import DARK
+from scenes import SCENES
+from scenes.theme import DARK, THEMES
 
 HOSTILE = "<!--<script></script>& \u2028\u2029 \"quoted\" 'single' </SCRIPT >"
 
@@ -41,6 +48,30 @@ def test_page_colours_come_from_the_theme(tmp_path):
     page = write_presenter(tmp_path, "t", [{"name": "a", "caption": "b", "file": "c"}]).read_text(encoding="utf-8")
     for colour in (DARK.background, DARK.text, DARK.muted, DARK.highlight, DARK.surface):
         assert f": {colour};" in page
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_a_renders_pages_take_its_theme(tmp_path, theme):
+    """Presenter, explorer and SCORM player of a light render are light pages (a print render shown in a bright room)."""
+    trace = SCENES["scaling"].build_trace()
+    folder = tmp_path / "scaling" / "low"
+    (folder / "sections").mkdir(parents=True)
+    line = {"text": "Why divide?", "spoken": "Why divide?", "start": 0.0, "end": 1.0}
+    step = {"index": 1, "name": "the-question", "caption": line["text"], "lines": [line], "start": 0.0, "duration": 1.0}
+    (folder / "sections.json").write_text(json.dumps([{**step, "file": "sections/01-the-question.mp4"}]))
+    (folder / "trace.json").write_text(trace.to_json())
+    for stand_in in ("scaling.mp4", "poster.png", "sections/01-the-question.mp4"):  # the pages only name them
+        (folder / stand_in).write_bytes(b"stand-in")
+    write_package(folder, RenderJob("scaling", quality="low", theme=theme), trace, "render", "package")
+    with zipfile.ZipFile(export_package(folder, "scorm")) as scorm:
+        player = scorm.read("index.html").decode("utf-8")
+    other = THEMES["dark" if theme == "light" else "light"]
+    for name, page in [
+        *((name, (folder / name).read_text(encoding="utf-8")) for name in ("present.html", "explore.html")),
+        ("SCORM player", player),
+    ]:
+        assert f"--bg: {THEMES[theme].background};" in page, name
+        assert f"--bg: {other.background};" not in page, name
 
 
 def test_the_gallery_leaves_out_renders_it_cannot_read_and_says_so(tmp_path, caplog):

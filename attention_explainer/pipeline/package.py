@@ -18,6 +18,7 @@ from PIL import Image
 
 from scenes import SCENES
 from scenes.kit import ExplainerScene
+from scenes.theme import THEMES
 
 from ..files import sha256_of
 from ..options import RenderJob
@@ -128,10 +129,11 @@ def write_package(package: Path, job: RenderJob, trace: Any, render_hash: str, p
     if voice is not None:
         about = f"{about} Narrated by the {voice['name']} voice (Piper, offline).".strip()
     (package / "transcript.txt").write_text(captions.to_transcript(scene_class.title, sections, about), encoding="utf-8")
-    write_presenter(package, scene_class.title, sections, about, narrated=voice is not None)
+    theme = THEMES[job.theme]
+    write_presenter(package, scene_class.title, sections, about, narrated=voice is not None, theme=theme)
     if exercises_for(trace):
         (package / "worksheet.html").write_text(worksheet_page(scene_class, trace), encoding="utf-8")
-    write_explorer(package, job.scene, scene_class.title, about)
+    write_explorer(package, job.scene, scene_class.title, about, theme)
 
     files = sorted(p for p in package.rglob("*") if p.is_file() and p.name != "manifest.json")
     manifest = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scenes.theme import DARK
+from scenes.theme import DARK, Theme
 
 from ..files import write_atomic
 from .pages import render_page
@@ -12,14 +12,17 @@ from .pages import render_page
 __all__ = ["write_presenter"]
 
 
-def write_presenter(package: Path, title: str, sections: list[dict], about: str = "", narrated: bool = False) -> Path:
+def write_presenter(
+    package: Path, title: str, sections: list[dict], about: str = "", narrated: bool = False, theme: Theme = DARK
+) -> Path:
     """Write ``present.html`` into ``package`` from its sections (name, caption and clip of each step).
 
     ``about`` says what the render shows, with its inputs as rendered (see :func:`.pages.about_render`).
     A ``narrated`` render's clips play with their sound (M mutes and unmutes); a silent one's play muted.
+    The page takes the render's ``theme``, so a light render is shown on a light page.
     """
     steps = [{"name": s["name"], "caption": s["caption"], "file": s["file"]} for s in sections]
     return write_atomic(
         package / "present.html",
-        render_page("presenter.html", title=title, about=about, steps=steps, theme=DARK, narrated=narrated),
+        render_page("presenter.html", title=title, about=about, steps=steps, theme=theme, narrated=narrated),
     )

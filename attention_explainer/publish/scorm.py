@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 from xml.etree import ElementTree
 
-from scenes.theme import DARK
+from scenes.theme import DARK, THEMES
 
 from ..files import sha256_of, zip_member
 from ..pipeline.captions import cues_for
@@ -78,7 +78,7 @@ def player_page(package: Package, files: dict[str, Path]) -> str:
         poster=package.poster.name,
         transcript="transcript.txt" if "transcript.txt" in files else None,
         steps=steps,
-        theme=DARK,
+        theme=THEMES.get(package.theme, DARK),  # a light render plays on a light page
     )
 
 
