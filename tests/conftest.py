@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import signal
 import tempfile
 
 import pytest
@@ -12,6 +13,16 @@ from manim import tempconfig
 
 import render
 from scenes import SCENES
+
+
+def as_from_a_terminal() -> None:
+    """``preexec_fn`` of a process a test sends Ctrl-C: SIGINT at its default, as a terminal's programs start.
+
+    A suite started as a background job of a non-interactive shell (as CI may start it) inherits
+    SIGINT ignored; so would the process, and a Ctrl-C it never sees is not what a user's does.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
 
 # No time limit per example: these machines are shared, and a slow first call into torch is not a failure.
 settings.register_profile("shared-machine", deadline=None)

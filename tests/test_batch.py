@@ -27,6 +27,8 @@ import render
 from attention_explainer.batch import parse_batch
 from attention_explainer.pipeline import cluster
 
+from .conftest import as_from_a_terminal
+
 PROJECT = Path(__file__).resolve().parent.parent
 
 
@@ -402,7 +404,9 @@ def test_ctrl_c_cancels_the_batch_and_stops_the_render_on_its_worker(batch_with_
     ]
     tasks = local_cluster["root"] / "w2" / cluster.WORKER_FOLDER / "tasks"
     shared_cache = cached_files(local_cluster["root"] / "w2")
-    client = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
+    client = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path, preexec_fn=as_from_a_terminal
+    )
     try:
         wait_for(lambda: tasks.is_dir() and any(tasks.iterdir()), 120, "the task to start on w2")
         client.send_signal(signal.SIGINT)

@@ -26,7 +26,7 @@ from attention_math.trained import ModelNotInstalled
 from scenes import SCENES
 
 from . import fake_workers
-from .conftest import build_without_video
+from .conftest import as_from_a_terminal, build_without_video
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -164,6 +164,7 @@ def start_cli(tmp_path: Path, *scenes: str, wait: str = "60", jobs: str = "2") -
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its own process group, as a terminal gives it
+        preexec_fn=as_from_a_terminal,
     )
 
 
