@@ -406,7 +406,8 @@ class CausalMaskScene(ExplainerScene):
         n = len(t.key_tokens)
         names = ("BERT: bidirectional", "GPT: causal")
         name_width = max(label(theme, name, size=theme.small_size).width for name in names)
-        cell_width = min(1.1, (2 * RIGHT_EDGE - name_width - 0.8) / n)  # room for a long last word above
+        # A word above a cell may be 2.8 cells wide: the last one reaches 0.9 of a cell past the row's end.
+        cell_width = min(1.1, (2 * RIGHT_EDGE - name_width - 0.8) / (n + 0.9))
         maps = []
         for source, title, color in (
             (f"bidirectional_weights[{i}]", names[0], theme.key),

@@ -14,6 +14,8 @@ from manim import tempconfig
 import render
 from scenes import SCENES
 
+from .layout import layout_problems
+
 
 def as_from_a_terminal() -> None:
     """``preexec_fn`` of a process a test sends Ctrl-C: SIGINT at its default, as a terminal's programs start.
@@ -46,10 +48,27 @@ def build_without_video(scene_class, **scene_arguments):
     return scene
 
 
+def build_watching_layout(scene_class, **scene_arguments):
+    """:func:`build_without_video`, looking at the layout rule after every animation.
+
+    The scene's ``layout_problems`` are what :func:`.layout.layout_problems` found, once each, with their step.
+    """
+    problems: dict[str, None] = {}
+
+    def look(scene) -> None:
+        step = scene.steps[-1].name if scene.steps else "(before the first step)"
+        for problem in layout_problems(scene.mobjects):
+            problems.setdefault(f"{step}: {problem}", None)
+
+    scene = build_without_video(scene_class, observe=look, **scene_arguments)
+    scene.layout_problems = list(problems)
+    return scene
+
+
 @functools.lru_cache(maxsize=None)
 def built_scene(name: str):
-    """:func:`build_without_video` of the scene ``name`` with its defaults; cached per name."""
-    return build_without_video(SCENES[name])
+    """The scene ``name`` built with its defaults, watching the layout (:func:`build_watching_layout`); cached per name."""
+    return build_watching_layout(SCENES[name])
 
 
 @pytest.fixture(params=list(SCENES))

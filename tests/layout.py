@@ -40,7 +40,21 @@ class Box:
 
 
 def _box(mobject: Mobject) -> Box:
-    return Box(mobject.get_left()[0], mobject.get_right()[0], mobject.get_bottom()[1], mobject.get_top()[1])
+    """The box manim's ``get_left``, ``get_right``, ``get_bottom`` and ``get_top`` give, from one pass over the points."""
+    points = mobject.get_points_defining_boundary()
+    if len(points) == 0:
+        return Box(0.0, 0.0, 0.0, 0.0)  # as manim's critical points of nothing
+    (left, bottom), (right, top) = points[:, :2].min(axis=0), points[:, :2].max(axis=0)
+    return Box(left, right, bottom, top)
+
+
+def _inside_safe_area(box: Box) -> bool:
+    return (
+        box.left >= SAFE_LEFT - TOLERANCE
+        and box.right <= SAFE_RIGHT + TOLERANCE
+        and box.bottom >= SAFE_BOTTOM - TOLERANCE
+        and box.top <= SAFE_TOP + TOLERANCE
+    )
 
 
 def _visible(mobject: Mobject) -> bool:
@@ -96,15 +110,12 @@ def layout_problems(mobjects: list[Mobject]) -> list[str]:
             if first_box.overlaps(second_box):
                 problems.append(f"overlap: {describe(first)} and {describe(second)}")
     for mobject in mobjects:
+        if _inside_safe_area(_box(mobject)):
+            continue  # all of it inside, visible or not: no part to look at one by one
         parts = [part for part in mobject.get_family() if _visible(part)]
         for part in parts:
             box = _box(part)
-            if (
-                box.left < SAFE_LEFT - TOLERANCE
-                or box.right > SAFE_RIGHT + TOLERANCE
-                or box.bottom < SAFE_BOTTOM - TOLERANCE
-                or box.top > SAFE_TOP + TOLERANCE
-            ):
+            if not _inside_safe_area(box):
                 name = describe(part) if isinstance(part, (Text, SingleStringMathTex)) else type(part).__name__
                 problems.append(
                     f"outside the safe area: {name} spans x {box.left:.2f} to {box.right:.2f}, y {box.bottom:.2f} to {box.top:.2f}"

@@ -24,6 +24,7 @@ from attention_math import THE_CAT_SAT, sentence_example, word_vector
 from scenes import SCENES
 
 from . import fake_workers
+from .layout import layout_problems
 from .test_scenes import check_shown_numbers
 
 # Tokens that must be drawn literally, as two sentences (scenes show at most 8 words).
@@ -152,7 +153,7 @@ def test_settings_change_the_trace():
 
 @functools.lru_cache(maxsize=None)
 def built_with(name: str, sentence: str):
-    """The scene built (animations skipped) with a sentence; also every .tex file written meanwhile."""
+    """The scene built (animations skipped) with a sentence, watching the layout rule; also every .tex file written meanwhile."""
     with tempfile.TemporaryDirectory() as media_dir:
         settings = {
             "dry_run": True,
@@ -162,12 +163,18 @@ def built_with(name: str, sentence: str):
             "progress_bar": "none",
             "disable_caching": True,
         }
+        problems: dict[str, None] = {}
+
+        def look(scene) -> None:
+            for problem in layout_problems(scene.mobjects):
+                problems.setdefault(f"{scene.steps[-1].name if scene.steps else '(start)'}: {problem}", None)
+
         with tempconfig(settings):
             scene_class = SCENES[name]
-            scene = scene_class(
-                trace=scene_class.build_trace(**validate(scene_class, {"sentence": sentence})), skip_animations=True
-            )
+            trace = scene_class.build_trace(**validate(scene_class, {"sentence": sentence}))
+            scene = scene_class(trace=trace, skip_animations=True, observe=look)
             scene.render()
+        scene.layout_problems = list(problems)
         tex_sources = [path.read_text(encoding="utf-8", errors="replace") for path in Path(media_dir).rglob("*.tex")]
     return scene, tex_sources
 
@@ -211,6 +218,9 @@ def test_custom_sentences_show_their_numbers_and_fit_the_frame(name, kind):
         assert -half_width < left and right < half_width, f"{step.name}: off the frame sideways ({left:.2f}, {right:.2f})"
         assert -half_height < bottom and top < half_height, f"{step.name}: off the frame vertically ({bottom:.2f}, {top:.2f})"
     assert 60 <= scene.steps[-1].end <= 180
+    # The layout rule after every animation (tests/layout.py); test_layout.py adds the longest word and the sizes.
+    problems = scene.layout_problems
+    assert not problems, f"{name} {sentence!r}: {len(problems)} problems:\n" + "\n".join(problems[:40])
 
 
 # --- separate folders; the gallery lists every render ------------------------------

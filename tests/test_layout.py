@@ -1,5 +1,7 @@
 """The layout rule over every animation and step of every scene, at the sizes its options allow.
 
+(With the default inputs it is checked in ``test_scenes.py``, on the build every check there shares.)
+
 No text or number under 2.5 % of the frame's height, no two texts overlapping, everything inside
 a 5 % safe margin (see ``tests/layout.py`` for how each is measured).
 """
@@ -7,14 +9,14 @@ a 5 % safe margin (see ``tests/layout.py`` for how each is measured).
 from __future__ import annotations
 
 import pytest
-from manim import Text
+from manim import DOWN, LEFT, RIGHT, Square, Text, VGroup
 
 from attention_explainer.options import MAX_TOKEN_CHARACTERS, validate
 from scenes import SCENES
 from scenes.kit.components import formula, label
 from scenes.theme import DARK
 
-from .conftest import build_without_video
+from .conftest import build_watching_layout
 from .layout import MIN_GLYPH_HEIGHT, glyph_height, layout_problems
 
 
@@ -22,26 +24,17 @@ def build_and_watch(name: str, settings: dict) -> list[str]:
     """Build scene ``name`` with ``settings`` without video; the layout problems seen, once each, with their step."""
     scene_class = SCENES[name]
     trace = scene_class.build_trace(**validate(scene_class, settings))
-    problems: dict[str, None] = {}
-
-    def look(scene) -> None:
-        step = scene.steps[-1].name if scene.steps else "(before the first step)"
-        for problem in layout_problems(scene.mobjects):
-            problems.setdefault(f"{step}: {problem}", None)
-
-    build_without_video(scene_class, trace=trace, observe=look)
-    return list(problems)
+    return build_watching_layout(scene_class, trace=trace).layout_problems
 
 
 def extremes(name: str) -> list[dict]:
-    """The largest and smallest inputs the scene's options allow: most and fewest words, longest words, sizes."""
+    """The largest and smallest inputs the scene's options allow: the longest word, the sizes (and a token's sentences)."""
     scene = SCENES[name]
     variants = []
     if "sentence" in scene.options and "token" not in scene.options:
+        # The most words (each long) and the fewest are built in test_inputs.py, which checks this rule on them too.
         long_word = "w" * MAX_TOKEN_CHARACTERS
-        variants.append({"sentence": " ".join(["Attention"] * scene.max_tokens)})
         variants.append({"sentence": " ".join([long_word] + ["mm"] * (scene.max_tokens - 1))})
-        variants.append({"sentence": " ".join(["Why", "me"][: scene.min_tokens])})
     if "token" in scene.options:
         variants.append({"sentence": "The animal didn't cross the street because it was too tired today"})
         variants.append({"sentence": "Cats sleep", "token": "cats"})  # no "it": the token is given, as the CLI asks
@@ -68,10 +61,23 @@ def test_the_themes_smallest_sizes_are_the_smallest_the_rule_allows():
     assert formula(DARK, "H").scale((DARK.min_formula_size - 1) / DARK.formula_size).height < MIN_GLYPH_HEIGHT
 
 
-@pytest.mark.parametrize("name", list(SCENES))
-def test_layout_rule_with_the_default_inputs(name):
-    problems = build_and_watch(name, {})
-    assert not problems, f"{name}: {len(problems)} problems:\n" + "\n".join(problems[:40])
+def test_the_rule_finds_small_overlapping_and_outlying_things_and_nothing_else():
+    """The checker itself, on pictures whose problems are known."""
+    readable = label(DARK, "Keys", size=DARK.body_size)
+    assert layout_problems([readable]) == []
+    tiny = Text("tiny", font=DARK.font, font_size=DARK.min_size - 4)
+    assert [p.split(":")[0] for p in layout_problems([tiny])] == ["too small"]
+    first, second = label(DARK, "Query"), label(DARK, "Key")
+    second.move_to(first.get_right())  # half over the first
+    assert [p.split(":")[0] for p in layout_problems([first, second])] == ["overlap"]
+    second.next_to(first, DOWN)
+    assert layout_problems([first, second]) == []
+    square = Square(side_length=1).move_to(6.9 * RIGHT)  # the frame ends at 7.11, the safe area at 6.4
+    assert [p.split(":")[0] for p in layout_problems([square])] == ["outside the safe area"]
+    hidden = Square(side_length=1, fill_opacity=0, stroke_opacity=0).move_to(6.9 * LEFT)
+    assert layout_problems([VGroup(readable, hidden)]) == [], "an invisible part outside is no problem"
+    assert [p.split(":")[0] for p in layout_problems([VGroup(readable, hidden, square.copy())])] == ["outside the safe area"]
+    assert layout_problems([VGroup()]) == []
 
 
 @pytest.mark.scenes

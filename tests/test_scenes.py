@@ -320,6 +320,12 @@ def test_scene_length_suits_a_class(scene):
     assert 60 <= scene.steps[-1].end <= 180
 
 
+def test_layout_rule_with_the_default_inputs(scene):
+    """No text too small, no two texts overlapping, nothing outside the safe area, after any animation (tests/layout.py)."""
+    problems = scene.layout_problems
+    assert not problems, f"{type(scene).__name__}: {len(problems)} problems:\n" + "\n".join(problems[:40])
+
+
 def test_everything_stays_inside_the_frame(scene):
     half_width, half_height = config.frame_width / 2, config.frame_height / 2
     for step in scene.steps:
