@@ -12,43 +12,16 @@ from __future__ import annotations
 import tempfile
 from collections import Counter
 
-import pytest
-from manim import (
-    DecimalNumber,
-    FadeIn,
-    MarkupText,
-    MathTex,
-    Scene,
-    SingleStringMathTex,
-    Square,
-    Tex,
-    Text,
-    always_redraw,
-    tempconfig,
-)
+from manim import FadeIn, Scene, Square, Text, always_redraw, tempconfig
 
-from scenes import SCENES
+from .conftest import counting_text_constructions
 
-pytestmark = pytest.mark.render  # plays every frame of every scene
-
-COUNTED = (Text, MarkupText, Tex, MathTex, SingleStringMathTex, DecimalNumber)
 # A very low frame rate keeps the test quick; a per-frame rebuild still adds one object per frame.
 FRAME_RATE = 2
 
 
 def constructions(scene_class, frame_rate: int, skip_animations: bool = False) -> Counter:
     """How many text mobjects of each kind the scene constructs, played at ``frame_rate`` or with no frames."""
-    counts: Counter = Counter()
-    originals = {cls: cls.__init__ for cls in COUNTED}
-
-    def counting(cls):
-        def init(self, *args, **kwargs):
-            if type(self) is cls:
-                counts[cls.__name__] += 1
-            originals[cls](self, *args, **kwargs)
-
-        return init
-
     with tempfile.TemporaryDirectory() as media_dir:
         settings = {
             "dry_run": True,
@@ -60,14 +33,8 @@ def constructions(scene_class, frame_rate: int, skip_animations: bool = False) -
             "progress_bar": "none",
             "disable_caching": True,
         }
-        try:
-            for cls in COUNTED:
-                cls.__init__ = counting(cls)
-            with tempconfig(settings):
-                scene_class(skip_animations=skip_animations).render()
-        finally:
-            for cls, init in originals.items():
-                cls.__init__ = init
+        with counting_text_constructions() as counts, tempconfig(settings):
+            scene_class(skip_animations=skip_animations).render()
     return counts
 
 
@@ -83,6 +50,4 @@ def test_the_guard_catches_a_per_frame_rebuild():
     assert constructions(RedrawsEveryFrame, FRAME_RATE) != constructions(RedrawsEveryFrame, FRAME_RATE, skip_animations=True)
 
 
-@pytest.mark.parametrize("name", list(SCENES))
-def test_playing_every_frame_builds_no_more_text_than_no_frame(name):
-    assert constructions(SCENES[name], FRAME_RATE) == constructions(SCENES[name], FRAME_RATE, skip_animations=True)
+# Each scene of the catalog is played in test_scenes.py, against the count of the build its checks share.

@@ -18,6 +18,7 @@ from scenes.kit.components import NumberGrid, label
 from scenes.theme import format_number, parse_number
 
 from .conftest import built_scene
+from .test_no_per_frame_rebuilds import FRAME_RATE, constructions
 
 # The trace paths each scene must put on screen: its key numbers.
 REQUIRED_SOURCES = {
@@ -324,6 +325,12 @@ def test_layout_rule_with_the_default_inputs(scene):
     """No text too small, no two texts overlapping, nothing outside the safe area, after any animation (tests/layout.py)."""
     problems = scene.layout_problems
     assert not problems, f"{type(scene).__name__}: {len(problems)} problems:\n" + "\n".join(problems[:40])
+
+
+@pytest.mark.render  # plays every frame
+def test_playing_every_frame_builds_no_more_text_than_no_frame(scene):
+    """A scene played frame by frame builds the text it builds with no frame at all (tests/test_no_per_frame_rebuilds.py)."""
+    assert constructions(type(scene), FRAME_RATE) == scene.text_constructions
 
 
 def test_everything_stays_inside_the_frame(scene):
