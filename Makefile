@@ -19,8 +19,9 @@ demo: setup
 	$(PY) render.py scaling --quality $(QUALITY)
 
 # One test file per worker process, a worker per core: a file's cached scene builds and fixtures stay in one process.
+# The slowest tests are listed at the end, so a CI log shows where its time went.
 test: setup trained narration distributed js
-	$(PY) -m pytest -rs -n auto --dist loadfile
+	$(PY) -m pytest -rs -n auto --dist loadfile --durations=15
 
 # Lint, format check and the fast tier (maths, traces, scenes built without video, CLI, pages): about two minutes.
 check: setup trained narration distributed
