@@ -34,12 +34,15 @@ settings.register_profile("shared-machine", deadline=None)
 settings.load_profile("shared-machine")
 
 
-def build_without_video(scene_class, **scene_arguments):
-    """Run a scene's construct with animations skipped and no video written (``scene_arguments``: trace, voice, observe...)."""
-    with tempfile.TemporaryDirectory() as media_dir:
+def build_without_video(scene_class, media_dir: str | None = None, **scene_arguments):
+    """Run a scene's construct with animations skipped and no video written (``scene_arguments``: trace, voice, observe...).
+
+    manim's files (the ``.tex`` it typesets...) go to a temporary folder, or to ``media_dir`` to be read afterwards.
+    """
+    with tempfile.TemporaryDirectory() as temporary:
         settings = {
             "dry_run": True,
-            "media_dir": media_dir,
+            "media_dir": media_dir or temporary,
             "quality": "low_quality",
             "verbosity": "WARNING",
             "progress_bar": "none",
@@ -51,7 +54,7 @@ def build_without_video(scene_class, **scene_arguments):
     return scene
 
 
-def build_watching_layout(scene_class, **scene_arguments):
+def build_watching_layout(scene_class, media_dir: str | None = None, **scene_arguments):
     """:func:`build_without_video`, looking at the layout rule after every animation.
 
     The scene's ``layout_problems`` are what :func:`.layout.layout_problems` found, once each, with their step.
@@ -63,7 +66,7 @@ def build_watching_layout(scene_class, **scene_arguments):
         for problem in layout_problems(scene.mobjects):
             problems.setdefault(f"{step}: {problem}", None)
 
-    scene = build_without_video(scene_class, observe=look, **scene_arguments)
+    scene = build_without_video(scene_class, media_dir, observe=look, **scene_arguments)
     scene.layout_problems = list(problems)
     return scene
 

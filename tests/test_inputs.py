@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from manim import config, tempconfig
+from manim import config
 
 import render
 from attention_explainer.options import MAX_SEED, MAX_TOKEN_CHARACTERS, InvalidInput, validate, variant_folder
@@ -24,7 +24,7 @@ from attention_math import THE_CAT_SAT, sentence_example, word_vector
 from scenes import SCENES
 
 from . import fake_workers
-from .layout import layout_problems
+from .conftest import build_watching_layout
 from .test_scenes import check_shown_numbers
 
 # Tokens that must be drawn literally, as two sentences (scenes show at most 8 words).
@@ -154,27 +154,10 @@ def test_settings_change_the_trace():
 @functools.lru_cache(maxsize=None)
 def built_with(name: str, sentence: str):
     """The scene built (animations skipped) with a sentence, watching the layout rule; also every .tex file written meanwhile."""
+    scene_class = SCENES[name]
+    trace = scene_class.build_trace(**validate(scene_class, {"sentence": sentence}))
     with tempfile.TemporaryDirectory() as media_dir:
-        settings = {
-            "dry_run": True,
-            "media_dir": media_dir,
-            "quality": "low_quality",
-            "verbosity": "WARNING",
-            "progress_bar": "none",
-            "disable_caching": True,
-        }
-        problems: dict[str, None] = {}
-
-        def look(scene) -> None:
-            for problem in layout_problems(scene.mobjects):
-                problems.setdefault(f"{scene.steps[-1].name if scene.steps else '(start)'}: {problem}", None)
-
-        with tempconfig(settings):
-            scene_class = SCENES[name]
-            trace = scene_class.build_trace(**validate(scene_class, {"sentence": sentence}))
-            scene = scene_class(trace=trace, skip_animations=True, observe=look)
-            scene.render()
-        scene.layout_problems = list(problems)
+        scene = build_watching_layout(scene_class, media_dir, trace=trace)
         tex_sources = [path.read_text(encoding="utf-8", errors="replace") for path in Path(media_dir).rglob("*.tex")]
     return scene, tex_sources
 

@@ -160,32 +160,24 @@ def test_a_forced_rerender_gives_identical_bytes_even_after_a_damaged_cache_entr
 
 
 @pytest.mark.browser
-def test_the_presenter_plays_the_narration_and_m_mutes_it(narrated):
-    from playwright.sync_api import sync_playwright
-
-    from tests.conftest import CHROMIUM, CHROMIUM_ARGS
-
+def test_the_presenter_plays_the_narration_and_m_mutes_it(narrated, page):
     folder, media, _ = narrated
     result = CliRunner().invoke(render.main, ["gallery", "--media-dir", str(media)])
     assert result.exit_code == 0, result.output
     gallery = (media / "index.html").read_text()
     assert re.search(r"narrated: joe voice", gallery)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        page.goto((folder / "present.html").as_uri())
-        playing = "() => { const v = [...document.querySelectorAll('video')].find(v => !v.hidden); return v && !v.paused && v.currentTime > 1.0; }"
-        page.wait_for_function(playing, timeout=20_000)
-        state = page.evaluate(
-            "() => { const v = [...document.querySelectorAll('video')].find(v => !v.hidden);"
-            " return {muted: v.muted, audio: v.webkitAudioDecodedByteCount, src: v.currentSrc}; }"
-        )
-        assert not state["muted"] and state["audio"] > 0 and state["src"].endswith("01-the-question.mp4"), state
-        page.keyboard.press("m")
-        assert page.evaluate("() => [...document.querySelectorAll('video')].every(v => v.muted)")
-        page.keyboard.press("m")
-        assert page.evaluate("() => [...document.querySelectorAll('video')].every(v => !v.muted)")
-        page.keyboard.press("ArrowRight")
-        page.wait_for_function("() => document.body.dataset.step === '1'")
-        assert page.evaluate("() => [...document.querySelectorAll('video')].find(v => !v.hidden).muted") is False
-        browser.close()
+    page.goto((folder / "present.html").as_uri())
+    playing = "() => { const v = [...document.querySelectorAll('video')].find(v => !v.hidden); return v && !v.paused && v.currentTime > 1.0; }"
+    page.wait_for_function(playing, timeout=20_000)
+    state = page.evaluate(
+        "() => { const v = [...document.querySelectorAll('video')].find(v => !v.hidden);"
+        " return {muted: v.muted, audio: v.webkitAudioDecodedByteCount, src: v.currentSrc}; }"
+    )
+    assert not state["muted"] and state["audio"] > 0 and state["src"].endswith("01-the-question.mp4"), state
+    page.keyboard.press("m")
+    assert page.evaluate("() => [...document.querySelectorAll('video')].every(v => v.muted)")
+    page.keyboard.press("m")
+    assert page.evaluate("() => [...document.querySelectorAll('video')].every(v => !v.muted)")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.body.dataset.step === '1'")
+    assert page.evaluate("() => [...document.querySelectorAll('video')].find(v => !v.hidden).muted") is False
