@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["write_atomic", "writing_atomic", "sha256_of", "zip_member"]
+__all__ = ["write_atomic", "writing_atomic", "sha256_of", "zip_member", "is_inside_path"]
 
 
 def _umask() -> int:
@@ -62,6 +62,18 @@ def writing_atomic(path: Path | str) -> Iterator[Path]:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def is_inside_path(relative: object) -> bool:
+    """Whether ``relative`` names a file inside a folder: relative, in plain forward-slash parts, no ``..``.
+
+    Every path read from a published file (a manifest, ``sections.json``) goes through this: a
+    media folder received from someone else must never make a render read or write outside it.
+    """
+    if not isinstance(relative, str) or not relative or "\\" in relative or "\0" in relative:
+        return False
+    parts = relative.split("/")
+    return not relative.startswith("/") and all(part not in ("", ".", "..") for part in parts) and ":" not in parts[0]
 
 
 def sha256_of(path: Path) -> str:

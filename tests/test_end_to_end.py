@@ -196,3 +196,39 @@ def test_an_edited_presenter_template_repackages_without_drawing(rendered, tmp_p
     manifest = json.loads((folder / "manifest.json").read_text())
     assert {f["path"]: f["sha256"] for f in manifest["files"]}["present.html"] == sha256_of(folder / "present.html")
     assert not list(copy.rglob(".*"))
+
+
+def test_a_manifest_naming_files_outside_its_folder_never_reaches_them(rendered, tmp_path):
+    """A media folder from someone else: manifest entries with ``../`` or absolute paths make the package invalid.
+
+    The planted entries match the file they name (sha256 and size), as an attacker would make
+    them, and the package hash is changed so that a trusting reader would repackage and copy
+    them. The render is made again instead, and nothing outside the media and cache folders is
+    read into the package or written.
+    """
+    media, _ = rendered
+    copy = tmp_path / "media"
+    shutil.copytree(media, copy)
+    folder = copy / "scaling" / "low"
+    outside = tmp_path / "X"
+    outside.write_bytes(b"a teacher's file outside the media folder\n")
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    for planted in ("../../../X", str(outside)):
+        entry = {"path": planted, "sha256": sha256_of(outside), "bytes": outside.stat().st_size, "part": "render"}
+        manifest["files"].append(entry)
+    manifest["package_hash"] = "0" * 64
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    outside_before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file() and not p.is_relative_to(copy)}
+
+    result = CliRunner().invoke(
+        render.main, ["scaling", "--quality", "low", "--media-dir", str(copy), "--cache-dir", str(tmp_path / "cache")]
+    )
+
+    assert result.exit_code == 0, result.output
+    assert "pages rewritten" not in result.stderr  # the package was not trusted: rendered again
+    cache = tmp_path / "cache"
+    outside_after = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file() and not p.is_relative_to(copy)}
+    assert {p: b for p, b in outside_after.items() if not p.is_relative_to(cache)} == outside_before
+    assert not [p for p in tmp_path.rglob("X") if p != outside]
+    published = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    assert all(not entry["path"].startswith(("/", "..")) for entry in published["files"])

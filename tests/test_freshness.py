@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import json
 from pathlib import Path
 
 from attention_explainer.options import RenderJob
@@ -53,3 +54,20 @@ def test_editing_an_exporter_changes_neither_hash(monkeypatch):
         assert {name: (freshness.render_hash(job), freshness.package_hash(job)) for name, job in jobs.items()} == before
     _edited(monkeypatch, publish / "explorer.py")  # the explorer is a page of the package
     assert all(freshness.package_hash(job) != before[name][1] for name, job in jobs.items())
+
+
+def test_only_plain_relative_paths_count_as_inside_a_package():
+    from attention_explainer.files import is_inside_path
+
+    for inside in ("scaling.mp4", "sections/01-intro.mp4", "a.b/c..d"):
+        assert is_inside_path(inside), inside
+    for outside in ("", "/etc/passwd", "../x", "sections/../../x", "a//b", "./a", "a/.", "a\\..\\b", "C:x", "a\0b", None, 3):
+        assert not is_inside_path(outside), outside
+
+
+def test_a_manifest_naming_a_path_outside_its_folder_is_unreadable(tmp_path):
+    manifest = {"scene": "scaling", "title": "t", "render_hash": "r", "package_hash": "p", "files": []}
+    for path in ("scaling.mp4", "../../x", "/tmp/x"):
+        manifest["files"] = [{"path": path, "sha256": "0" * 64, "bytes": 1, "part": "render"}]
+        (tmp_path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+        assert (freshness.read_manifest(tmp_path) is None) == (path != "scaling.mp4"), path

@@ -27,7 +27,7 @@ import attention_math
 import scenes
 from scenes import SCENES
 
-from ..files import sha256_of
+from ..files import is_inside_path, sha256_of
 from ..options import RenderJob
 from . import encoder
 
@@ -140,6 +140,9 @@ def read_manifest(folder: Path) -> dict | None:
         return None
     for entry in manifest["files"]:
         if not isinstance(entry, dict) or not all(isinstance(entry.get(key), str) for key in ("path", "sha256", "part")):
+            return None
+        if not is_inside_path(entry["path"]):
+            # A "../" or absolute path: a manifest from someone else must not make a render touch files outside its folder.
             return None
     if not all(isinstance(manifest.get(key), str) for key in ("scene", "title", "render_hash", "package_hash")):
         return None
