@@ -46,7 +46,7 @@ from .conftest import build_without_video
         ("1s and 0s", "ones and zeros"),
         ("e^s", "e to the s"),
         ("n² and GPT-3", "n squared and GPT three"),
-        ("1.00", "one point zero zero"),
+        ("1.00", "one"),
         ("[CLS] and <pad>", "C L S and pad"),
         ("scale γ, shift β", "scale gamma, shift beta"),
     ],

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["spoken_form", "number_words", "UnspeakableText", "SPEAKABLE"]
+__all__ = ["spoken_form", "number_words", "large_number_words", "year_words", "UnspeakableText", "SPEAKABLE"]
 
 SPEAKABLE = re.compile(r"[^\W\d_]+|[ ,.;:!?'-]")
 """What may reach a voice: letters (any script) and plain punctuation, no digits, symbols or underscores."""
@@ -44,14 +44,44 @@ def _whole(number: int) -> str:
 
 
 def number_words(written: str) -> str:
-    """A number as written on screen, in words: ``"0.41"`` is ``"zero point four one"``, ``"16,384"`` is
-    ``"sixteen thousand three hundred eighty-four"``. Digits after the point are read one by one, so
-    every digit shown is said (``"1.00"`` is ``"one point zero zero"``)."""
+    """A number as written on screen, in words, as a person reads it aloud.
+
+    ``"0.41"`` is ``"zero point four one"`` (digits after the point one by one), ``"1.00"`` is
+    ``"one"`` and ``"0.50"`` is ``"zero point five"`` (trailing zeros are the screen's rounding, not
+    words), ``"16,384"`` is ``"sixteen thousand three hundred eighty-four"``.
+    """
     whole, _, fraction = written.replace(",", "").partition(".")
+    fraction = fraction.rstrip("0")
     words = _whole(int(whole)) if whole else "zero"
     if fraction:
         words += " point " + " ".join(ONES[int(digit)] for digit in fraction)
     return words
+
+
+EXACT_BELOW = 100_000
+"""Whole numbers from here up are said rounded to three figures ("about 604 million"): nobody listens to nine digits."""
+
+
+def large_number_words(number: int) -> str:
+    """A large whole number as a person says it: ``603979776`` is ``"about six hundred four million"``.
+
+    Rounded to three significant figures and named by its largest scale; "about" only when the
+    rounding changed it (``1000000`` is ``"one million"``).
+    """
+    rounded = round(number, 3 - len(str(number)))
+    scale, name = next((scale, name) for scale, name in SCALES if rounded >= scale)
+    words = f"{number_words(f'{rounded / scale:.3g}')} {name}"
+    return words if rounded == number else f"about {words}"
+
+
+def year_words(year: int) -> str:
+    """A year as it is said: 2017 is "twenty seventeen", 2005 "two thousand five", 1998 "nineteen ninety-eight"."""
+    century, rest = divmod(year, 100)
+    if 2000 <= year < 2010 or year % 1000 == 0:
+        return _whole(year)
+    if rest == 0:
+        return f"{_whole(century)} hundred"
+    return f"{_whole(century)} {'oh ' + ONES[rest] if rest < 10 else _whole(rest)}"
 
 
 # Formulas, each as the scenes write it, with how it is said. Applied in order, before the symbols.
@@ -129,8 +159,19 @@ NUMBER = re.compile(r"(?<![\w.])([−-]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?")
 
 def _say_number(match: re.Match) -> str:
     sign, whole, fraction = match.group(1), match.group(2), match.group(3) or ""
-    words = number_words(whole + fraction)
+    value = int(whole.replace(",", ""))
+    if not sign and not fraction and len(whole) == 4 and 1900 <= value < 2100:
+        # Four digits without a thousands separator are a year: the scenes group every other number (2,048).
+        words = year_words(value)
+    elif not fraction and value >= EXACT_BELOW:
+        words = large_number_words(value)
+    else:
+        words = number_words(whole + fraction)
     return (" minus " if sign else " ") + words + " "
+
+
+QUOTED_WORD = re.compile(r"(?<!\bword )(?<!\btoken )[“‘\"]([^\s“”‘’\"]+?)[”’\"](?!\w)")
+"""One word in quotation marks ("the weights of “The”"): the marks are silent, so it is said as "the word The"."""
 
 
 def _plural(words: str) -> str:
@@ -148,6 +189,7 @@ def spoken_form(text: str, strict: bool = False) -> str:
     otherwise it is dropped, so no raw symbol, LaTeX or underscore ever reaches the voice.
     """
     text = unicodedata.normalize("NFC", text)
+    text = QUOTED_WORD.sub(r" the word \1 ", text)
     for pattern, spoken in FORMULAS:
         text = re.sub(pattern, spoken, text)
     while CALL.search(text):
@@ -188,4 +230,5 @@ def _tidy(text: str) -> str:
     text = re.sub(r"([,;:.!?])(?=\w)", r"\1 ", text)
     text = re.sub(r"\s+'s\b", "'s", text)
     text = re.sub(r"\bone (mebi|kibi|gibi|giga|mega)bytes\b", r"one \1byte", text)
+    text = re.sub(r"\b(about|is about) about\b", r"\1", text)  # "about 603,979,776" is already approximate
     return text.strip()
