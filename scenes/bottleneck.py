@@ -33,7 +33,8 @@ from attention_math import DEFAULT_SEED
 from attention_math.traces.bottleneck import bottleneck_trace
 
 from .kit import ExplainerScene
-from .kit.components import NumberGrid, TokenRow, formula, label
+from .kit.tables import NumberGrid, TokenRow
+from .kit.text import formula, label
 from .theme import format_number
 
 RNN_FORMULA = r"h_t = \tanh(x_t W_x + h_{t-1} W_h)"

@@ -28,8 +28,9 @@ from attention_math import THE_CAT_SAT, sentence_example
 from attention_math.traces.multi_head import PATTERN_SEED, multi_head_trace
 
 from .kit import ExplainerScene
-from .kit.components import NumberGrid, elided_label, formula, label, word_rows
 from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_BOTTOM
+from .kit.tables import NumberGrid
+from .kit.text import elided_label, formula, label, word_rows
 from .theme import format_number
 
 CELL_WIDTH = 0.72

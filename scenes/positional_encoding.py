@@ -29,8 +29,9 @@ from attention_math import DEFAULT_SEED
 from attention_math.traces.positional_encoding import positional_trace
 
 from .kit import ExplainerScene
-from .kit.components import ColorGrid, ColorScale, formula, label
+from .kit.heatmaps import ColorGrid, ColorScale
 from .kit.layout import LEFT_EDGE, RIGHT_EDGE
+from .kit.text import formula, label
 from .theme import format_number
 
 CENTRES = (-3.1, 3.5)

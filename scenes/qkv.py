@@ -27,8 +27,11 @@ from attention_math import THE_CAT_SAT, sentence_example
 from attention_math.traces.qkv import QKV_SEED, most_asymmetric_key, qkv_trace
 
 from .kit import ExplainerScene
-from .kit.components import NumberGrid, WorkedSum, axis_names, elided_label, formula, label, word_rows
+from .kit.heatmaps import axis_names
 from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_LEFT
+from .kit.tables import NumberGrid
+from .kit.text import elided_label, formula, label, word_rows
+from .kit.worked_sums import WorkedSum
 from .theme import format_number
 
 CELLS = {"cell_width": 1.0, "cell_height": 0.58, "font_size": 20}

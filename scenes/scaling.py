@@ -11,8 +11,9 @@ from manim import DOWN, LEFT, RIGHT, UP, FadeIn, GrowFromEdge, Indicate, Replace
 from attention_math import DEFAULT_SEED, scaling_trace
 
 from .kit import ExplainerScene
-from .kit.components import Histogram, formula, label
+from .kit.charts import Histogram
 from .kit.layout import RIGHT_EDGE, SAFE_LEFT, SAFE_TOP
+from .kit.text import formula, label
 from .theme import format_number
 
 ATTENTION_FORMULA = (r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\left(", r"\frac{QK^\top}{\sqrt{d_k}}", r"\right)V")

@@ -28,8 +28,11 @@ from manim import (
 from attention_math import THE_CAT_SAT, self_attention_trace, sentence_example
 
 from .kit import ExplainerScene
-from .kit.components import NumberGrid, WeightedSum, WorkedSum, axis_names, elided_label, formula, label, word_rows
+from .kit.heatmaps import axis_names
 from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_LEFT, SAFE_RIGHT, SAFE_TOP
+from .kit.tables import NumberGrid
+from .kit.text import elided_label, formula, label, word_rows
+from .kit.worked_sums import WeightedSum, WorkedSum
 from .theme import format_number
 
 LABEL_WIDTH = 3.0

@@ -12,7 +12,7 @@ from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, GrowFromEdge, Indicate
 from attention_math.traces.softmax import softmax_trace
 
 from .kit import ExplainerScene
-from .kit.components import formula, label
+from .kit.text import formula, label
 from .theme import format_number
 
 SOFTMAX_FORMULA = (r"\mathrm{softmax}(s)_j = ", r"\frac{e^{s_j}}{\sum_k e^{s_k}}")
