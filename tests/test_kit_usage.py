@@ -4,7 +4,8 @@ Read from the scenes' source with ``ast`` (nothing is built). What each rule cou
 
 - A *literal font size* is a numeric literal given as ``size``, ``font_size``, ``number_size``,
   ``result_size`` or ``label_size`` to any call, also as an outcome of a conditional
-  (``22 if wide else …``) or in arithmetic (``theme.body_size + 4``).
+  (``22 if wide else …``) or in arithmetic (``theme.body_size + 4``), or as the value of such a key
+  in a dict of keyword arguments (``{"font_size": 20}``).
   Sizes come from ``scenes/theme.py``.
 - A *literal coordinate placement* is a call of a placement method (``move_to``, ``shift``,
   ``next_to``, ``align_to``, ``set_x``, ``set_y``, ``set_z``, ``to_edge``, ``to_corner``) that gets
@@ -14,6 +15,8 @@ Read from the scenes' source with ``ast`` (nothing is built). What each rule cou
   * a point as a list, tuple or ``np.array`` of coordinates one of which holds a numeric literal
     other than 0 (``[SAFE_LEFT + 0.2, y, 0]``, ``[0, top - 0.3, 0]``);
   * for ``set_x``, ``set_y``, ``set_z``: a number, or an expression holding a numeric literal other than 0;
+
+  an index (``get_center()[1]``) is not a coordinate and never counts;
   * for ``to_edge``, ``to_corner``: a literal ``buff``.
 
   Relative placement (``next_to(x, DOWN, buff=0.3)``, ``arrange``) and named places (a region, a
@@ -44,8 +47,12 @@ def is_number(node: ast.AST) -> bool:
 
 
 def holds_number(node: ast.AST) -> bool:
-    """Whether a numeric literal other than 0 appears anywhere in ``node``."""
-    return any(is_number(part) and part.value != 0 for part in ast.walk(node))
+    """Whether a numeric literal other than 0 appears in ``node``, indices left out (``get_center()[1]`` is no coordinate)."""
+    if is_number(node):
+        return node.value != 0
+    if isinstance(node, ast.Subscript):
+        return holds_number(node.value)
+    return any(holds_number(child) for child in ast.iter_child_nodes(node))
 
 
 def written_in_numbers(node: ast.AST) -> bool:
@@ -100,11 +107,19 @@ def literal_placements(source: str) -> list[str]:
 
 
 def literal_sizes(source: str) -> list[str]:
+    given = [(call.lineno, keyword.arg, keyword.value) for call in calls(source) for keyword in call.keywords]
+    # Keyword arguments gathered in a dict first: {"font_size": 20, ...}
+    given += [
+        (node.lineno, key.value, value)
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Dict)
+        for key, value in zip(node.keys, node.values)
+        if isinstance(key, ast.Constant)
+    ]
     return [
-        f"{call.lineno}: {keyword.arg}={ast.unparse(keyword.value)}"
-        for call in calls(source)
-        for keyword in call.keywords
-        if keyword.arg in SIZE_KEYWORDS and sized_by_a_literal(keyword.value)
+        f"{line}: {name}={ast.unparse(value)}"
+        for line, name, value in given
+        if name in SIZE_KEYWORDS and sized_by_a_literal(value)
     ]
 
 
@@ -164,17 +179,19 @@ def test_the_checkers_count_what_they_say():
         "e.to_edge(UP, buff=0.4)\n"
         # not counted: relative placement, named places, a zero point
         "f.next_to(g, DOWN, buff=0.3).move_to(BODY.center).shift(UP * gap).move_to([0, y, 0])\n"
+        "h.set_y(g.get_center()[1])\n"
     )
     assert len(literal_placements(placements)) == 6
     sizes = (
         "label(theme, 'x', size=30)\n"
         "formula(theme, 'x', size=22 if wide else theme.min_size)\n"
         "label(theme, 'y', size=theme.body_size + 4)\n"
+        "CELLS = {'cell_width': 1.0, 'font_size': 20}\n"
         # not counted: sizes from the theme, whatever decides between them
         "label(theme, 'y', size=theme.body_size)\n"
         "label(theme, 'z', size=theme.small_size if len(text) > 1 else theme.body_size)\n"
     )
-    assert len(literal_sizes(sizes)) == 3
+    assert len(literal_sizes(sizes)) == 4
     heatmaps = (
         "self.grid('w', 2, heat=True, vmin=0.0, cell_width=1, cell_height=1)\n"
         "attention_heatmap(self, 'w', q, k, cell=(1, 1))\n"

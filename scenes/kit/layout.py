@@ -5,7 +5,7 @@ stays inside the safe area, the frame less 5 % of its width and height on each s
 broadcast calls action-safe: a projector or a player's controls may hide the rest). Scenes
 place and size things against these names instead of repeating coordinates: a :class:`Region`
 and the helpers that place in one (:func:`pin`, :func:`keep_inside`, :func:`shrink_to_fit`,
-:func:`align_to_cells`).
+:func:`align_to_cells`, :func:`center_between`).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ __all__ = [
     "shrink_to_fit",
     "pin",
     "align_to_cells",
+    "center_between",
     "SAFE_LEFT",
     "SAFE_RIGHT",
     "SAFE_TOP",
@@ -181,3 +182,11 @@ def align_to_cells(mobject: M, cells: Mobject, left: float, top: float) -> M:
     """Shift ``mobject`` so that the top-left corner of its ``cells`` (a grid's cells) is at (``left``, ``top``)."""
     corner = cells.get_corner(UP + LEFT)
     return mobject.shift(RIGHT * (left - corner[0]) + UP * (top - corner[1]))
+
+
+def center_between(mobject: M, above: Mobject, below: Mobject, gap_above: float = 0.3, gap_below: float = 0.25) -> M:
+    """Centre ``mobject`` across the frame, halfway down the room between ``above`` and ``below`` (a heading, a note).
+
+    The room starts ``gap_above`` under ``above``'s bottom and ends ``gap_below`` over ``below``'s top.
+    """
+    return mobject.move_to([0, (above.get_bottom()[1] - gap_above + below.get_top()[1] + gap_below) / 2, 0])
