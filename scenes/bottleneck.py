@@ -46,8 +46,8 @@ RNN_PATHS_X, ATTENTION_PATHS_X = -3.2, 3.5
 # Where things go, step by step (centres).
 SOURCE_AT, STATE_AT, TARGET_AT = UP * 1.9, DOWN * 0.15, DOWN * 2.2
 """Step 1, top to bottom: the English words, the one vector the RNN hands over, the Spanish words."""
-RULE_AT = DOWN * 2.1
-"""Steps 2-3: the RNN's rule under the chain of states, then what replaces it."""
+RULE_AT, RULE_SINKS = DOWN * 2.1, DOWN * 0.3
+"""Steps 2-3: the RNN's rule under the chain of states, then what replaces it (the rule sinks as it fades)."""
 HOPS_AT, ROW_NAMES_ROOM, HOP_WORDS_AT = UP * 1.75, RIGHT * 0.9, DOWN * 0.75
 """Step 4: the table of step counts (moved right to leave its row names room), the words the hops link."""
 ENGLISH_AT, SPANISH_AT, BENEFITS_AT = UP * 1.7, DOWN * 0.9, DOWN * 2.3
@@ -186,7 +186,7 @@ class BottleneckScene(ExplainerScene):
                 f"{format_number(t.sentence_numbers, 0)} numbers of sentence, squeezed into "
                 f"{format_number(t.state_numbers, 0)}: that is the bottleneck."
             )
-            self.play(self.equation.animate.set_opacity(0).shift(DOWN * 0.3), FadeIn(squeeze), run_time=1.0)
+            self.play(self.equation.animate.set_opacity(0).shift(RULE_SINKS), FadeIn(squeeze), run_time=1.0)
             self.say("Early words fade as later ones are mixed in.")
             self.play(Indicate(self.states[0].cells, color=theme.muted, scale_factor=1.05))
             self.say("And the same rule mixes in every word, even “the” and “on”.")

@@ -27,6 +27,8 @@ WHY_AT = DOWN * 2.3
 """Where the weights are added up, and why they make 1, under the table."""
 TAKEAWAY_AT = UP * 0.3
 """The centre of the summary: a little above the frame's, clear of the captions."""
+BASELINE_DROP = DOWN * 0.02
+"""How far a formula set among words drops to sit on their baseline (LaTeX's box is deeper than its glyphs)."""
 
 
 class SoftmaxScene(ExplainerScene):
@@ -257,7 +259,7 @@ class SoftmaxScene(ExplainerScene):
                 label(theme, "is positive"),
             )
             positive.arrange(RIGHT, buff=0.15)
-            positive[1].align_to(positive[0], DOWN).shift(DOWN * 0.02)
+            positive[1].align_to(positive[0], DOWN).shift(BASELINE_DROP)
             points = VGroup(
                 positive,
                 label(theme, "2. sum, 3. divide: the attention weights add up to 1"),

@@ -70,8 +70,6 @@ class WeightBars(VGroup):
     ):
         super().__init__()
         weights = np.asarray(weights, dtype=float)
-        self.values = weights
-        self.decimals = decimals
         self.bars = VGroup()
         self.numbers = VGroup()
         self.labels = VGroup()

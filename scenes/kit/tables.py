@@ -61,19 +61,18 @@ class NumberGrid(VGroup):
     ):
         super().__init__()
         values = np.asarray(values, dtype=float)
-        self.values = values.reshape(1, -1) if values.ndim == 1 else values
-        self.decimals = decimals
-        finite = self.values[np.isfinite(self.values)]
+        values = values.reshape(1, -1) if values.ndim == 1 else values
+        finite = values[np.isfinite(values)]
         vmin = float(finite.min()) if vmin is None and finite.size else (vmin or 0.0)
         vmax = float(finite.max()) if vmax is None and finite.size else (vmax or 1.0)
-        n_rows, n_cols = self.values.shape
+        n_rows, n_cols = values.shape
         font_size = font_size or theme.small_size
 
         self.cells = VGroup()
         self.numbers = VGroup()
         for i in range(n_rows):
             for j in range(n_cols):
-                value = self.values[i, j]
+                value = values[i, j]
                 cell = Rectangle(width=cell_width, height=cell_height, stroke_color=theme.line, stroke_width=1.5)
                 cell.move_to(RIGHT * j * cell_width + DOWN * i * cell_height)
                 text_color = theme.text
@@ -153,7 +152,6 @@ class TokenRow(VGroup):
         max_width: float = 13.0,
     ):
         super().__init__()
-        self.tokens = tuple(tokens)
         for token in tokens:
             text = label(theme, token, size=size or theme.body_size, color=color)
             box = Rectangle(
