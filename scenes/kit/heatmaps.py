@@ -97,7 +97,8 @@ class HeadGrid(VGroup):
     """Attention heatmaps of several heads in a grid of one or two columns, filling a region.
 
     Query tokens stand left of the first column only, key tokens above the first row only
-    (every other one higher, so each may be two cells wide), and a title over each map.
+    (every other one higher, so each may be two cells wide), and a title over each map. The
+    maps and their labels fill ``region``; the first row's titles stand just over it.
     Cells are as large as the region allows, up to ``max_cell``; the numbers show two decimals
     where a cell is wide enough, else one. Neighbouring numbers are kept apart by borders in
     the background colour.
