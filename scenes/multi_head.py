@@ -29,7 +29,18 @@ from attention_math.traces.multi_head import PATTERN_SEED, multi_head_trace
 
 from .kit import ExplainerScene
 from .kit.heatmaps import HeadGrid
-from .kit.layout import BODY, BODY_TOP, CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_BOTTOM, Region, keep_inside, pin
+from .kit.layout import (
+    BODY,
+    BODY_TOP,
+    CONTENT_WIDTH,
+    LEFT_EDGE,
+    RIGHT_EDGE,
+    SAFE_BOTTOM,
+    Region,
+    align_to_cells,
+    keep_inside,
+    pin,
+)
 from .kit.tables import NumberGrid
 from .kit.text import elided_label, formula, label, word_rows
 from .theme import format_number
@@ -58,13 +69,6 @@ VIDEO_X, GPT3_X = 1.75, 4.75
 def plural(count: int, noun: str) -> str:
     """``"1 head"``, ``"8 heads"``."""
     return f"{count} {noun}" + ("" if count == 1 else "s")
-
-
-def place(grid: NumberGrid, left: float, top: float) -> NumberGrid:
-    """Move ``grid`` so that its cells' top-left corner is at (``left``, ``top``)."""
-    corner = grid.cells.get_corner(UP + LEFT)
-    grid.shift(RIGHT * (left - corner[0]) + UP * (top - corner[1]))
-    return grid
 
 
 class MultiHeadScene(ExplainerScene):
@@ -126,7 +130,7 @@ class MultiHeadScene(ExplainerScene):
         label_w = self.token_label_width(width, size)
         left = -(label_w + LABEL_BUFF + width) / 2 + label_w + LABEL_BUFF
         grid = self.grid(source, 1, cell_width=CELL_WIDTH, cell_height=CELL_HEIGHT, font_size=self.theme.min_size)
-        place(grid, left, GRID_TOP)
+        align_to_cells(grid, grid.cells, left, GRID_TOP)
         if with_labels:
             self.row_labels(grid, label_w, size)
         return grid
@@ -289,7 +293,7 @@ class MultiHeadScene(ExplainerScene):
                 titles.append(dots)
                 x += dots_width
             block = self.grid(f"{source}[{h}]", 1, cell_width=CELL_WIDTH, cell_height=CELL_HEIGHT, font_size=theme.min_size)
-            place(block, x + (step - BLOCK_GAP - block_width) / 2, top)
+            align_to_cells(block, block.cells, x + (step - BLOCK_GAP - block_width) / 2, top)
             if k == 0:
                 self.row_labels(block, label_w, size)
             title = label(theme, f"head {h + 1}", size=theme.min_size, color=theme.highlight)
