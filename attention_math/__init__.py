@@ -16,15 +16,12 @@ per scene), and the functions are checked against PyTorch in ``tests/``.
 """
 
 from .block import (
-    BlockResult,
     BlockWeights,
     GPTBlockResult,
-    feed_forward,
     gelu,
     gpt_block,
     layer_norm,
     random_block_weights,
-    transformer_block,
 )
 from .core import (
     MultiHeadResult,
@@ -131,11 +128,8 @@ __all__ = [
     "SPANISH_TRANSLATION",
     # transformer block
     "layer_norm",
-    "feed_forward",
     "BlockWeights",
-    "BlockResult",
     "random_block_weights",
-    "transformer_block",
     "gelu",
     "GPTBlockResult",
     "gpt_block",

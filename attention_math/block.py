@@ -1,22 +1,16 @@
 """Where attention lives: one transformer block (attention, residuals, layer norm, feed-forward).
 
-Two blocks. :func:`transformer_block` is the post-norm encoder block of seed 004 slide 8
-(the 2017 transformer's order, Vaswani et al.)::
-
-    x = norm1(x + attention(x))
-    x = norm2(x + ff(x))
-
-with the feed-forward network Linear-ReLU-Linear (slide 4). :func:`gpt_block` is the
-pre-norm block of GPT-2 and GPT-3 (Radford et al. 2019, section 2.3: layer norm "moved to
-the input of each sub-block"; Brown et al. 2020, section 2.1: "the same model and
-architecture as GPT-2")::
+:func:`gpt_block` is the pre-norm block of GPT-2 and GPT-3 (Radford et al. 2019, section 2.3:
+layer norm "moved to the input of each sub-block"; Brown et al. 2020, section 2.1: "the same
+model and architecture as GPT-2")::
 
     x = x + attention(norm1(x))
     x = x + ff(norm2(x))
 
 with a GELU feed-forward network four times as wide as the model (GPT-2's ``gelu_new``, the
 tanh approximation). Attention is multi-head self-attention from :mod:`attention_math.core`;
-layer norm is seed 004 slide 7.
+layer norm is seed 004 slide 7. (The 2017 transformer's post-norm order, ``x = norm(x + sublayer(x))``,
+is shown as a formula in the transformer-block scene, not computed.)
 """
 
 from __future__ import annotations
@@ -30,11 +24,8 @@ from .examples import random_matrix
 
 __all__ = [
     "layer_norm",
-    "feed_forward",
     "BlockWeights",
-    "BlockResult",
     "random_block_weights",
-    "transformer_block",
     "gelu",
     "GPTBlockResult",
     "gpt_block",
@@ -57,27 +48,6 @@ def layer_norm(x: np.ndarray, gamma: np.ndarray | None = None, beta: np.ndarray 
     if beta is not None:
         normed = normed + beta
     return normed
-
-
-def feed_forward(x: np.ndarray, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The position-wise feed-forward network ``ReLU(x W1 + b1) W2 + b2``, row by row.
-
-    Parameters
-    ----------
-    x
-        Inputs ``(seq, d_model)``.
-    w1, b1
-        First layer, ``(d_model, d_ff)`` and ``(d_ff,)``.
-    w2, b2
-        Second layer, ``(d_ff, d_model)`` and ``(d_model,)``.
-
-    Returns
-    -------
-    tuple of numpy.ndarray
-        ``(output, hidden)`` with shapes ``(seq, d_model)`` and ``(seq, d_ff)``.
-    """
-    hidden = np.maximum(0.0, np.asarray(x, dtype=float) @ w1 + b1)  # (seq, d_ff)
-    return hidden @ w2 + b2, hidden
 
 
 @dataclass(frozen=True, eq=False)
@@ -115,68 +85,6 @@ def random_block_weights(rng: np.random.Generator, d_model: int, d_ff: int) -> B
     w2 = random_matrix(rng, d_ff, d_model)
     ones, zeros = np.ones(d_model), np.zeros(d_model)
     return BlockWeights(w_q, w_k, w_v, w_o, ones, zeros, w1, np.zeros(d_ff), w2, zeros, ones, zeros)
-
-
-@dataclass(frozen=True, eq=False)
-class BlockResult:
-    """Every intermediate of one block's forward pass.
-
-    Attributes
-    ----------
-    attention_weights
-        Per head, ``(n_heads, seq, seq)``.
-    attention
-        Multi-head attention output ``(seq, d_model)``.
-    residual1
-        ``x + attention``.
-    norm1
-        ``layer_norm(residual1)``.
-    hidden
-        Feed-forward hidden layer after ReLU, ``(seq, d_ff)``.
-    ff
-        Feed-forward output ``(seq, d_model)``.
-    residual2
-        ``norm1 + ff``.
-    output
-        ``layer_norm(residual2)``: the block's output.
-    """
-
-    attention_weights: np.ndarray
-    attention: np.ndarray
-    residual1: np.ndarray
-    norm1: np.ndarray
-    hidden: np.ndarray
-    ff: np.ndarray
-    residual2: np.ndarray
-    output: np.ndarray
-
-
-def transformer_block(
-    x: np.ndarray, weights: BlockWeights, n_heads: int, mask: np.ndarray | None = None, eps: float = 1e-5
-) -> BlockResult:
-    """One post-norm transformer block: ``x = norm1(x + attention(x)); x = norm2(x + ff(x))``.
-
-    Parameters
-    ----------
-    x
-        Inputs ``(seq, d_model)``.
-    weights
-        The block's parameters.
-    n_heads
-        Attention heads; must divide ``d_model``.
-    mask
-        Boolean, True where a query may attend (e.g. :func:`attention_math.masks.causal_mask` for GPT).
-    eps
-        Layer norm's variance epsilon.
-    """
-    w = weights
-    attention = multi_head_attention(x, w.w_q, w.w_k, w.w_v, w.w_o, n_heads, mask=mask)
-    residual1 = np.asarray(x, dtype=float) + attention.output
-    norm1 = layer_norm(residual1, w.gamma1, w.beta1, eps)
-    ff, hidden = feed_forward(norm1, w.w1, w.b1, w.w2, w.b2)
-    residual2 = norm1 + ff
-    output = layer_norm(residual2, w.gamma2, w.beta2, eps)
-    return BlockResult(attention.weights, attention.output, residual1, norm1, hidden, ff, residual2, output)
 
 
 def gelu(x: np.ndarray) -> np.ndarray:

@@ -33,13 +33,25 @@ from attention_math import DEFAULT_SEED
 from attention_math.traces.bottleneck import bottleneck_trace
 
 from .kit import ExplainerScene
-from .kit.components import NumberGrid, TokenRow, formula, label
+from .kit.heatmaps import attention_heatmap
+from .kit.tables import NumberGrid, TokenRow
+from .kit.text import formula, label
 from .theme import format_number
 
 RNN_FORMULA = r"h_t = \tanh(x_t W_x + h_{t-1} W_h)"
 PATH_CELL_WIDTH, PATH_CELL_HEIGHT = 0.8, 0.55
 RNN_PATHS_X, ATTENTION_PATHS_X = -3.2, 3.5
 """Centres of the two path-length matrices' cells."""
+
+# Where things go, step by step (centres).
+SOURCE_AT, STATE_AT, TARGET_AT = UP * 1.9, DOWN * 0.15, DOWN * 2.2
+"""Step 1, top to bottom: the English words, the one vector the RNN hands over, the Spanish words."""
+RULE_AT, RULE_SINKS = DOWN * 2.1, DOWN * 0.3
+"""Steps 2-3: the RNN's rule under the chain of states, then what replaces it (the rule sinks as it fades)."""
+HOPS_AT, ROW_NAMES_ROOM, HOP_WORDS_AT = UP * 1.75, RIGHT * 0.9, DOWN * 0.75
+"""Step 4: the table of step counts (moved right to leave its row names room), the words the hops link."""
+ENGLISH_AT, SPANISH_AT, BENEFITS_AT = UP * 1.7, DOWN * 0.9, DOWN * 2.3
+"""Step 7, top to bottom: the English words, the Spanish words linked to every one, what attention brings."""
 
 
 class BottleneckScene(ExplainerScene):
@@ -71,10 +83,10 @@ class BottleneckScene(ExplainerScene):
         theme = self.theme
         with self.step("one-vector"):
             heading = self.heading("The problem without attention")
-            english = TokenRow(theme, t.tokens, size=theme.body_size).move_to(UP * 1.9)
-            spanish = TokenRow(theme, t.target_tokens, color=theme.value, size=theme.body_size).move_to(DOWN * 2.2)
+            english = TokenRow(theme, t.tokens, size=theme.body_size).move_to(SOURCE_AT)
+            spanish = TokenRow(theme, t.target_tokens, color=theme.value, size=theme.body_size).move_to(TARGET_AT)
             vector = self.grid(f"hidden_states[{len(t.tokens) - 1}]", 2, cell_width=1.2, cell_height=0.6)
-            vector.move_to(DOWN * 0.15)
+            vector.move_to(STATE_AT)
             vector_box = SurroundingRectangle(vector, color=theme.highlight, buff=0.12)
             vector_name = label(theme, "one fixed-size vector", size=theme.small_size, color=theme.highlight)
             vector_name.next_to(vector_box, RIGHT, buff=0.3)
@@ -128,7 +140,7 @@ class BottleneckScene(ExplainerScene):
                 Arrow(a.cells.get_right(), b.cells.get_left(), buff=0.08, color=theme.highlight, stroke_width=4)
                 for a, b in zip(states, states[1:])
             ]
-            equation = formula(theme, RNN_FORMULA).move_to(DOWN * 2.1)
+            equation = formula(theme, RNN_FORMULA).move_to(RULE_AT)
 
             self.say("An RNN reads one word at a time, with one rule.")
             self.play(FadeIn(heading), Write(equation), run_time=1.2)
@@ -163,7 +175,7 @@ class BottleneckScene(ExplainerScene):
                 self.number("state_numbers", 0, size=theme.body_size, color=theme.highlight),
                 label(theme, "reach the translator", color=theme.muted),
             ).arrange(RIGHT, buff=0.2)
-            squeeze.move_to(DOWN * 2.1)
+            squeeze.move_to(RULE_AT)
             # Dim what the translator never sees: the earlier states' numbers and outlines (cells stay unfilled).
             dims = [s.numbers.animate.set_opacity(0.35) for s in self.states[:-1]]
             dims += [s.cells.animate.set_stroke(opacity=0.35) for s in self.states[:-1]]
@@ -174,7 +186,7 @@ class BottleneckScene(ExplainerScene):
                 f"{format_number(t.sentence_numbers, 0)} numbers of sentence, squeezed into "
                 f"{format_number(t.state_numbers, 0)}: that is the bottleneck."
             )
-            self.play(self.equation.animate.set_opacity(0).shift(DOWN * 0.3), FadeIn(squeeze), run_time=1.0)
+            self.play(self.equation.animate.set_opacity(0).shift(RULE_SINKS), FadeIn(squeeze), run_time=1.0)
             self.say("Early words fade as later ones are mixed in.")
             self.play(Indicate(self.states[0].cells, color=theme.muted, scale_factor=1.05))
             self.say("And the same rule mixes in every word, even “the” and “on”.")
@@ -199,12 +211,12 @@ class BottleneckScene(ExplainerScene):
             )
             attention = self.grid("attention_hops", 0, cell_width=1.1, cell_height=0.55, font_size=theme.body_size)
             attention.next_to(rnn, DOWN, buff=0)
-            VGroup(rnn, attention).move_to(UP * 1.75).shift(RIGHT * 0.9)
+            VGroup(rnn, attention).move_to(HOPS_AT).shift(ROW_NAMES_ROOM)
             row_names = VGroup(
                 label(theme, "RNN", color=theme.highlight).next_to(rnn.cells, LEFT, buff=0.3),
                 label(theme, "attention", color=theme.query).next_to(attention.cells, LEFT, buff=0.3),
             )
-            words = TokenRow(theme, t.tokens, size=theme.body_size, buff=0.6).move_to(DOWN * 0.75)
+            words = TokenRow(theme, t.tokens, size=theme.body_size, buff=0.6).move_to(HOP_WORDS_AT)
             hops = VGroup(
                 *[
                     CurvedArrow(
@@ -257,20 +269,9 @@ class BottleneckScene(ExplainerScene):
 
     def path_grid(self, source: str, x: float) -> NumberGrid:
         """A matrix of path lengths (row i receives, column j sends), its cells centred at ``x``."""
-        t, theme = self.trace, self.theme
-        grid = self.grid(
-            source,
-            0,
-            heat=True,
-            vmin=0.0,
-            vmax=float(len(t.tokens) - 1),
-            cell_width=PATH_CELL_WIDTH,
-            cell_height=PATH_CELL_HEIGHT,
-            row_labels=t.tokens,
-            col_labels=t.tokens,
-            row_label_color=theme.query,
-            col_label_color=theme.key,
-        )
+        t = self.trace
+        cell, scale = (PATH_CELL_WIDTH, PATH_CELL_HEIGHT), (0.0, float(len(t.tokens) - 1))
+        grid = attention_heatmap(self, source, t.tokens, t.tokens, 0, cell=cell, scale=scale, key_lines=1)
         return grid.shift(RIGHT * (x - grid.cells.get_x()) + UP * (-0.1 - grid.cells.get_y()))
 
     def matrix_title(self, text: str, grid: NumberGrid, color: str) -> VGroup:
@@ -306,7 +307,7 @@ class BottleneckScene(ExplainerScene):
                 self.play(FadeIn(row), run_time=0.35)
             self.say("∞ above the diagonal: an RNN reading left to right never sees a later word.")
             self.play(FadeIn(self.upper_numbers(rnn)), run_time=0.8)
-            self.rnn_paths, self.path_heading = rnn, heading
+            self.rnn_paths = rnn
 
     def show_attention_paths(self, t):
         theme = self.theme
@@ -341,8 +342,8 @@ class BottleneckScene(ExplainerScene):
         with self.step("direct-access"):
             self.clear()
             heading = self.heading("With attention: direct access")
-            english = TokenRow(theme, t.tokens, size=theme.body_size, buff=0.4).move_to(UP * 1.7)
-            spanish = TokenRow(theme, t.target_tokens, color=theme.value, size=theme.body_size).move_to(DOWN * 0.9)
+            english = TokenRow(theme, t.tokens, size=theme.body_size, buff=0.4).move_to(ENGLISH_AT)
+            spanish = TokenRow(theme, t.target_tokens, color=theme.value, size=theme.body_size).move_to(SPANISH_AT)
             links = VGroup(
                 *[
                     Line(s.get_top(), e.get_bottom(), color=theme.line, stroke_width=1.5, stroke_opacity=0.6)
@@ -355,7 +356,7 @@ class BottleneckScene(ExplainerScene):
                 Line(spanish[alfombra].get_top(), english[mat].get_bottom(), color=theme.highlight, stroke_width=6),
             )
             benefits = label(theme, "no bottleneck  ·  one step at any distance  ·  learned focus", color=theme.muted)
-            benefits.move_to(DOWN * 2.3)
+            benefits.move_to(BENEFITS_AT)
 
             self.say("With attention, the translator keeps a vector for every English word.")
             self.play(FadeIn(heading), FadeIn(english), FadeIn(spanish))

@@ -30,8 +30,10 @@ from attention_math import THE_CAT_SAT, sentence_example
 from attention_math.traces.causal_mask import causal_mask_trace
 
 from .kit import ExplainerScene
-from .kit.components import NumberGrid, TokenRow, axis_names, elided_label, fit_label, formula, label, shade_mask
+from .kit.heatmaps import axis_names
 from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE
+from .kit.tables import NumberGrid, TokenRow, shade_mask
+from .kit.text import elided_label, fit_label, formula, label
 from .theme import format_number
 
 CHECK, CROSS = "✓", "✗"

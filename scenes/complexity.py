@@ -15,8 +15,8 @@ from manim import DOWN, LEFT, RIGHT, UP, FadeIn, GrowFromEdge, Indicate, Rectang
 from attention_math.traces.complexity import complexity_trace
 
 from .kit import ExplainerScene
-from .kit.components import formula, label
 from .kit.layout import RIGHT_EDGE, SAFE_TOP
+from .kit.text import formula, label
 from .theme import format_number
 
 CELL = 0.2

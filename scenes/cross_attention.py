@@ -30,8 +30,10 @@ from attention_math import DEFAULT_SEED
 from attention_math.traces.cross_attention import cross_attention_trace
 
 from .kit import ExplainerScene
-from .kit.components import TokenRow, WeightedSum, formula, label
 from .kit.layout import LEFT_EDGE, RIGHT_EDGE
+from .kit.tables import TokenRow
+from .kit.text import formula, label
+from .kit.worked_sums import WeightedSum
 from .theme import format_number
 
 

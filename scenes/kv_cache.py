@@ -30,8 +30,9 @@ from attention_math import DEFAULT_SEED, THE_CAT_SAT, sentence_example
 from attention_math.traces.kv_cache import kv_cache_trace
 
 from .kit import ExplainerScene
-from .kit.components import TokenRow, elided_label, formula, label
 from .kit.layout import HEADING_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_TOP
+from .kit.tables import TokenRow
+from .kit.text import elided_label, formula, label
 from .theme import format_number
 
 CELL_W, CELL_H = 0.95, 0.5

@@ -28,8 +28,21 @@ from attention_math import THE_CAT_SAT, sentence_example
 from attention_math.traces.multi_head import PATTERN_SEED, multi_head_trace
 
 from .kit import ExplainerScene
-from .kit.components import NumberGrid, elided_label, formula, label, word_rows
-from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_BOTTOM
+from .kit.heatmaps import HeadGrid
+from .kit.layout import (
+    BODY,
+    BODY_TOP,
+    CONTENT_WIDTH,
+    LEFT_EDGE,
+    RIGHT_EDGE,
+    SAFE_BOTTOM,
+    Region,
+    align_to_cells,
+    keep_inside,
+    pin,
+)
+from .kit.tables import NumberGrid
+from .kit.text import elided_label, formula, label, word_rows
 from .theme import format_number
 
 CELL_WIDTH = 0.72
@@ -43,12 +56,10 @@ GRID_TOP = 2.35
 """Top edge of the (seq, d_model) matrices, under the heading and their name."""
 BLOCK_GAP = 0.2
 """Gap between two heads' blocks."""
-PATTERN_TOP, PATTERN_BOTTOM = 2.75, SAFE_BOTTOM + 0.55
-"""Room for the heatmaps of all heads, above the note that says where the numbers come from."""
-MIN_HEAT_CELL = 0.46
-"""Narrowest heatmap cell that holds "0.5" at the smallest font (in the body font, narrower than the monospace)."""
-MAX_HEAT_CELL = (0.8, 0.55)
-"""Largest heatmap cell (width, height), for few heads or few tokens."""
+PATTERNS = Region(LEFT_EDGE, RIGHT_EDGE, SAFE_BOTTOM + 0.55, BODY_TOP)
+"""Room for the heatmaps of a page of heads, above the note that says where the numbers come from."""
+EQUATIONS_AT = DOWN * 1.2
+"""Where the two equations of the first step go, unless the teacher's words reach lower."""
 HEADER_Y, ROW_STEP = 2.45, 0.6
 """Scale table: height of the column names, row spacing."""
 VIDEO_X, GPT3_X = 1.75, 4.75
@@ -58,13 +69,6 @@ VIDEO_X, GPT3_X = 1.75, 4.75
 def plural(count: int, noun: str) -> str:
     """``"1 head"``, ``"8 heads"``."""
     return f"{count} {noun}" + ("" if count == 1 else "s")
-
-
-def place(grid: NumberGrid, left: float, top: float) -> NumberGrid:
-    """Move ``grid`` so that its cells' top-left corner is at (``left``, ``top``)."""
-    corner = grid.cells.get_corner(UP + LEFT)
-    grid.shift(RIGHT * (left - corner[0]) + UP * (top - corner[1]))
-    return grid
 
 
 class MultiHeadScene(ExplainerScene):
@@ -126,7 +130,7 @@ class MultiHeadScene(ExplainerScene):
         label_w = self.token_label_width(width, size)
         left = -(label_w + LABEL_BUFF + width) / 2 + label_w + LABEL_BUFF
         grid = self.grid(source, 1, cell_width=CELL_WIDTH, cell_height=CELL_HEIGHT, font_size=self.theme.min_size)
-        place(grid, left, GRID_TOP)
+        align_to_cells(grid, grid.cells, left, GRID_TOP)
         if with_labels:
             self.row_labels(grid, label_w, size)
         return grid
@@ -150,12 +154,11 @@ class MultiHeadScene(ExplainerScene):
 
     def maths(self, tex: str, color: str | None = None):
         """A formula beside words of the small size, as tall as they look."""
-        return formula(self.theme, tex, size=32).set_color(color or self.theme.muted)
+        return formula(self.theme, tex, size=self.theme.aside_formula_size).set_color(color or self.theme.muted)
 
-    def sentence_rows(self, top: float) -> VGroup:
-        """The teacher's words, whole, in boxes, wrapped onto as many lines as the frame's width needs."""
-        rows = word_rows(self.theme, self.trace.tokens, CONTENT_WIDTH)
-        return rows.move_to([0, top - rows.height / 2, 0])
+    def sentence_rows(self) -> VGroup:
+        """The teacher's words, whole, in boxes, wrapped onto as many lines as the frame's width needs, at the body's top."""
+        return pin(word_rows(self.theme, self.trace.tokens, CONTENT_WIDTH), UP, BODY)
 
     # --- 1. the idea -------------------------------------------------------------------
 
@@ -163,12 +166,12 @@ class MultiHeadScene(ExplainerScene):
         theme = self.theme
         with self.step("the-idea"):
             heading = self.heading(f"Multi-head attention: {plural(t.n_heads, 'head')}")
-            sentence = self.sentence_rows(top=2.75)
+            sentence = self.sentence_rows()
             equation = VGroup(
                 formula(theme, r"\mathrm{head}_i = \mathrm{softmax}\left(\frac{Q_i K_i^\top}{\sqrt{d_{head}}}\right) V_i"),
                 formula(theme, r"\mathrm{MultiHead}(X) = \mathrm{Concat}(\mathrm{head}_1, \dots, \mathrm{head}_h)\, W_O"),
             ).arrange(DOWN, buff=0.45)
-            equation.move_to([0, min(-1.2, sentence.get_bottom()[1] - 0.4 - equation.height / 2), 0])
+            keep_inside(equation.move_to(EQUATIONS_AT), left=None, right=None, top=sentence.get_bottom()[1] - 0.4)
             self.say("One attention head gives each token one set of attention weights.")
             self.play(FadeIn(heading))
             self.say("Several heads side by side can follow several kinds of relationship.")
@@ -217,7 +220,7 @@ class MultiHeadScene(ExplainerScene):
             self.play(Indicate(q_name[0], color=self.theme.highlight), run_time=1.0)
             self.say("Keys and values are made the same way, with W_K and W_V.")
             self.wait(0.5)
-        self.q, self.q_name = q, q_name
+        self.q = q
 
     # --- 4. the split into heads -------------------------------------------------------
 
@@ -232,7 +235,7 @@ class MultiHeadScene(ExplainerScene):
             ).set_color(theme.highlight)
             shape.arrange(RIGHT, buff=0.6)
             heading = self.heading("Split into heads")
-            shape.move_to([RIGHT_EDGE - shape.width / 2, heading.get_y(), 0])
+            pin(shape, RIGHT, y=heading.get_y())
             pairs = VGroup(
                 *[
                     SurroundingRectangle(
@@ -290,7 +293,7 @@ class MultiHeadScene(ExplainerScene):
                 titles.append(dots)
                 x += dots_width
             block = self.grid(f"{source}[{h}]", 1, cell_width=CELL_WIDTH, cell_height=CELL_HEIGHT, font_size=theme.min_size)
-            place(block, x + (step - BLOCK_GAP - block_width) / 2, top)
+            align_to_cells(block, block.cells, x + (step - BLOCK_GAP - block_width) / 2, top)
             if k == 0:
                 self.row_labels(block, label_w, size)
             title = label(theme, f"head {h + 1}", size=theme.min_size, color=theme.highlight)
@@ -320,7 +323,9 @@ class MultiHeadScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(note))
             shown = VGroup()
             for k, page in enumerate(pages):
-                maps, titles, decimals = self.heatmaps(page)
+                sources, titles = [f"weights[{h}]" for h in page], [f"head {h + 1}" for h in page]
+                patterns = HeadGrid(self, sources, titles, t.tokens, PATTERNS, vmax=float(t.weights.max()))
+                maps, titles, decimals = patterns.maps, patterns.titles, patterns.decimals
                 if k == 0:
                     n = len(t.tokens)
                     self.say(f"So each gets its own {n} × {n} pattern of attention weights.")
@@ -342,78 +347,6 @@ class MultiHeadScene(ExplainerScene):
                 box = SurroundingRectangle(maps[page.index(h)].cell(i, j), color=theme.highlight, buff=0.0, stroke_width=5)
                 self.play(FadeIn(box), Indicate(titles[page.index(h)], color=theme.highlight), run_time=1.0)
                 shown.add(box)
-
-    def heatmaps(self, heads: list[int]) -> tuple[list[NumberGrid], VGroup, int]:
-        """Heatmaps of the attention weights of ``heads`` (at most four): one row of two, or two rows of two.
-
-        Returns the maps, their titles, and the decimals the numbers show (two where the cells
-        are wide enough, else one).
-        """
-        t, theme = self.trace, self.theme
-        n = len(t.tokens)
-        count = len(heads)
-        columns = 1 if count == 1 else 2
-        rows = -(-count // columns)
-        gap, row_gap = 0.3, 0.7
-        natural = max(label(theme, token, size=theme.min_size).width for token in t.tokens)
-        label_w = min(natural, MAX_LABEL_WIDTH)
-        cell_w = min(MAX_HEAT_CELL[0], (CONTENT_WIDTH - LABEL_BUFF - label_w - (columns - 1) * gap) / (columns * n))
-        key_room = 0.75  # two staggered lines of key words above the first row of maps
-        cell_h = min(MAX_HEAT_CELL[1], (PATTERN_TOP - key_room - PATTERN_BOTTOM - (rows - 1) * row_gap) / (rows * n))
-        decimals = 2 if cell_w >= 0.7 else 1
-        width = n * cell_w
-        left0 = -(label_w + LABEL_BUFF + columns * width + (columns - 1) * gap) / 2 + label_w + LABEL_BUFF
-        vmax = float(t.weights.max())
-        maps, titles = [], VGroup()
-        for k, h in enumerate(heads):
-            row, col = divmod(k, columns)
-            heatmap = self.grid(
-                f"weights[{h}]",
-                decimals,
-                heat=True,
-                vmin=0.0,
-                vmax=vmax,
-                cell_width=cell_w,
-                cell_height=cell_h,
-                font_size=theme.min_size,
-                mono_numbers=False,
-            )
-            place(heatmap, left0 + col * (width + gap), PATTERN_TOP - key_room - row * (n * cell_h + row_gap))
-            # Background-coloured borders keep neighbouring numbers apart.
-            heatmap.cells.set_stroke(theme.background, width=3)
-            if col == 0:
-                self.row_labels(heatmap, label_w, theme.min_size, color=theme.query)
-            if row == 0:
-                heatmap.col_labels = self.key_labels(heatmap, col, last=col == columns - 1)
-                heatmap.add(heatmap.col_labels)
-            above = heatmap.col_labels if row == 0 else heatmap.cells
-            titles.add(label(theme, f"head {h + 1}", size=theme.min_size, color=theme.highlight).next_to(above, UP, buff=0.1))
-            maps.append(heatmap)
-        return maps, titles, decimals
-
-    def key_labels(self, heatmap: NumberGrid, col: int, last: bool) -> VGroup:
-        """The key tokens above a heatmap's columns, every other one higher, so each may be two cells wide.
-
-        Which labels sit higher follows the column's place in the whole row of heatmaps, so the last
-        label of one heatmap and the first of the next are never at the same height. A word wider
-        than its room is elided; the rightmost label ends with its cell, inside the frame.
-        """
-        theme, n = self.theme, heatmap.shape[1]
-        cell_w = heatmap.cell(0, 0).width
-        labels = VGroup()
-        for j, token in enumerate(self.trace.tokens):
-            edge = last and j == n - 1
-            room = (1.5 if edge else 2.0) * cell_w - 0.12
-            text = elided_label(theme, token, room, size=theme.min_size, color=theme.key)
-            text.next_to(heatmap.cell(0, j), UP, buff=0.1)
-            if edge and text.width > cell_w:
-                text.align_to(heatmap.cell(0, j), RIGHT)
-            labels.add(text)
-        stagger = max(text.height for text in labels) + 0.08
-        for j, text in enumerate(labels):
-            if (col * n + j) % 2:
-                text.shift(UP * stagger)
-        return labels
 
     # --- 6. concatenate ----------------------------------------------------------------
 

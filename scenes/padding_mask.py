@@ -18,7 +18,8 @@ from attention_math.masks import PAD
 from attention_math.traces.padding_mask import padding_mask_trace
 
 from .kit import ExplainerScene
-from .kit.components import NumberGrid, formula, label, shade_mask
+from .kit.tables import NumberGrid, shade_mask
+from .kit.text import formula, label
 from .theme import format_number
 
 CELLS = {"cell_width": 1.05, "cell_height": 0.6, "label_size": 20}

@@ -29,12 +29,26 @@ from attention_math import DEFAULT_SEED
 from attention_math.traces.positional_encoding import positional_trace
 
 from .kit import ExplainerScene
-from .kit.components import ColorGrid, ColorScale, formula, label
-from .kit.layout import LEFT_EDGE, RIGHT_EDGE
+from .kit.charts import LineChart
+from .kit.heatmaps import ColorGrid, ColorScale, attention_heatmap
+from .kit.layout import LEFT_EDGE, RIGHT_EDGE, Region
+from .kit.text import formula, label
 from .theme import format_number
 
 CENTRES = (-3.1, 3.5)
 """Where the two sentences' matrices are centred: the left one's words stay inside the safe area."""
+TITLES_Y = 2.65
+"""Height of the two sentences, above their matrices."""
+FORMULA_AT = UP * 1.7
+"""Where the two cases of the encoding's formula go, above the table of fingerprints."""
+ENCODING_AT = LEFT * 0.4 + DOWN * 0.25
+"""The centre of the full encoding's colour grid (its colour scale goes right of it)."""
+WAVE_NAMES_LEFT = LEFT_EDGE + 0.05
+"""Where the names of the waves start, left of the curves."""
+SIMILARITY_AT, COSINE_AT, PAIRS_AT = LEFT * 3.7 + DOWN * 0.15, RIGHT * 3.3 + UP * 2.15, RIGHT * 3.3 + UP * 0.75
+"""The similarity step: its grid on the left; on the right the cosine's formula, then the two pairs compared."""
+SIMILARITY_CURVE = Region(0.9, RIGHT_EDGE - 0.3, -2.55, -0.4)
+"""Where the similarity of one position with every other is drawn, under the two pairs."""
 
 PE_FORMULA = (
     r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)",
@@ -71,26 +85,14 @@ class PositionalEncodingScene(ExplainerScene):
         title = label(theme, " ".join(tokens), size=theme.body_size, color=theme.highlight)
         x = self.grid(x_source, 2, cell_width=1.1, cell_height=0.58, row_labels=tokens)
         x.shift(RIGHT * (centre - x.cells.get_center()[0]) + UP * (1.8 - x.cells.get_top()[1]))
-        title.move_to([centre, 2.65, 0])
+        title.move_to([centre, TITLES_Y, 0])
         name = label(theme, x_name, size=theme.small_size, color=theme.muted).next_to(x.cells, UP, buff=0.15)
         return title, x, name
 
     def weights_column(self, tokens, source: str, centre: float):
         """The 3 x 3 weights of one sentence, queries as rows, keys as columns."""
         theme = self.theme
-        heatmap = self.grid(
-            source,
-            2,
-            heat=True,
-            vmin=0.0,
-            vmax=1.0,
-            cell_width=1.1,
-            cell_height=0.58,
-            row_labels=tokens,
-            col_labels=tokens,
-            row_label_color=theme.query,
-            col_label_color=theme.key,
-        )
+        heatmap = attention_heatmap(self, source, tokens, tokens, cell=(1.1, 0.58), scale=(0.0, 1.0), key_lines=1)
         heatmap.shift(RIGHT * (centre - heatmap.cells.get_center()[0]) + UP * (-1.05 - heatmap.cells.get_top()[1]))
         name = label(theme, "attention weights", size=theme.small_size, color=theme.muted).next_to(
             heatmap.col_labels, UP, buff=0.15
@@ -159,8 +161,10 @@ class PositionalEncodingScene(ExplainerScene):
             self.say("The fix: add to each word a fingerprint of its position.")
             self.clear()
             heading = self.heading("Positional encoding: a fingerprint per position")
-            equations = VGroup(*[formula(theme, tex, size=42) for tex in PE_FORMULA]).arrange(DOWN, buff=0.4, aligned_edge=LEFT)
-            equations.move_to(UP * 1.7)
+            equations = VGroup(*[formula(theme, tex, size=theme.pair_formula_size) for tex in PE_FORMULA]).arrange(
+                DOWN, buff=0.4, aligned_edge=LEFT
+            )
+            equations.move_to(FORMULA_AT)
             kinds = ["sin", "cos"] * (t.d_small // 2)
             rows = [f"position {p}" for p in range(len(t.pe_small))]
             grid = self.grid(
@@ -245,7 +249,7 @@ class PositionalEncodingScene(ExplainerScene):
             self.clear()
             heading = self.heading(f"Sinusoidal encoding, {t.seq_len} × {t.d_model}")
             grid = ColorGrid(theme, t.pe, cell_width=0.08, cell_height=0.09, vmin=t.pe_min, vmax=t.pe_max)
-            grid.move_to(LEFT * 0.4 + DOWN * 0.25)
+            grid.move_to(ENCODING_AT)
             scale = self.color_scale(grid, "pe_min", "pe_max")
             ticks = VGroup(
                 self.number("positions[0]", 0).next_to(grid.cell(0, 0), LEFT, buff=0.15),
@@ -300,7 +304,7 @@ class PositionalEncodingScene(ExplainerScene):
                 )
                 period.arrange(RIGHT, buff=0.12)
                 names = VGroup(name, period).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
-                names.move_to([0, centre, 0]).align_to([LEFT_EDGE + 0.05, 0, 0], LEFT)
+                names.move_to([0, centre, 0]).align_to([WAVE_NAMES_LEFT, 0, 0], LEFT)
                 plots.append((baseline, curve, dots, names))
             bottom = 1.95 - (len(t.curve_dims) - 1) * spacing - amplitude
             axis = VGroup(
@@ -330,7 +334,7 @@ class PositionalEncodingScene(ExplainerScene):
             grid = ColorGrid(
                 theme, t.similarity, cell_width=0.085, cell_height=0.085, vmin=t.similarity_min, vmax=t.similarity_max
             )
-            grid.move_to(LEFT * 3.7 + DOWN * 0.15)
+            grid.move_to(SIMILARITY_AT)
             scale = self.color_scale(grid, "similarity_min", "similarity_max")
             ticks = VGroup(
                 self.number("positions[0]", 0).next_to(grid.cell(0, 0), LEFT, buff=0.12),
@@ -343,7 +347,7 @@ class PositionalEncodingScene(ExplainerScene):
             )
 
             cosine = formula(theme, r"\cos(a, b) = \frac{a \cdot b}{\lVert a \rVert\, \lVert b \rVert}", size=theme.formula_size)
-            cosine.move_to([3.3, 2.15, 0])
+            cosine.move_to(COSINE_AT)
             pairs = VGroup(
                 VGroup(
                     label(theme, f"positions {r} and {near}:", size=theme.small_size),
@@ -356,21 +360,12 @@ class PositionalEncodingScene(ExplainerScene):
             )
             for pair in pairs:
                 pair.arrange(RIGHT, buff=0.25)
-            pairs.arrange(DOWN, buff=0.25, aligned_edge=LEFT).move_to([3.3, 0.75, 0])
+            pairs.arrange(DOWN, buff=0.25, aligned_edge=LEFT).move_to(PAIRS_AT)
 
             # Similarity of position `r` with every position, as a curve under the two numbers.
-            x0, x1, y0, y1 = 0.9, RIGHT_EDGE - 0.3, -2.55, -0.4
-            low, high = t.similarity_min, t.similarity_max
-
-            def to_point(p, s):
-                return np.array([x0 + (x1 - x0) * p / last, y0 + (y1 - y0) * (s - low) / (high - low), 0.0])
-
-            axes = VGroup(
-                Line(to_point(0, low), to_point(last, low), color=theme.line),
-                Line(to_point(0, low), to_point(0, high), color=theme.line),
-            )
-            curve = VMobject(stroke_color=theme.key, stroke_width=4)
-            curve.set_points_as_corners([to_point(p, s) for p, s in enumerate(t.similarity[r])])
+            low = t.similarity_min
+            chart = LineChart(theme, t.similarity[r], SIMILARITY_CURVE, low, t.similarity_max, color=theme.key)
+            axes, curve, to_point = chart.axes, chart.curve, chart.to_point
             marks = VGroup(*[Dot(to_point(p, t.similarity[r, p]), radius=0.08, color=theme.highlight) for p in (near, far)])
             curve_ticks = VGroup(
                 self.number("similarity_max", 2).next_to(axes[1].get_end(), LEFT, buff=0.12),

@@ -27,12 +27,18 @@ from attention_math import THE_CAT_SAT, sentence_example
 from attention_math.traces.qkv import QKV_SEED, most_asymmetric_key, qkv_trace
 
 from .kit import ExplainerScene
-from .kit.components import NumberGrid, WorkedSum, axis_names, elided_label, formula, label, word_rows
-from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_LEFT
+from .kit.heatmaps import attention_heatmap, axis_names
+from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_LEFT, center_between, keep_inside
+from .kit.tables import NumberGrid
+from .kit.text import elided_label, formula, label, word_rows
+from .kit.worked_sums import WorkedSum
 from .theme import format_number
 
-CELLS = {"cell_width": 1.0, "cell_height": 0.58, "font_size": 20}
-"""Matrix cells wide enough that "−0.98" keeps its font size with room either side."""
+CELLS = {"cell_width": 1.0, "cell_height": 0.58}
+"""Matrix cells wide enough that "−0.98" keeps the readable size with room either side."""
+
+RECIPES_AT = RIGHT * 2.2 + UP * 0.5
+"""Where Q = X W_Q, K = X W_K, V = X W_V are written, right of X."""
 
 NARROWEST_CELL = 0.95
 """Narrowest cell of a two-decimal matrix: "−0.57" keeps the readable size in it, with a margin."""
@@ -80,7 +86,8 @@ class QKVScene(ExplainerScene):
         n = len(t.query_tokens)
         # Up to six rows as in the course; seven or eight start higher and sit closer, so the line under them fits.
         self.top = 1.75 if n <= 6 else 2.0
-        self.cells = CELLS if n <= 6 else {**CELLS, "cell_height": 0.5}
+        cells = {**CELLS, "font_size": self.theme.min_size}
+        self.cells = cells if n <= 6 else {**cells, "cell_height": 0.5}
         widest = max(label(theme, token, size=theme.small_size).width for token in t.query_tokens)
         # Long words: X in narrow cells, and the words cut to what leaves W and the result readable cells.
         self.x_cells = {"cell_width": 0.7} if widest <= 0.85 else {"cell_width": 0.6, "font_size": theme.min_size}
@@ -165,12 +172,12 @@ class QKVScene(ExplainerScene):
             x_name = formula(theme, r"X").next_to(x.cells, UP, buff=0.2)
             recipes = (
                 VGroup(
-                    formula(theme, r"Q = X\,W_Q", size=48, colors={"Q": theme.query, "W_Q": theme.query}),
-                    formula(theme, r"K = X\,W_K", size=48, colors={"K": theme.key, "W_K": theme.key}),
-                    formula(theme, r"V = X\,W_V", size=48, colors={"V": theme.value, "W_V": theme.value}),
+                    formula(theme, r"Q = X\,W_Q", size=theme.display_formula_size, colors={"Q": theme.query, "W_Q": theme.query}),
+                    formula(theme, r"K = X\,W_K", size=theme.display_formula_size, colors={"K": theme.key, "W_K": theme.key}),
+                    formula(theme, r"V = X\,W_V", size=theme.display_formula_size, colors={"V": theme.value, "W_V": theme.value}),
                 )
                 .arrange(DOWN, buff=0.5, aligned_edge=LEFT)
-                .move_to(RIGHT * 2.2 + UP * 0.5)
+                .move_to(RECIPES_AT)
             )
             recipes.add(
                 label(theme, "three projection matrices", size=theme.small_size, color=theme.muted).next_to(
@@ -359,29 +366,21 @@ class QKVScene(ExplainerScene):
             self.clear()
             heading = self.heading("Scores: every query against every key")
             wide = n <= 6
-            heatmap = self.grid(
-                "scaled_scores",
-                2,
-                heat=True,
-                cell_width=1.15 if wide else 0.95,
-                cell_height=min(0.6, 3.6 / n),
-                font_size=22 if wide else theme.min_size,
-                row_labels=self.words,
-                col_labels=[elided_label(theme, token, 2.8, size=theme.small_size).original_text for token in t.key_tokens],
-                row_label_color=theme.query,
-                col_label_color=theme.key,
-                row_label_width=LABEL_WIDTH,
-                col_label_lines=0,
+            keys = [elided_label(theme, token, 2.8, size=theme.small_size).original_text for token in t.key_tokens]
+            cell = (1.15 if wide else 0.95, min(0.6, 3.6 / n))
+            numbers = theme.dense_number_size if wide else theme.min_size
+            heatmap = attention_heatmap(
+                self, "scaled_scores", self.words, keys, cell=cell, number_size=numbers, label_width=LABEL_WIDTH
             )
             names = axis_names(theme, heatmap)
-            recipe = formula(theme, r"\frac{Q K^\top}{\sqrt{d_k}}", size=56, colors={"Q": theme.query, "K": theme.key})
+            recipe = formula(
+                theme, r"\frac{Q K^\top}{\sqrt{d_k}}", size=theme.hero_formula_size, colors={"Q": theme.query, "K": theme.key}
+            )
             # Beside the cells, where long key words above them cannot reach.
             recipe.next_to(heatmap.cells, RIGHT, buff=0.5).set_y(heatmap.cells.get_y())
             note = self.note_lines((f"Random projection matrices (seed {self.seed}): the pattern is chance, not meaning.",))
             picture = VGroup(heatmap, names, recipe)
-            picture.move_to([0, (heading.get_bottom()[1] - 0.3 + note.get_top()[1] + 0.25) / 2, 0])
-            picture.shift(RIGHT * max(0.0, LEFT_EDGE - picture.get_left()[0]))
-            picture.shift(LEFT * max(0.0, picture.get_right()[0] - RIGHT_EDGE))
+            keep_inside(center_between(picture, heading, note))
             self.play(FadeIn(heading), FadeIn(heatmap.row_labels), FadeIn(heatmap.col_labels), FadeIn(names), Write(recipe))
             for row in range(n):
                 self.play(FadeIn(heatmap.row(row)), run_time=0.4)

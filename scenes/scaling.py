@@ -11,11 +11,17 @@ from manim import DOWN, LEFT, RIGHT, UP, FadeIn, GrowFromEdge, Indicate, Replace
 from attention_math import DEFAULT_SEED, scaling_trace
 
 from .kit import ExplainerScene
-from .kit.components import Histogram, formula, label
-from .kit.layout import RIGHT_EDGE, SAFE_LEFT, SAFE_TOP
+from .kit.charts import Histogram
+from .kit.layout import SAFE_AREA, pin
+from .kit.text import formula, label
 from .theme import format_number
 
 ATTENTION_FORMULA = (r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\left(", r"\frac{QK^\top}{\sqrt{d_k}}", r"\right)V")
+
+SCORES_ROW = UP * 1.9
+"""Where the row of one query's scores sits: under the heading, above the two charts."""
+CHARTS = (LEFT * 3.3 + DOWN * 1.55, RIGHT * 3.3 + DOWN * 1.55)
+"""Where the two charts of attention weights sit side by side: without scaling, then with it."""
 
 
 class ScalingScene(ExplainerScene):
@@ -44,9 +50,11 @@ class ScalingScene(ExplainerScene):
         """Step 1: the formula, and the question."""
         theme = self.theme
         with self.step("the-question"):
-            equation = formula(theme, *ATTENTION_FORMULA, size=44)
+            equation = formula(theme, *ATTENTION_FORMULA, size=theme.headline_formula_size)
             equation[1].set_color(theme.highlight)
-            question = VGroup(label(theme, "Why divide by", color=theme.muted), formula(theme, r"\sqrt{d_k}\,?", size=40))
+            question = VGroup(
+                label(theme, "Why divide by", color=theme.muted), formula(theme, r"\sqrt{d_k}\,?", size=theme.large_formula_size)
+            )
             question.arrange(RIGHT, buff=0.2)
             VGroup(equation, question).arrange(DOWN, buff=0.8)
             self.say("Attention divides every score by the square root of d_k.")
@@ -110,7 +118,7 @@ class ScalingScene(ExplainerScene):
                 label(theme, "entries: random, variance 1, seed", size=theme.small_size, color=theme.muted),
                 self.number("seed", 0, size=theme.small_size, color=theme.muted),
             ).arrange(RIGHT, buff=0.15)
-            seed.move_to([RIGHT_EDGE - seed.width / 2, SAFE_TOP - 0.3, 0]).align_to(self.heading_text, DOWN)
+            pin(seed, RIGHT).align_to(self.heading_text, DOWN)
             if seed.get_left()[0] < self.heading_text.get_right()[0] + 0.3:
                 seed.next_to(self.heading_text, DOWN, buff=0.15).align_to(self.heading_text, LEFT)
             self.play(FadeIn(seed))
@@ -128,9 +136,12 @@ class ScalingScene(ExplainerScene):
     def divide_each_by_its_root(self):
         """Step 3: each dot product divided by the square root of its d_k: one spread for every width."""
         t, theme = self.trace, self.theme
-        new_heading = VGroup(label(theme, "Each divided by", size=theme.title_size), formula(theme, r"\sqrt{d_k}", size=44))
+        new_heading = VGroup(
+            label(theme, "Each divided by", size=theme.title_size),
+            formula(theme, r"\sqrt{d_k}", size=theme.headline_formula_size),
+        )
         new_heading.arrange(RIGHT, buff=0.2)
-        new_heading.move_to([SAFE_LEFT + new_heading.width / 2, self.heading_text.get_y(), 0])
+        pin(new_heading, LEFT, SAFE_AREA, y=self.heading_text.get_y())
         animations = [ReplacementTransform(self.heading_text, new_heading)]
         max_count = t.scaled_hist_counts.max()
         for i, (histogram, variance) in enumerate(zip(self.histograms, self.variance_numbers)):
@@ -168,7 +179,7 @@ class ScalingScene(ExplainerScene):
         low, high = t.row_raw_scores.min(), t.row_raw_scores.max()
         self.raw = raw = self.grid("row_raw_scores", 1, col_labels=self.keys, col_label_color=theme.key, cell_width=1.3)
         raw_name = formula(theme, r"q \cdot k_j").next_to(raw, LEFT, buff=0.4)
-        VGroup(raw_name, raw).move_to(UP * 1.9)
+        VGroup(raw_name, raw).move_to(SCORES_ROW)
         with self.step("one-row-of-scores"):
             self.clear()
             heading = self.heading(f"One query, {format_number(len(self.keys), 0)} keys, width {format_number(t.row_d_k, 0)}")
@@ -192,7 +203,7 @@ class ScalingScene(ExplainerScene):
         winner = int(t.row_unscaled_weights.argmax())
         unscaled = self.bars("row_unscaled_weights", self.keys, height=2.0, spacing=1.0, color=theme.query)
         self.unscaled_title = formula(theme, r"\mathrm{softmax}(q \cdot k_j)", size=theme.body_size)
-        self.unscaled_group = VGroup(self.unscaled_title, unscaled).arrange(DOWN, buff=0.35).move_to(LEFT * 3.3 + DOWN * 1.55)
+        self.unscaled_group = VGroup(self.unscaled_title, unscaled).arrange(DOWN, buff=0.35).move_to(CHARTS[0])
         with self.step("softmax-without-scaling"):
             self.say("Softmax turns these raw scores into attention weights.")
             self.play(FadeIn(self.unscaled_title), GrowFromEdge(unscaled.bars, DOWN), FadeIn(unscaled.labels), run_time=1.2)
@@ -217,7 +228,7 @@ class ScalingScene(ExplainerScene):
         scaled_bars = self.bars("row_scaled_weights", self.keys, height=2.0, spacing=1.0, color=theme.value)
         scaled_title = formula(theme, r"\mathrm{softmax}\left(\frac{q \cdot k_j}{\sqrt{d_k}}\right)", size=theme.body_size)
         scaled_group = VGroup(scaled_title, scaled_bars).arrange(DOWN, buff=0.2)
-        scaled_group.move_to(RIGHT * 3.3 + DOWN * 1.55).align_to(self.unscaled_group, DOWN)
+        scaled_group.move_to(CHARTS[1]).align_to(self.unscaled_group, DOWN)
         scaled_title.match_y(self.unscaled_title)
         leader = int(t.row_scaled_weights.argmax())
         with self.step("softmax-with-scaling"):
@@ -240,12 +251,12 @@ class ScalingScene(ExplainerScene):
         theme = self.theme
         with self.step("takeaway"):
             self.clear()
-            equation = formula(theme, *ATTENTION_FORMULA, size=44)
+            equation = formula(theme, *ATTENTION_FORMULA, size=theme.headline_formula_size)
             equation[1].set_color(theme.highlight)
             summary = formula(
                 theme,
                 r"\mathrm{variance} \approx d_k \;\rightarrow\; \div\sqrt{d_k} \;\rightarrow\; \mathrm{variance} \approx 1",
-                size=36,
+                size=theme.formula_size,
             )
             summary.set_color(theme.muted)
             VGroup(equation, summary).arrange(DOWN, buff=0.8)

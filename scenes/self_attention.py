@@ -12,7 +12,9 @@ from manim import (
     LEFT,
     PI,
     RIGHT,
+    UL,
     UP,
+    UR,
     Create,
     FadeIn,
     FadeOut,
@@ -28,8 +30,11 @@ from manim import (
 from attention_math import THE_CAT_SAT, self_attention_trace, sentence_example
 
 from .kit import ExplainerScene
-from .kit.components import NumberGrid, WeightedSum, WorkedSum, axis_names, elided_label, formula, label, word_rows
-from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_LEFT, SAFE_RIGHT, SAFE_TOP
+from .kit.heatmaps import attention_heatmap, axis_names
+from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_AREA, SAFE_LEFT, SAFE_TOP, center_between, keep_inside, pin
+from .kit.tables import NumberGrid
+from .kit.text import elided_label, formula, label, word_rows
+from .kit.worked_sums import WeightedSum, WorkedSum
 from .theme import format_number
 
 LABEL_WIDTH = 3.0
@@ -91,7 +96,7 @@ class SelfAttentionScene(ExplainerScene):
         self.labels = [short(theme, token) for token in t.key_tokens]
         query = short(theme, t.query_tokens[t.focus], 2.6, size=theme.body_size)
         self.query_name = label(theme, f"query: {query}", color=theme.query)
-        self.query_name.move_to([SAFE_RIGHT - self.query_name.width / 2, SAFE_TOP - self.query_name.height / 2, 0])
+        pin(self.query_name, UR, SAFE_AREA)
         # Rows 0.55 apart; eight rows start higher and sit closer, so the line under X still fits.
         self.row_height = min(0.55, 4.0 / n)
         top = 1.85 if n <= 6 else 2.1
@@ -247,7 +252,7 @@ class SelfAttentionScene(ExplainerScene):
         )
         picture = VGroup(total, names)
         picture.move_to([0, 0, 0]).shift(UP * (SAFE_TOP - 0.9 - picture.get_top()[1]))
-        picture.shift(RIGHT * max(0.0, SAFE_LEFT + 0.05 - picture.get_left()[0]))
+        keep_inside(picture, left=SAFE_LEFT + 0.05, right=None)
         old = [m for m in self.mobjects if m not in (self.heading_mobject, self.query_name)]
         with self.step("weighted-sum"):
             self.say(f"The output for “{query}” mixes the value rows, using these attention weights.")
@@ -294,20 +299,9 @@ class SelfAttentionScene(ExplainerScene):
             self.say("Do the same with every word as the query: the full attention matrix.")
             self.clear()
             heading = self.heading("Attention weights: every query, every key")
-            heatmap = self.grid(
-                "weights",
-                2,
-                heat=True,
-                vmin=0.0,
-                cell_width=1.05,
-                cell_height=min(0.62, 3.6 / n),
-                row_labels=self.labels,
-                col_labels=[short(theme, token, 2.9) for token in t.key_tokens],
-                row_label_color=theme.query,
-                col_label_color=theme.key,
-                row_label_width=LABEL_WIDTH,
-                col_label_lines=0,
-            )
+            keys = [short(theme, token, 2.9) for token in t.key_tokens]
+            cell = (1.05, min(0.62, 3.6 / n))
+            heatmap = attention_heatmap(self, "weights", self.labels, keys, cell=cell, scale=(0.0, None), label_width=LABEL_WIDTH)
             note = self.note_lines(
                 (
                     "Embeddings made up by hand in the course notebook:",
@@ -319,9 +313,7 @@ class SelfAttentionScene(ExplainerScene):
             names = axis_names(theme, heatmap)
             picture = VGroup(heatmap, names)
             # Under the heading, above the note; long key words take two or three lines.
-            picture.move_to([0, (heading.get_bottom()[1] - 0.3 + note.get_top()[1] + 0.25) / 2, 0])
-            picture.shift(RIGHT * max(0.0, SAFE_LEFT + 0.05 - picture.get_left()[0]))
-            picture.shift(LEFT * max(0.0, picture.get_right()[0] - RIGHT_EDGE))
+            keep_inside(center_between(picture, heading, note), left=SAFE_LEFT + 0.05)
             self.play(FadeIn(heading), FadeIn(heatmap.row_labels), FadeIn(heatmap.col_labels), FadeIn(names))
             for row in range(n):
                 self.play(FadeIn(heatmap.row(row)), run_time=0.4)
@@ -355,7 +347,7 @@ class SelfAttentionScene(ExplainerScene):
                 heading.scale_to_fit_width(room)
             if heading.font_size >= self.theme.body_size - 1e-6:
                 break
-        heading.move_to([SAFE_LEFT + heading.width / 2, SAFE_TOP - heading.height / 2, 0])
+        pin(heading, UL, SAFE_AREA)
         self.heading_mobject = heading
         return heading
 

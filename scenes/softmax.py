@@ -12,13 +12,23 @@ from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, GrowFromEdge, Indicate
 from attention_math.traces.softmax import softmax_trace
 
 from .kit import ExplainerScene
-from .kit.components import formula, label
+from .kit.text import formula, label
 from .theme import format_number
 
 SOFTMAX_FORMULA = (r"\mathrm{softmax}(s)_j = ", r"\frac{e^{s_j}}{\sum_k e^{s_k}}")
 
 ROW_Y = (0.65, -0.1, -0.85)
 """Heights of the table's rows, one per key."""
+EXPANSIONS_AT = DOWN * 2.25
+"""Where the scores' dot products are written out, under the table (their left edge then goes under the keys')."""
+SUM_AT = DOWN * 1.85
+"""Where the sum of the exponentials is written, under the table."""
+WHY_AT = DOWN * 2.3
+"""Where the weights are added up, and why they make 1, under the table."""
+TAKEAWAY_AT = UP * 0.3
+"""The centre of the summary: a little above the frame's, clear of the captions."""
+BASELINE_DROP = DOWN * 0.02
+"""How far a formula set among words drops to sit on their baseline (LaTeX's box is deeper than its glyphs)."""
 
 
 class SoftmaxScene(ExplainerScene):
@@ -49,7 +59,7 @@ class SoftmaxScene(ExplainerScene):
         return grid
 
     def column_title(self, tex: str, column) -> VGroup:
-        return formula(self.theme, tex, size=40).next_to(column.cells[0], UP, buff=0.25)
+        return formula(self.theme, tex, size=self.theme.large_formula_size).next_to(column.cells[0], UP, buff=0.25)
 
     def show_scores(self, t):
         theme = self.theme
@@ -83,7 +93,7 @@ class SoftmaxScene(ExplainerScene):
             self.play(FadeIn(keys_title), FadeIn(keys), FadeIn(self.scores_title))
             self.say("Each score is the dot product of the query with one key, not scaled, as in the exercise.")
             expansions = VGroup(*[self.expansion(j) for j in range(len(t.tokens))]).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
-            expansions.move_to(DOWN * 2.25).align_to(keys.row_labels, LEFT)
+            expansions.move_to(EXPANSIONS_AT).align_to(keys.row_labels, LEFT)
             for j, expansion in enumerate(expansions):
                 self.play(FadeIn(expansion), run_time=0.8 if j else 1.2)
                 cell = VGroup(self.scores.cells[j], self.scores.numbers[j])
@@ -135,7 +145,7 @@ class SoftmaxScene(ExplainerScene):
             for j in range(1, len(t.tokens)):
                 parts += [label(theme, "+", size=theme.small_size), self.number(f"exp_scores[{j}]", 2)]
             parts += [label(theme, "=", size=theme.small_size), self.number("exp_sum", 2, color=theme.highlight)]
-            total = VGroup(*parts).arrange(RIGHT, buff=0.15).move_to(DOWN * 1.85).align_to(self.keys.row_labels, LEFT)
+            total = VGroup(*parts).arrange(RIGHT, buff=0.15).move_to(SUM_AT).align_to(self.keys.row_labels, LEFT)
             self.play(TransformFromCopy(self.exp.numbers, VGroup(*parts[1:-2:2])), FadeIn(VGroup(*parts[0:-1:2])), run_time=1.5)
             self.play(FadeIn(parts[-1]))
             self.total = VGroup(*parts)
@@ -180,8 +190,12 @@ class SoftmaxScene(ExplainerScene):
                 parts += [label(theme, "+", size=theme.small_size), self.number(f"weights[{j}]", 2)]
             parts += [label(theme, "=", size=theme.small_size), self.number("weight_sum", 2, color=theme.highlight)]
             added = VGroup(*parts).arrange(RIGHT, buff=0.15)
-            why = formula(theme, r"\sum_j \frac{e^{s_j}}{\sum_k e^{s_k}} = \frac{\sum_j e^{s_j}}{\sum_k e^{s_k}} = 1", size=40)
-            VGroup(added, why).arrange(RIGHT, buff=0.8).move_to(DOWN * 2.3).align_to(self.keys.row_labels, LEFT)
+            why = formula(
+                theme,
+                r"\sum_j \frac{e^{s_j}}{\sum_k e^{s_k}} = \frac{\sum_j e^{s_j}}{\sum_k e^{s_k}} = 1",
+                size=theme.large_formula_size,
+            )
+            VGroup(added, why).arrange(RIGHT, buff=0.8).move_to(WHY_AT).align_to(self.keys.row_labels, LEFT)
             self.say("Why do the attention weights add up to 1?")
             self.play(FadeOut(self.total), FadeOut(self.note))
             self.say(f"Here {' + '.join(format_number(w, 2) for w in t.weights)} = {format_number(t.weight_sum, 2)}.")
@@ -237,19 +251,21 @@ class SoftmaxScene(ExplainerScene):
         theme = self.theme
         with self.step("takeaway"):
             self.clear()
-            equation = formula(theme, *SOFTMAX_FORMULA, size=48)
+            equation = formula(theme, *SOFTMAX_FORMULA, size=theme.display_formula_size)
             equation[1].set_color(theme.highlight)
             positive = VGroup(
-                label(theme, "1. exponentiate: every"), formula(theme, r"e^{s_j}", size=40), label(theme, "is positive")
+                label(theme, "1. exponentiate: every"),
+                formula(theme, r"e^{s_j}", size=theme.large_formula_size),
+                label(theme, "is positive"),
             )
             positive.arrange(RIGHT, buff=0.15)
-            positive[1].align_to(positive[0], DOWN).shift(DOWN * 0.02)
+            positive[1].align_to(positive[0], DOWN).shift(BASELINE_DROP)
             points = VGroup(
                 positive,
                 label(theme, "2. sum, 3. divide: the attention weights add up to 1"),
                 label(theme, "wider gaps between scores: sharper weights", color=theme.muted),
             ).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
-            VGroup(equation, points).arrange(DOWN, buff=0.8).shift(UP * 0.3)
+            VGroup(equation, points).arrange(DOWN, buff=0.8).shift(TAKEAWAY_AT)
             self.say("Softmax: exponentiate, sum, divide.")
             self.play(Write(equation), run_time=1.5)
             self.say("The attention weights are positive, and they add up to 1.")

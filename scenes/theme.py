@@ -56,6 +56,20 @@ class Theme:
     """No text is drawn smaller: its capitals and digits are 2.5 % of the frame's height (27 px at 1080p)."""
     min_formula_size: int = 27
     """No formula is drawn smaller: LaTeX's capitals at 27 are as tall as ``Text``'s at 20."""
+    dense_number_size: int = 22
+    """Numbers in a heatmap's cells when the cells are a little wider than the smallest (a few tokens)."""
+    aside_formula_size: int = 32
+    """A formula among words of the small size, as tall as they look."""
+    large_formula_size: int = 40
+    """A formula on a line of its own that the step is about."""
+    pair_formula_size: int = 42
+    """Two formulas stacked as a pair (a definition in two cases)."""
+    headline_formula_size: int = 44
+    """The formula a video is about (attention's), opening and closing it."""
+    display_formula_size: int = 48
+    """One short formula shown alone, the summary of a step."""
+    hero_formula_size: int = 56
+    """A formula shown alone as large as the frame allows, beside a heatmap it explains."""
     colormap: tuple[str, ...] = field(default=VIRIDIS)
 
     @property
@@ -151,6 +165,6 @@ def colormap_color(theme: Theme, fraction: float) -> str:
     return "#" + "".join(f"{round(x + (y - x) * t):02X}" for x, y in zip(a, b))
 
 
-def readable_on(theme: Theme, fill: str) -> str:
+def readable_on(fill: str) -> str:
     """Black or white, whichever reads better on ``fill`` (for numbers inside heatmap cells)."""
     return "#000000" if contrast_ratio("#000000", fill) >= contrast_ratio("#FFFFFF", fill) else "#FFFFFF"

@@ -29,8 +29,9 @@ from manim import (
 from attention_math import DEFAULT_SENTENCE, trained_heads_trace, trained_token_count
 
 from .kit import ExplainerScene
-from .kit.components import ColorScale, formula, heatmap_patches, label, label_lines
+from .kit.heatmaps import ColorScale, heatmap_patches
 from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_BOTTOM, SAFE_TOP
+from .kit.text import formula, label, label_lines
 from .theme import format_number
 
 DEFAULT_TOKEN = "it"

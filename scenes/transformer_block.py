@@ -32,8 +32,9 @@ from attention_math import DEFAULT_SEED, THE_CAT_SAT, sentence_example
 from attention_math.traces.transformer_block import transformer_block_trace
 
 from .kit import ExplainerScene
-from .kit.components import NumberGrid, elided_label, formula, label, word_rows
 from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_BOTTOM
+from .kit.tables import NumberGrid
+from .kit.text import elided_label, formula, label, word_rows
 from .theme import format_number
 
 CELL_W, CELL_H = 0.92, 0.46

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from attention_math.traces.positional_encoding import positional_trace
-from scenes.kit.components import COLOR_GRID_LEVELS, ColorGrid, formula, label
+from scenes.kit.heatmaps import COLOR_GRID_LEVELS, ColorGrid
+from scenes.kit.text import formula, label
 from scenes.theme import DARK, LIGHT, colormap_color
 
 POINTS_PER_RECTANGLE = 16  # four sides, each a cubic Bézier curve of four points

@@ -14,10 +14,8 @@ from hypothesis import strategies as st
 import attention_math as am
 from attention_math.block import (
     BlockWeights,
-    feed_forward,
     layer_norm,
     random_block_weights,
-    transformer_block,
 )
 from attention_math.generation import (
     attention_macs,
@@ -272,24 +270,6 @@ def test_layer_norm_matches_torch(affine):
     np.testing.assert_allclose(F.layer_norm(tensor(x), (8,)).numpy(), layer_norm(x), rtol=1e-10, atol=1e-12)
 
 
-def test_feed_forward_matches_torch_linear_relu_linear():
-    r = np.random.default_rng(8)
-    x, w1, b1, w2, b2 = r.normal(size=(4, 8)), r.normal(size=(8, 16)), r.normal(size=16), r.normal(size=(16, 8)), r.normal(size=8)
-    first, second = torch.nn.Linear(8, 16, dtype=DOUBLE), torch.nn.Linear(16, 8, dtype=DOUBLE)
-    with torch.no_grad():
-        # torch's Linear computes x @ W.T + b, ours x @ w + b: copy the transposes in.
-        first.weight.copy_(tensor(w1.T))
-        first.bias.copy_(tensor(b1))
-        second.weight.copy_(tensor(w2.T))
-        second.bias.copy_(tensor(b2))
-        hidden = torch.relu(first(tensor(x)))
-        expected = second(hidden)
-    output, ours_hidden = feed_forward(x, w1, b1, w2, b2)
-    np.testing.assert_allclose(ours_hidden, hidden.numpy(), rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(output, expected.numpy(), rtol=1e-10, atol=1e-12)
-    assert np.any(ours_hidden == 0.0) and np.all(ours_hidden >= 0.0)
-
-
 def random_weights(seed, d_model, d_ff):
     """Block weights with every parameter random (biases, gamma and beta too) so none is trivially checked."""
     r = np.random.default_rng(seed)
@@ -308,69 +288,6 @@ def random_weights(seed, d_model, d_ff):
         1 + 0.1 * r.normal(size=d_model),
         0.1 * r.normal(size=d_model),
     )
-
-
-def torch_block(x, w, n_heads, mask):
-    """The block re-implemented with torch modules: MultiheadAttention, LayerNorm, Linear, ReLU."""
-    d_model, d_ff = w.w1.shape
-    attention = torch.nn.MultiheadAttention(d_model, n_heads, bias=False, batch_first=True, dtype=DOUBLE)
-    norm1, norm2 = torch.nn.LayerNorm(d_model, dtype=DOUBLE), torch.nn.LayerNorm(d_model, dtype=DOUBLE)
-    first, second = torch.nn.Linear(d_model, d_ff, dtype=DOUBLE), torch.nn.Linear(d_ff, d_model, dtype=DOUBLE)
-    with torch.no_grad():
-        attention.in_proj_weight.copy_(tensor(np.concatenate([w.w_q.T, w.w_k.T, w.w_v.T])))
-        attention.out_proj.weight.copy_(tensor(w.w_o.T))
-        for norm, gamma, beta in ((norm1, w.gamma1, w.beta1), (norm2, w.gamma2, w.beta2)):
-            norm.weight.copy_(tensor(gamma))
-            norm.bias.copy_(tensor(beta))
-        for linear, weight, bias in ((first, w.w1, w.b1), (second, w.w2, w.b2)):
-            linear.weight.copy_(tensor(weight.T))
-            linear.bias.copy_(tensor(bias))
-        xt = tensor(x)[None]
-        hidden_mask = None if mask is None else torch.as_tensor(~mask)  # torch's boolean mask marks what is hidden
-        attended, weights = attention(xt, xt, xt, attn_mask=hidden_mask, average_attn_weights=False)
-        h = norm1(xt + attended)
-        out = norm2(h + second(torch.relu(first(h))))
-    return out[0].numpy(), weights[0].numpy(), h[0].numpy()
-
-
-def torch_encoder_layer(w, n_heads):
-    """torch.nn.TransformerEncoderLayer (post-norm, ReLU, no dropout) holding the same weights."""
-    d_model, d_ff = w.w1.shape
-    layer = torch.nn.TransformerEncoderLayer(
-        d_model, n_heads, dim_feedforward=d_ff, dropout=0.0, activation="relu", batch_first=True, norm_first=False, dtype=DOUBLE
-    )
-    with torch.no_grad():
-        layer.self_attn.in_proj_weight.copy_(tensor(np.concatenate([w.w_q.T, w.w_k.T, w.w_v.T])))
-        layer.self_attn.in_proj_bias.zero_()  # our attention has no biases
-        layer.self_attn.out_proj.weight.copy_(tensor(w.w_o.T))
-        layer.self_attn.out_proj.bias.zero_()
-        layer.linear1.weight.copy_(tensor(w.w1.T))
-        layer.linear1.bias.copy_(tensor(w.b1))
-        layer.linear2.weight.copy_(tensor(w.w2.T))
-        layer.linear2.bias.copy_(tensor(w.b2))
-        for norm, gamma, beta in ((layer.norm1, w.gamma1, w.beta1), (layer.norm2, w.gamma2, w.beta2)):
-            norm.weight.copy_(tensor(gamma))
-            norm.bias.copy_(tensor(beta))
-    return layer.eval()
-
-
-@pytest.mark.parametrize("causal", [False, True])
-def test_block_matches_torch_modules(causal):
-    seq, d_model, n_heads, d_ff = 4, 8, 2, 16
-    x = np.random.default_rng(9).normal(size=(seq, d_model))
-    w = random_weights(10, d_model, d_ff)
-    mask = am.causal_mask(seq) if causal else None
-    result = transformer_block(x, w, n_heads, mask=mask)
-    output, weights, norm1 = torch_block(x, w, n_heads, mask)
-    np.testing.assert_allclose(result.output, output, rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(result.attention_weights, weights, rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(result.norm1, norm1, rtol=1e-10, atol=1e-12)
-
-    layer = torch_encoder_layer(w, n_heads)
-    with torch.no_grad():
-        src_mask = None if mask is None else torch.as_tensor(~mask)
-        expected = layer(tensor(x)[None], src_mask=src_mask)[0].numpy()
-    np.testing.assert_allclose(result.output, expected, rtol=1e-10, atol=1e-12)
 
 
 def gpt2_with(weights_per_layer, positions, eps=1e-5):

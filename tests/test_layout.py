@@ -13,7 +13,7 @@ from manim import DOWN, LEFT, RIGHT, Square, Text, VGroup
 
 from attention_explainer.options import MAX_TOKEN_CHARACTERS, validate
 from scenes import SCENES
-from scenes.kit.components import formula, label
+from scenes.kit.text import formula, label
 from scenes.theme import DARK
 
 from .conftest import build_watching_layout

@@ -14,7 +14,8 @@ from attention_explainer.pipeline.captions import MAX_CHARACTERS_PER_SECOND, MAX
 from attention_math import THE_CAT_SAT, lookup
 from scenes import SCENES
 from scenes.kit import Shown
-from scenes.kit.components import NumberGrid, label
+from scenes.kit.tables import NumberGrid
+from scenes.kit.text import label
 from scenes.theme import format_number, parse_number
 
 from .conftest import built_scene

@@ -1,0 +1,179 @@
+"""Tables of numbers and rows of tokens: :class:`NumberGrid` (optionally a heatmap), :class:`TokenRow`, masks."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, Rectangle, Text, VGroup
+
+from ..theme import Theme, colormap_color, readable_on
+from .text import fit_label, label, label_lines, number_label
+
+__all__ = ["NumberGrid", "TokenRow", "shade_mask"]
+
+
+class NumberGrid(VGroup):
+    """A matrix of numbers in cells, optionally coloured by value as a heatmap.
+
+    Parameters
+    ----------
+    theme
+        Colours and fonts.
+    values
+        A 1-D row or a 2-D matrix; ``-inf`` cells (masked scores) show "−∞".
+    decimals
+        Decimals shown; a shown number is the value rounded to this many.
+    heat
+        Colour each cell from the theme's colour map between ``vmin`` and ``vmax``.
+    row_labels, col_labels
+        Optional labels (tokens) left of the rows and above the columns.
+    row_label_width
+        Widest a row label may be; longer tokens shrink to it (column labels fit their cell).
+    col_label_lines
+        Lines the column labels take turns on, so each may be that many cells wide (a
+        teacher's long words); 0 picks the fewest lines, up to 3, at which every label
+        keeps its size, or else the readable size (see :func:`label_lines`).
+    mono_numbers
+        Numbers in the monospace font (aligned digits); False uses the body font, whose
+        "0.6" is 13 % narrower, for many small heatmaps side by side.
+    """
+
+    def __init__(
+        self,
+        theme: Theme,
+        values,
+        decimals: int = 2,
+        heat: bool = False,
+        vmin: float | None = None,
+        vmax: float | None = None,
+        cell_width: float = 0.95,
+        cell_height: float = 0.55,
+        font_size: int | None = None,
+        row_labels: Sequence[str] | None = None,
+        col_labels: Sequence[str] | None = None,
+        row_label_color: str | None = None,
+        col_label_color: str | None = None,
+        label_size: int | None = None,
+        row_label_width: float = 2.2,
+        col_label_lines: int = 1,
+        mono_numbers: bool = True,
+    ):
+        super().__init__()
+        values = np.asarray(values, dtype=float)
+        values = values.reshape(1, -1) if values.ndim == 1 else values
+        finite = values[np.isfinite(values)]
+        vmin = float(finite.min()) if vmin is None and finite.size else (vmin or 0.0)
+        vmax = float(finite.max()) if vmax is None and finite.size else (vmax or 1.0)
+        n_rows, n_cols = values.shape
+        font_size = font_size or theme.small_size
+
+        self.cells = VGroup()
+        self.numbers = VGroup()
+        for i in range(n_rows):
+            for j in range(n_cols):
+                value = values[i, j]
+                cell = Rectangle(width=cell_width, height=cell_height, stroke_color=theme.line, stroke_width=1.5)
+                cell.move_to(RIGHT * j * cell_width + DOWN * i * cell_height)
+                text_color = theme.text
+                if not np.isfinite(value):
+                    cell.set_fill(theme.background, opacity=1)
+                    text_color = theme.masked
+                elif heat:
+                    fraction = 0.5 if vmax == vmin else (value - vmin) / (vmax - vmin)
+                    fill = colormap_color(theme, fraction)
+                    cell.set_fill(fill, opacity=1)
+                    text_color = readable_on(fill)
+                number = number_label(theme, value, decimals, size=font_size, color=text_color, mono=mono_numbers)
+                number.scale_to_fit_width(min(number.width, cell_width * 0.9))
+                number.move_to(cell)
+                self.cells.add(cell)
+                self.numbers.add(number)
+        self.add(self.cells, self.numbers)
+        self.shape = (n_rows, n_cols)
+
+        self.row_labels = VGroup()
+        self.col_labels = VGroup()
+        size = label_size or theme.small_size
+        if row_labels is not None:
+            for i, token in enumerate(row_labels):
+                text = fit_label(theme, token, row_label_width, size=size, color=row_label_color)
+                text.next_to(self.cell(i, 0), LEFT, buff=0.15)
+                self.row_labels.add(text)
+            self.add(self.row_labels)
+        if col_labels is not None:
+            # Picking the lines, words keep a gap of 15% of a cell; placed, they may fill 95% of their room.
+            lines = col_label_lines or label_lines(theme, col_labels, cell_width * 0.85, size)
+            ends = [-np.inf] * lines  # right edge of the last label on each line
+            for j, token in enumerate(col_labels):
+                text = fit_label(theme, token, cell_width * lines * 0.95, size=size, color=col_label_color)
+                text.next_to(self.cell(0, j), UP, buff=0.12)
+                # The lowest line where the label clears its neighbours: short words stay on the first
+                # (else the line with the most room: on ``lines`` lines it clears by at least 5% of a cell).
+                gap = min(0.25, 0.2 * cell_width)
+                free = [k for k in range(lines) if text.get_left()[0] > ends[k] + gap] or [int(np.argmin(ends))]
+                line = free[0]
+                text.shift(UP * line * 0.38)
+                ends[line] = text.get_right()[0]
+                self.col_labels.add(text)
+            self.add(self.col_labels)
+
+    def cell(self, i: int, j: int) -> Rectangle:
+        """The cell at row ``i``, column ``j``."""
+        return self.cells[i * self.shape[1] + j]
+
+    def number(self, i: int, j: int) -> Text:
+        """The number drawn in cell ``(i, j)``."""
+        return self.numbers[i * self.shape[1] + j]
+
+    def row(self, i: int) -> VGroup:
+        """Cells and numbers of row ``i``."""
+        n_cols = self.shape[1]
+        return VGroup(*self.cells[i * n_cols : (i + 1) * n_cols], *self.numbers[i * n_cols : (i + 1) * n_cols])
+
+    def column(self, j: int) -> VGroup:
+        """Cells and numbers of column ``j``."""
+        return VGroup(*[self.cell(i, j) for i in range(self.shape[0])], *[self.number(i, j) for i in range(self.shape[0])])
+
+
+class TokenRow(VGroup):
+    """Tokens side by side in boxes; user text, so drawn with ``Text`` only.
+
+    A row wider than ``max_width`` (a teacher's long sentence) is shrunk to it as a whole.
+    """
+
+    def __init__(
+        self,
+        theme: Theme,
+        tokens: Sequence[str],
+        color: str | None = None,
+        size: int | None = None,
+        buff: float = 0.25,
+        max_width: float = 13.0,
+    ):
+        super().__init__()
+        for token in tokens:
+            text = label(theme, token, size=size or theme.body_size, color=color)
+            box = Rectangle(
+                width=text.width + 0.3, height=max(text.height, 0.3) + 0.25, stroke_color=color or theme.line, stroke_width=2
+            )
+            box.move_to(text)
+            self.add(VGroup(box, text))
+        self.arrange(RIGHT, buff=buff)
+        if self.width > max_width:
+            self.scale_to_fit_width(max_width)
+
+
+def shade_mask(theme: Theme, grid: "NumberGrid", mask) -> "NumberGrid":
+    """Colour a drawn 1/0 mask: allowed cells tinted, hidden cells' numbers in the masked colour.
+
+    ``mask`` is the boolean mask the grid shows (read from the trace); nothing is computed.
+    """
+    n_rows, n_cols = grid.shape
+    for i in range(n_rows):
+        for j in range(n_cols):
+            if mask[i][j]:
+                grid.cell(i, j).set_fill(theme.value, opacity=0.28)
+            else:
+                grid.number(i, j).set_color(theme.masked)
+    return grid

@@ -1,0 +1,165 @@
+"""Text of every kind: labels (user text, always ``Text``), numbers as shown, and formulas (LaTeX, code only).
+
+A number is drawn once, as ``Text`` (never rebuilt per frame): a value that changes is shown
+by transforming to another pre-built label.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Sequence, TypeVar
+
+from manim import DOWN, RIGHT, MathTex, Mobject, Rectangle, Text, TexTemplate, VGroup
+
+from ..theme import Theme, format_number
+
+__all__ = [
+    "SANS_TEX",
+    "cheap_to_copy",
+    "label",
+    "fit_label",
+    "elided_label",
+    "word_rows",
+    "label_lines",
+    "number_label",
+    "formula",
+]
+
+T = TypeVar("T", bound=Mobject)
+
+
+def cheap_to_copy(mobject: T) -> T:
+    """``mobject`` with its glyphs' parsed SVG paths dropped, so copying it costs a fraction.
+
+    A glyph keeps the svgelements path it was built from, though manim reads it only while
+    building the glyph; every FadeIn, FadeOut and Transform deep-copies each glyph twice,
+    path included (1.1 ms a glyph). Copying a hundred numbers took 0.64 s with the paths
+    and 0.09 s without (measured here): scenes full of numbers spent much of their time
+    copying them.
+    """
+    for part in mobject.get_family():
+        if getattr(part, "path_obj", None) is not None:
+            part.path_obj = None
+    return mobject
+
+
+LEFT_TO_RIGHT_MARK = "\u200e"
+
+
+def _right_to_left(content: str) -> bool:
+    return any(unicodedata.bidirectional(character) in ("R", "AL") for character in content)
+
+
+def label(theme: Theme, content: str, size: int | None = None, color: str | None = None, mono: bool = False) -> Text:
+    """Plain text in the theme's font. User text (tokens, sentences) is always drawn this way.
+
+    Hebrew and Arabic are shaped and ordered by Pango. A text that starts right-to-left is drawn
+    after an invisible left-to-right mark: manim (0.22) keeps only the glyphs of a left-to-right
+    paragraph, and drew a purely right-to-left word as nothing.
+    """
+    drawn = LEFT_TO_RIGHT_MARK + content if _right_to_left(content) else content
+    text = Text(
+        drawn,
+        font=theme.mono_font if mono else theme.font,
+        font_size=max(size or theme.body_size, theme.min_size),
+        color=color or theme.text,
+    )
+    text.original_text = content  # what was written, as tests and pages read it
+    return cheap_to_copy(text)
+
+
+def fit_label(theme: Theme, content: str, max_width: float, size: int | None = None, color: str | None = None) -> Text:
+    """A :func:`label` shrunk, if needed, to ``max_width``: a teacher's long word still fits its slot, drawn whole."""
+    text = label(theme, content, size=size, color=color)
+    if text.width > max_width:
+        text.scale_to_fit_width(max_width)
+    return text
+
+
+def elided_label(theme: Theme, content: str, max_width: float, size: int | None = None, color: str | None = None) -> Text:
+    """A :func:`label` no wider than ``max_width`` that never shrinks below the readable size.
+
+    It first shrinks towards ``theme.min_size``, as :func:`fit_label` does; a word still too wide
+    then loses letters from its end, an ellipsis standing for them ("wwwwwwwwww…").
+    """
+    text = fit_label(theme, content, max_width, size=size, color=color)
+    if text.font_size >= theme.min_size - 1e-6:
+        return text
+    kept = len(content)
+    while kept > 1:
+        kept -= 1
+        text = label(theme, content[:kept] + "…", size=theme.min_size, color=color)
+        if text.width <= max_width:
+            break
+    return text
+
+
+def word_rows(theme: Theme, tokens: Sequence[str], width: float, size: int | None = None, color: str | None = None) -> VGroup:
+    """A teacher's words, each whole in a box, wrapped onto as many centred lines as ``width`` needs.
+
+    Where labels elsewhere elide a long word (:func:`elided_label`), this shows it whole.
+    """
+    boxes = []
+    for token in tokens:
+        text = label(theme, token, size=size or theme.body_size, color=color or theme.text)
+        if text.width > width - 0.3:
+            text.scale_to_fit_width(width - 0.3)
+        boxes.append(
+            VGroup(
+                Rectangle(width=text.width + 0.24, height=0.3 + 0.24, stroke_color=theme.line, stroke_width=2).move_to(text), text
+            )
+        )
+    lines, current, used = [], [], 0.0
+    for box in boxes:
+        if current and used + 0.25 + box.width > width:
+            lines.append(VGroup(*current).arrange(RIGHT, buff=0.25))
+            current, used = [], 0.0
+        used += (0.25 if current else 0.0) + box.width
+        current.append(box)
+    lines.append(VGroup(*current).arrange(RIGHT, buff=0.25))
+    return VGroup(*lines).arrange(DOWN, buff=0.2)
+
+
+def number_label(
+    theme: Theme, value: float, decimals: int, size: int | None = None, color: str | None = None, mono: bool = True
+) -> Text:
+    """One number, formatted as everywhere on screen, in the monospace font (or the body font, 13 % narrower)."""
+    return label(theme, format_number(value, decimals), size=size or theme.small_size, color=color, mono=mono)
+
+
+SANS_TEX = TexTemplate()
+"""LaTeX set in a sans face, words and maths alike, so a formula reads like the ``Text`` beside it.
+
+Helvetica (psnfss, in texlive-fonts-recommended) is the body font; mathastext draws the
+letters and digits of formulas in it too, leaving only symbols (√, Σ, brackets) to Computer Modern.
+"""
+SANS_TEX.add_to_preamble(
+    r"\usepackage[T1]{fontenc}\usepackage{helvet}\renewcommand{\familydefault}{\sfdefault}\usepackage[italic]{mathastext}"
+)
+
+
+def formula(theme: Theme, *tex: str, size: int | None = None, colors: dict[str, str] | None = None) -> MathTex:
+    """A formula written in the code (never user text), typeset by LaTeX in the sans face of :data:`SANS_TEX`."""
+    tex_mobject = MathTex(
+        *tex,
+        font_size=max(size or theme.formula_size, theme.min_formula_size),
+        color=theme.text,
+        tex_to_color_map=colors or {},
+        tex_template=SANS_TEX,
+    )
+    return cheap_to_copy(tex_mobject)
+
+
+def label_lines(theme: Theme, tokens: Sequence[str], slot: float, size: int | None = None, most: int = 3) -> int:
+    """How many staggered lines labels ``slot`` apart need: the fewest at which every label keeps its size,
+    else the fewest at which it keeps the readable size.
+
+    On ``k`` lines a label may be ``k`` slots wide; ``most`` lines at the most (the
+    labels then shrink to fit, as :func:`fit_label` does).
+    """
+    widest = max((label(theme, token, size=size).width for token in tokens), default=0.0)
+    for scale in (1.0, theme.min_size / max(size or theme.body_size, theme.min_size)):
+        for k in range(1, most + 1):
+            if widest * scale <= k * slot:
+                return k
+    return most
