@@ -28,6 +28,8 @@ __all__ = [
     "shrink_to_fit",
     "pin",
     "align_to_cells",
+    "center_in",
+    "HEADING_LINE",
     "SAFE_LEFT",
     "SAFE_RIGHT",
     "SAFE_TOP",
@@ -118,6 +120,9 @@ SAFE_AREA = Region(SAFE_LEFT, SAFE_RIGHT, SAFE_BOTTOM, SAFE_TOP)
 CONTENT = Region(LEFT_EDGE, RIGHT_EDGE, SAFE_BOTTOM, SAFE_TOP)
 """The safe area a hair in from its sides, where scenes put their leftmost and rightmost things."""
 
+HEADING_LINE = SAFE_TOP - 0.35
+"""The middle of the heading's line: where a tag right of the heading (``d = 4``) sits."""
+
 BODY_TOP = 2.75
 """The top of a step's picture: the heading's line and a line of names above it stay free."""
 
@@ -181,3 +186,9 @@ def align_to_cells(mobject: M, cells: Mobject, left: float, top: float) -> M:
     """Shift ``mobject`` so that the top-left corner of its ``cells`` (a grid's cells) is at (``left``, ``top``)."""
     corner = cells.get_corner(UP + LEFT)
     return mobject.shift(RIGHT * (left - corner[0]) + UP * (top - corner[1]))
+
+
+def center_in(mobject: M, region: Region, y: float | None = None) -> M:
+    """Centre ``mobject`` in ``region``, or across it at height ``y`` when given (a picture beside a row)."""
+    center = region.center
+    return mobject.move_to([center[0], center[1] if y is None else y, 0])
