@@ -29,6 +29,7 @@ __all__ = [
     "pin",
     "align_to_cells",
     "center_in",
+    "hang_from",
     "HEADING_LINE",
     "SAFE_LEFT",
     "SAFE_RIGHT",
@@ -192,3 +193,8 @@ def center_in(mobject: M, region: Region, y: float | None = None) -> M:
     """Centre ``mobject`` in ``region``, or across it at height ``y`` when given (a picture beside a row)."""
     center = region.center
     return mobject.move_to([center[0], center[1] if y is None else y, 0])
+
+
+def hang_from(mobject: M, top: float, region: Region = CONTENT) -> M:
+    """Centre ``mobject`` across ``region`` with its top at ``top`` (a row under the heading, a grid under a row)."""
+    return mobject.move_to([region.center[0], top - mobject.height / 2, 0])
