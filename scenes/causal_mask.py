@@ -30,8 +30,8 @@ from attention_math import THE_CAT_SAT, sentence_example
 from attention_math.traces.causal_mask import causal_mask_trace
 
 from .kit import ExplainerScene
-from .kit.heatmaps import axis_names
-from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE
+from .kit.heatmaps import AxisLabels, Cells, axis_names, weights_heatmap
+from .kit.layout import BODY_TOP, CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, keep_inside
 from .kit.tables import NumberGrid, TokenRow, shade_mask
 from .kit.text import elided_label, fit_label, formula, label
 from .theme import format_number
@@ -41,6 +41,18 @@ CHECK, CROSS = "✓", "✗"
 
 LABEL_WIDTH = 1.6
 """Widest a word beside a matrix may be; longer words lose their end to an ellipsis."""
+
+MASK_AT = DOWN * 0.35
+"""Where the 1/0 mask is centred (with its words), before it is kept inside the frame."""
+
+SCORES_AT = DOWN * 0.45
+"""Where the scores plus M are centred, before they are kept inside the frame."""
+
+MAPS_AT = DOWN * 0.55
+"""Where BERT's and GPT's maps are centred before each goes to its side of the frame."""
+
+ROWS_AT = DOWN * 0.3
+"""Where the query's two rows of weights are centred, before they are kept inside the frame."""
 
 
 def short(theme, token: str, width: float = LABEL_WIDTH) -> str:
@@ -144,7 +156,7 @@ class CausalMaskScene(ExplainerScene):
                     break
                 cell_width -= excess / n
             mask = self.mask_grid(cell_width)
-            mask.move_to(DOWN * 0.35)
+            mask.move_to(MASK_AT)
             names = axis_names(theme, mask)
             # Beside the cells, never beside a long last word above them.
             legend.next_to(mask.cells, RIGHT, buff=buff).set_y(mask.cells.get_y())
@@ -188,11 +200,11 @@ class CausalMaskScene(ExplainerScene):
             )
             self.additive_name = formula(theme, r"M").next_to(additive, UP, buff=0.3).align_to(scores_name, DOWN)
             picture = VGroup(scores, scores_name, additive, plus, self.additive_name)
-            picture.move_to(DOWN * 0.45)
+            picture.move_to(SCORES_AT)
             self.place(picture)
             # Many rows start right under the heading, clear of the note at the bottom.
             if self.n > 6:
-                picture.shift(UP * (2.75 - picture.get_top()[1]))
+                picture.shift(UP * (BODY_TOP - picture.get_top()[1]))
             self.note = None if self.course else self.source_note()
             self.say(f"Start from the scores: Q = K = V = {embeddings},")
             self.play(
@@ -232,16 +244,8 @@ class CausalMaskScene(ExplainerScene):
             beside = masked.get_right()[0] + 0.9 + n * cells["cell_width"] + 1.4 <= RIGHT_EDGE
             # In their place the weights take the room M leaves, in wider cells, so their numbers stay apart.
             width = cells["cell_width"] if beside else min(1.0, (RIGHT_EDGE - 1.4 - masked.get_left()[0]) / n)
-            weights = self.grid(
-                "weights",
-                2,
-                heat=True,
-                vmin=0.0,
-                vmax=1.0,
-                **{**cells, "cell_width": width},
-                col_labels=self.short,
-                col_label_color=theme.key,
-                col_label_lines=0,
+            weights = weights_heatmap(
+                self, "weights", None, self.short, cells=Cells(width, cells["cell_height"], cells["font_size"])
             )
             if beside:
                 weights.next_to(masked, RIGHT, buff=0.9).align_to(masked, UP)
@@ -362,9 +366,7 @@ class CausalMaskScene(ExplainerScene):
     @staticmethod
     def place(picture: VGroup) -> None:
         """Keep ``picture`` inside the edges (left-aligned when it is wide), and below the heading."""
-        picture.shift(RIGHT * max(0.0, LEFT_EDGE - picture.get_left()[0]))
-        picture.shift(LEFT * max(0.0, picture.get_right()[0] - RIGHT_EDGE))
-        picture.shift(DOWN * max(0.0, picture.get_top()[1] - 2.75))
+        keep_inside(picture, top=BODY_TOP)
 
     def model_maps(self, cell_width: float) -> list:
         """BERT's and GPT's weight maps side by side, each with its name and the query's row boxed."""
@@ -373,23 +375,10 @@ class CausalMaskScene(ExplainerScene):
         tokens = t.query_tokens
         maps: list = []
         for source, title in (("bidirectional_weights", "BERT: bidirectional"), ("weights", "GPT: causal")):
-            heatmap = self.grid(
-                source,
-                2,
-                heat=True,
-                vmin=0.0,
-                vmax=1.0,
-                cell_width=cell_width,
-                cell_height=min(0.62, 4.0 / len(tokens)),
-                font_size=theme.min_size,  # digits of neighbouring cells apart
-                row_labels=self.short,
-                col_labels=self.short,
-                row_label_color=theme.query,
-                col_label_color=theme.key,
-                row_label_width=LABEL_WIDTH,
-                col_label_lines=0,
-            )
-            heatmap.move_to(DOWN * 0.55)
+            # The readable size keeps the digits of neighbouring cells apart.
+            cells = Cells(cell_width, min(0.62, 4.0 / len(tokens)), theme.min_size)
+            heatmap = weights_heatmap(self, source, self.short, self.short, cells=cells, labels=AxisLabels(LABEL_WIDTH))
+            heatmap.move_to(MAPS_AT)
             name = label(theme, title, color=theme.text).next_to(heatmap.col_labels, UP, buff=0.35)
             box = SurroundingRectangle(heatmap.row(t.focus), color=theme.highlight, buff=0.03)
             # BERT's map from the left edge, GPT's to the right edge (its box's line inside too).
@@ -397,7 +386,7 @@ class CausalMaskScene(ExplainerScene):
             edge = LEFT_EDGE + 0.05 - both.get_left()[0] if not maps else RIGHT_EDGE - 0.05 - both.get_right()[0]
             both.shift(RIGHT * edge)
             maps.append((heatmap, name, box))
-        VGroup(*[VGroup(*m) for m in maps]).shift(DOWN * max(0.0, max(name.get_top()[1] for _, name, _ in maps) - 2.75))
+        VGroup(*[VGroup(*m) for m in maps]).shift(DOWN * max(0.0, max(name.get_top()[1] for _, name, _ in maps) - BODY_TOP))
         return maps
 
     def model_rows(self) -> list:
@@ -416,28 +405,16 @@ class CausalMaskScene(ExplainerScene):
             (f"weights[{i}]", names[1], theme.query),
         ):
             first = not maps
-            row = self.grid(
-                source,
-                2,
-                heat=True,
-                vmin=0.0,
-                vmax=1.0,
-                cell_width=cell_width,
-                cell_height=0.62,
-                row_labels=[title],
-                row_label_color=color,
-                row_label_width=name_width,
-                col_labels=[short(theme, token, 2.8 * cell_width) for token in t.key_tokens] if first else None,
-                col_label_color=theme.key,
-                col_label_lines=0,
-            )
+            keys = [short(theme, token, 2.8 * cell_width) for token in t.key_tokens] if first else None
+            labels = AxisLabels(name_width, query_color=color)
+            row = weights_heatmap(self, source, [title], keys, cells=Cells(cell_width, 0.62), labels=labels)
             if not first:
                 row.shift(maps[0].cells.get_corner(DL) + DOWN * 0.3 - row.cells.get_corner(UL))
             maps.append(row)
         query_name = fit_label(theme, f"query: {t.query_tokens[i]}", 2 * RIGHT_EDGE, color=theme.query)
         query_name.next_to(maps[0].col_labels, UP, buff=0.4).align_to(maps[0].cells, LEFT)
         picture = VGroup(*maps, query_name)
-        picture.move_to(DOWN * 0.3)
+        picture.move_to(ROWS_AT)
         self.place(picture)
         boxes = [SurroundingRectangle(row.cells, color=theme.highlight, buff=0.03) for row in maps]
         return [(maps[0], query_name, boxes[0]), (maps[1], VGroup(), boxes[1])]

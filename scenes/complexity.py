@@ -15,12 +15,23 @@ from manim import DOWN, LEFT, RIGHT, UP, FadeIn, GrowFromEdge, Indicate, Rectang
 from attention_math.traces.complexity import complexity_trace
 
 from .kit import ExplainerScene
-from .kit.layout import RIGHT_EDGE, SAFE_TOP
+from .kit.layout import HEADING_LINE, RIGHT_EDGE, SAFE_BOTTOM, SAFE_TOP, Region, pin
 from .kit.text import formula, label
 from .theme import format_number
 
 CELL = 0.2
 """Side of one weight's square in the n × n grids: constant, so a grid's area shows n²."""
+
+PICTURE_AT = DOWN * 0.1
+"""Where the grids and the bars are centred: a little under the middle, their names under them."""
+PAIR_OFFSET = RIGHT * 0.7
+"""From each n's bar of n² to its bar of n, beside it."""
+FIRST_ROW_DROP = 0.85
+"""From a table's header down to its first row."""
+TAG_ROOM = Region(3.35, RIGHT_EDGE, SAFE_BOTTOM, SAFE_TOP)
+"""Right of the table of lengths: where the tag on a real model's context goes."""
+TAKEAWAY_AT = DOWN * 0.2
+"""Where the takeaway's lines are centred."""
 
 
 class ComplexityScene(ExplainerScene):
@@ -50,14 +61,14 @@ class ComplexityScene(ExplainerScene):
             text.move_to([x, top, 0])
         for r, row in enumerate(rows):
             for text, x in zip(row, columns_x):
-                text.move_to([x, top - 0.85 - row_gap * r, 0])
+                text.move_to([x, top - FIRST_ROW_DROP - row_gap * r, 0])
         return header, rows
 
     def corner(self, name: str, source: str) -> VGroup:
         """ "d = 64" (or "n = 1,024") at the top right, beside the heading, its number from the trace."""
         fixed = VGroup(formula(self.theme, name + " ="), self.number(source, 0, size=self.theme.body_size))
         fixed.arrange(RIGHT, buff=0.15)
-        return fixed.move_to([RIGHT_EDGE - fixed.width / 2, SAFE_TOP - 0.35, 0])
+        return pin(fixed, RIGHT, y=HEADING_LINE)
 
     # --- 1. n × n ---------------------------------------------------------------------
 
@@ -75,7 +86,7 @@ class ComplexityScene(ExplainerScene):
                 ]
             )
             grids.add(squares)
-        return grids.arrange(RIGHT, buff=1.3, aligned_edge=DOWN).move_to(DOWN * 0.1)
+        return grids.arrange(RIGHT, buff=1.3, aligned_edge=DOWN).move_to(PICTURE_AT)
 
     def show_grids(self, t):
         theme = self.theme
@@ -161,7 +172,7 @@ class ComplexityScene(ExplainerScene):
             return
         row = rows[lengths.index(t.context_length)]
         tag = label(self.theme, f"← {t.context_model}'s context", size=self.theme.small_size, color=self.theme.query)
-        tag.next_to(row[-1], RIGHT, buff=0.35).set_x(3.35 + tag.width / 2)
+        pin(tag.next_to(row[-1], RIGHT, buff=0.35), LEFT, TAG_ROOM)
         self.say(f"{t.context_model} reads at most {format_number(t.context_length, 0)} tokens at a time.")
         self.play(FadeIn(tag, shift=LEFT * 0.2))
 
@@ -231,9 +242,9 @@ class ComplexityScene(ExplainerScene):
                 "relative_lengths", names, 0, height=3.6, spacing=2.2, bar_width=0.55, color=theme.key, max_value=max_value
             )
             linear.remove(linear.labels)  # the n labels are drawn once, under the pairs of bars
-            linear.shift(RIGHT * 0.7)
-            VGroup(quadratic, linear).move_to(DOWN * 0.1)
-            quadratic.labels.shift(RIGHT * 0.35)
+            linear.shift(PAIR_OFFSET)
+            VGroup(quadratic, linear).move_to(PICTURE_AT)
+            quadratic.labels.shift(PAIR_OFFSET / 2)  # under the middle of each pair
             growth = VGroup()
             for i in range(len(t.growth)):
                 step = VGroup(
@@ -327,7 +338,7 @@ class ComplexityScene(ExplainerScene):
                     label(theme, "FlashAttention: never stored whole  ·  Reformer, Longformer: only part", size=theme.small_size),
                 )
                 .arrange(DOWN, buff=0.6, aligned_edge=LEFT)
-                .move_to(DOWN * 0.2)
+                .move_to(TAKEAWAY_AT)
             )
             self.say(
                 "Stored whole, the attention weights take memory that grows with n².",

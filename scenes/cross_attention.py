@@ -30,11 +30,27 @@ from attention_math import DEFAULT_SEED
 from attention_math.traces.cross_attention import cross_attention_trace
 
 from .kit import ExplainerScene
-from .kit.layout import LEFT_EDGE, RIGHT_EDGE
+from .kit.heatmaps import AxisLabels, Cells, weights_heatmap
+from .kit.layout import LEFT_EDGE, RIGHT_EDGE, pin
 from .kit.tables import TokenRow
 from .kit.text import formula, label
 from .kit.worked_sums import WeightedSum
 from .theme import format_number
+
+SOURCE_ROW_AT = UP * 1.7
+"""Where the encoder's English words are, above the decoder's two rows."""
+COLUMNS_AT = DOWN * 1.3
+"""Where the decoder's columns (what it writes over what it reads) are, before they move right of their names."""
+TABLE_LINE = 0.56
+"""Height of a line of the toy table (who looks at whom)."""
+TABLE_GAP = 0.3
+"""Between the toy table's columns."""
+SCORES_AT = RIGHT * 0.9 + UP * 1.45
+"""Where one query's row of scores is, its name left of it and its weights under it."""
+SUM_AT = DOWN * 0.35
+"""Where the weighted sum is centred, before it is kept inside the edges."""
+MATRIX_AT = DOWN * 0.45 + RIGHT * 0.6
+"""Where the weight matrix is centred: right of the middle, for the long decoder names left of it."""
 
 
 class CrossAttentionScene(ExplainerScene):
@@ -72,7 +88,7 @@ class CrossAttentionScene(ExplainerScene):
         t, theme, i = self.trace, self.theme, self.trace.focus
         with self.step("two-sentences"):
             heading = self.heading("Cross-attention: translating")
-            source_row = TokenRow(theme, self.english, color=theme.key, size=theme.body_size, buff=0.35).move_to(UP * 1.7)
+            source_row = TokenRow(theme, self.english, color=theme.key, size=theme.body_size, buff=0.35).move_to(SOURCE_ROW_AT)
             writes_row = TokenRow(theme, t.target_tokens, size=theme.small_size, buff=0.3)
             reads_row = TokenRow(theme, t.query_tokens, color=theme.query, size=theme.small_size, buff=0.3)
             # One column per decoder position: what it reads under what it writes.
@@ -85,11 +101,11 @@ class CrossAttentionScene(ExplainerScene):
                 label(theme, "decoder reads", size=theme.small_size, color=theme.query),
             )
             # The names in a column at the left edge, the words to their right.
-            columns.move_to(DOWN * 1.3)
+            columns.move_to(COLUMNS_AT)
             columns.shift(RIGHT * (LEFT_EDGE + names.width + 0.4 - columns.get_left()[0]))
             source_row.set_x(columns.get_x())
             for name, row in zip(names, (source_row, VGroup(*[c[0] for c in columns]), VGroup(*[c[1] for c in columns]))):
-                name.set_y(row.get_y()).set_x(LEFT_EDGE + name.width / 2)
+                pin(name, LEFT, y=row.get_y())
             steps_up = VGroup(
                 *[
                     label(theme, "↑", size=theme.small_size, color=theme.muted).move_to((w.get_bottom() + r.get_top()) / 2)
@@ -135,10 +151,10 @@ class CrossAttentionScene(ExplainerScene):
                 )
             reads_right = max(row[0].width for row in table)
             for r, row in enumerate(table):
-                row[0].move_to([reads_right - row[0].width / 2, -r * 0.56, 0])
-                row[1].next_to(row[0], RIGHT, buff=0.3).set_x(reads_right + 0.3 + row[1].width / 2)
-                row[2].next_to(row[1], RIGHT, buff=0.3)
-            table.next_to(heading, DOWN, buff=0.8).set_x(LEFT_EDGE + table.width / 2)
+                row[0].move_to([reads_right - row[0].width / 2, -r * TABLE_LINE, 0])
+                row[1].next_to(row[0], RIGHT, buff=TABLE_GAP).set_x(reads_right + TABLE_GAP + row[1].width / 2)
+                row[2].next_to(row[1], RIGHT, buff=TABLE_GAP)
+            pin(table.next_to(heading, DOWN, buff=0.8), LEFT)
             recipe = VGroup(
                 VGroup(
                     label(theme, "English word: random direction, length", size=theme.small_size),
@@ -206,7 +222,7 @@ class CrossAttentionScene(ExplainerScene):
             scores = self.grid(
                 f"scaled_scores[{i}]", 2, cell_width=1.2, cell_height=0.6, col_labels=self.english, col_label_color=theme.key
             )
-            scores.move_to(RIGHT * 0.9 + UP * 1.45)
+            scores.move_to(SCORES_AT)
             self.scores_name = formula(theme, r"q \cdot k_j / \sqrt{d_k}").next_to(scores.cells, LEFT, buff=0.35)
             bars = self.bars(f"weights[{i}]", self.english, height=2.2, spacing=1.2, bar_width=0.6, color=theme.value)
             bars.shift(scores.cells[0].get_center()[0] * RIGHT - bars.bars[0].get_center()[0] * RIGHT)
@@ -250,7 +266,7 @@ class CrossAttentionScene(ExplainerScene):
             smallest = min(number.font_size for number in numbers)
             for number in numbers:
                 number.scale(smallest / number.font_size)
-            total.move_to(DOWN * 0.35)
+            total.move_to(SUM_AT)
             total.shift(RIGHT * max(0.0, LEFT_EDGE - total.get_left()[0]) + LEFT * max(0.0, total.get_right()[0] - RIGHT_EDGE))
             names = VGroup(
                 label(theme, "weight", size=theme.small_size, color=theme.value).next_to(total.weights, UP, buff=0.25),
@@ -281,21 +297,9 @@ class CrossAttentionScene(ExplainerScene):
         with self.step("the-weight-matrix"):
             self.clear()
             heading = self.heading("Cross-attention weights")
-            heatmap = self.grid(
-                "weights",
-                2,
-                heat=True,
-                vmin=0.0,
-                vmax=1.0,
-                cell_width=1.0,
-                cell_height=0.56,
-                row_labels=self.positions,
-                col_labels=self.english,
-                row_label_color=theme.query,
-                col_label_color=theme.key,
-                row_label_width=2.4,
-            )
-            heatmap.move_to(DOWN * 0.45 + RIGHT * 0.6)
+            labels = AxisLabels(2.4, key_lines=1)
+            heatmap = weights_heatmap(self, "weights", self.positions, self.english, cells=Cells(1.0, 0.56), labels=labels)
+            heatmap.move_to(MATRIX_AT)
             names = VGroup(
                 label(theme, "decoder: reads → writes ↓", size=theme.small_size, color=theme.query),
                 label(theme, "English keys →", size=theme.small_size, color=theme.key),
@@ -324,7 +328,7 @@ class CrossAttentionScene(ExplainerScene):
     def self_versus_cross(self):
         """Step 7: the encoder's square self-attention beside the rectangular cross-attention."""
         theme = self.theme
-        cells = {"cell_width": 0.78, "cell_height": 0.5, "font_size": theme.min_size, "label_size": theme.min_size}
+        cells = Cells(0.78, 0.5, theme.min_size)
         with self.step("self-vs-cross"):
             self.clear()
             heading = self.heading("Self-attention vs cross-attention")
@@ -333,19 +337,8 @@ class CrossAttentionScene(ExplainerScene):
                 ("self_weights", self.english, "Self: Q, K, V from English", theme.key, 1.0),
                 ("weights", self.positions, "Cross: Q decoder, K, V English", theme.query, 2.0),
             ):
-                heatmap = self.grid(
-                    source,
-                    2,
-                    heat=True,
-                    vmin=0.0,
-                    vmax=1.0,
-                    row_labels=rows,
-                    col_labels=self.english,
-                    row_label_color=row_color,
-                    col_label_color=theme.key,
-                    row_label_width=width,
-                    **cells,
-                )
+                labels = AxisLabels(width, theme.min_size, key_lines=1, query_color=row_color)
+                heatmap = weights_heatmap(self, source, rows, self.english, cells=cells, labels=labels)
                 name = label(theme, title, size=theme.small_size).next_to(heatmap.col_labels, UP, buff=0.3)
                 maps.append(VGroup(name, heatmap))
             maps[0].shift(RIGHT * (LEFT_EDGE - maps[0].get_left()[0]))

@@ -30,7 +30,7 @@ from attention_math import DEFAULT_SEED, THE_CAT_SAT, sentence_example
 from attention_math.traces.kv_cache import kv_cache_trace
 
 from .kit import ExplainerScene
-from .kit.layout import HEADING_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_TOP
+from .kit.layout import HEADING_LINE, HEADING_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_BOTTOM, SAFE_TOP, Region, center_in, pin
 from .kit.tables import TokenRow
 from .kit.text import elided_label, formula, label
 from .theme import format_number
@@ -47,6 +47,25 @@ COLUMN_WIDTH = 3.6
 """Widest the column of words gets when the row would be too small to read (long words)."""
 # Transforms between different mobjects use ReplacementTransform(source.copy(), target): TransformFromCopy
 # would align the *target's* submobjects with the source's and leave it with duplicated cells.
+WORDS_AT = UP * 0.8
+"""Where the words in one row are (their query, key and value rows under them)."""
+UNDER_CACHE = 0.8
+"""From a cache's bottom to the middle of the query or output row under it."""
+EQUAL_OUTPUTS_AT = DOWN * 0.2
+"""Where the cached outputs, "=" and the recomputed ones are centred."""
+FORMULAS_AT = UP * 2.0
+"""Where the two counting formulas are, above the table of counts."""
+COUNTS_AT = DOWN * 0.1 + RIGHT * 0.3
+"""Where the table of counts per step is centred (its row names left of it)."""
+TOTALS_COLUMNS_X = (-4.6, -1.6, 1.9, 5.3)
+"""The centres of the columns of the totals table: tokens, with cache, without, ratio."""
+TOTALS_HEADER_Y = 1.9
+"""The height of the totals table's header."""
+TOTALS_FIRST_ROW_Y, TOTALS_ROW_STEP = 1.0, 0.85
+"""The height of the totals table's first row, and from one row to the next."""
+TAKEAWAY_AT = DOWN * 0.2
+"""Where the takeaway's lines are centred."""
+
 CACHED_FORMULA = r"3d^2 + 2td"
 FULL_FORMULA = r"3td^2 + 2t^2d"
 
@@ -93,7 +112,7 @@ class KVCacheScene(ExplainerScene):
             if column:
                 # Right of the column and its arrows, centred in the room left there.
                 left = row.get_right()[0] + 1.0
-                projections.move_to([(left + RIGHT_EDGE) / 2, row.get_y(), 0])
+                center_in(projections, Region(left, RIGHT_EDGE, SAFE_BOTTOM, SAFE_TOP), y=row.get_y())
             else:
                 projections.next_to(row, DOWN, buff=0.9)
 
@@ -125,7 +144,7 @@ class KVCacheScene(ExplainerScene):
         if row.width <= ROW_WIDTH / 0.7:
             if row.width > ROW_WIDTH:
                 row.scale_to_fit_width(ROW_WIDTH)
-            return row.move_to(UP * 0.8), False
+            return row.move_to(WORDS_AT), False
         # A word too long for the column loses its end ("wwww…") rather than shrinking past the readable size.
         shown = [elided_label(theme, token, COLUMN_WIDTH - 0.3, size=theme.small_size).original_text for token in t.tokens]
         row = TokenRow(theme, shown, size=theme.small_size, max_width=float("inf"))
@@ -180,7 +199,7 @@ class KVCacheScene(ExplainerScene):
     def width_note(self) -> VGroup:
         """ "d = 4" at the top right, beside the heading."""
         width = VGroup(formula(self.theme, r"d ="), self.number("d", 0, size=self.theme.body_size)).arrange(RIGHT, buff=0.15)
-        return width.move_to([RIGHT_EDGE - width.width / 2, SAFE_TOP - 0.35, 0])
+        return pin(width, RIGHT, y=HEADING_LINE)
 
     def cache_layout(self, t):
         """K cache, V cache, the score and weight columns between them, the query and output rows."""
@@ -231,12 +250,12 @@ class KVCacheScene(ExplainerScene):
         theme = self.theme
         q = self.grid(f"q[{step}]", 2, cell_width=CELL_W, cell_height=CELL_H, font_size=theme.min_size)
         q.cells.set_stroke(theme.query)
-        q.move_to(k.cells).align_to(k.cells, LEFT).set_y(k.cells.get_bottom()[1] - 0.8)
+        q.move_to(k.cells).align_to(k.cells, LEFT).set_y(k.cells.get_bottom()[1] - UNDER_CACHE)
         return q
 
     def output_row(self, step, v):
         out = self.grid(f"outputs[{step}]", 2, cell_width=CELL_W, cell_height=CELL_H, font_size=self.theme.min_size)
-        out.move_to(v.cells).align_to(v.cells, LEFT).set_y(v.cells.get_bottom()[1] - 0.8)
+        out.move_to(v.cells).align_to(v.cells, LEFT).set_y(v.cells.get_bottom()[1] - UNDER_CACHE)
         return out
 
     def step_parts(self, step: int, k, v):
@@ -342,7 +361,7 @@ class KVCacheScene(ExplainerScene):
             )
             full = self.grid("recomputed_outputs", 2, cell_width=CELL_W, cell_height=CELL_H, font_size=theme.min_size)
             equals = label(theme, "=", size=theme.title_size)
-            VGroup(cached, equals, full).arrange(RIGHT, buff=0.5).move_to(DOWN * 0.2)
+            VGroup(cached, equals, full).arrange(RIGHT, buff=0.5).move_to(EQUAL_OUTPUTS_AT)
             titles = VGroup(
                 label(theme, "with the cache", size=theme.small_size, color=theme.key).next_to(cached.cells, UP, buff=0.25),
                 label(theme, "full causal attention,\nlast row each step", size=theme.small_size, color=theme.value).next_to(
@@ -379,14 +398,14 @@ class KVCacheScene(ExplainerScene):
             full_formula = formula(theme, r"\text{without: }", FULL_FORMULA)
             cached_formula[1].set_color(theme.key)
             full_formula[1].set_color(theme.query)
-            VGroup(cached_formula, full_formula).arrange(RIGHT, buff=1.0).move_to(UP * 2.0)
+            VGroup(cached_formula, full_formula).arrange(RIGHT, buff=1.0).move_to(FORMULAS_AT)
             steps = self.grid("step_tokens", 0, cell_width=CELL_W, cell_height=CELL_H)
             steps.cells.set_stroke(width=0)
             cached = self.grid("macs_cached", 0, cell_width=CELL_W, cell_height=CELL_H)
             full = self.grid("macs_full", 0, cell_width=CELL_W, cell_height=CELL_H)
             cached.cells.set_stroke(theme.key)
             full.cells.set_stroke(theme.query)
-            VGroup(steps, cached, full).arrange(DOWN, buff=0.15).move_to(DOWN * 0.1 + RIGHT * 0.3)
+            VGroup(steps, cached, full).arrange(DOWN, buff=0.15).move_to(COUNTS_AT)
             names = VGroup(
                 formula(theme, r"t ="),
                 label(theme, "with cache", size=theme.small_size, color=theme.key),
@@ -457,9 +476,8 @@ class KVCacheScene(ExplainerScene):
                 label(theme, "without", color=theme.query),
                 label(theme, "ratio", color=theme.highlight),
             )
-            columns_x = (-4.6, -1.6, 1.9, 5.3)
-            for text, x in zip(header, columns_x):
-                text.move_to([x, 1.9, 0])
+            for text, x in zip(header, TOTALS_COLUMNS_X):
+                text.move_to([x, TOTALS_HEADER_Y, 0])
             fields = [(f"step_tokens[{n - 1}]", "total_cached", "total_full", "saving_ratio", 2)] + [
                 (f"long_lengths[{i}]", f"long_cached[{i}]", f"long_full[{i}]", f"long_ratios[{i}]", 0)
                 for i in range(len(t.long_lengths))
@@ -472,8 +490,8 @@ class KVCacheScene(ExplainerScene):
                     self.number(without, 0, size=theme.body_size, color=theme.query),
                     self.number(ratio, decimals, size=theme.body_size, color=theme.highlight),
                 )
-                for text, x in zip(row, columns_x):
-                    text.move_to([x, 1.0 - 0.85 * r, 0])
+                for text, x in zip(row, TOTALS_COLUMNS_X):
+                    text.move_to([x, TOTALS_FIRST_ROW_Y - TOTALS_ROW_STEP * r, 0])
                 rows.append(row)
 
             self.say(f"For longer texts, with the same d = {t.d}, the gap widens fast.")
@@ -533,7 +551,7 @@ class KVCacheScene(ExplainerScene):
                     label(theme, "MiB in float32", size=small),
                 ).arrange(RIGHT, buff=0.15),
             ).arrange(DOWN, buff=0.25, aligned_edge=LEFT)
-            VGroup(work, memory, real).arrange(DOWN, buff=0.55, aligned_edge=LEFT).move_to(DOWN * 0.2)
+            VGroup(work, memory, real).arrange(DOWN, buff=0.55, aligned_edge=LEFT).move_to(TAKEAWAY_AT)
 
             self.say("The KV cache trades memory for compute.")
             self.play(FadeIn(heading))

@@ -18,12 +18,33 @@ from attention_math.masks import PAD
 from attention_math.traces.padding_mask import padding_mask_trace
 
 from .kit import ExplainerScene
+from .kit.heatmaps import AxisLabels, Cells, weights_heatmap
 from .kit.tables import NumberGrid, shade_mask
 from .kit.text import formula, label
 from .theme import format_number
 
-CELLS = {"cell_width": 1.05, "cell_height": 0.6, "label_size": 20}
-"""Cells wide enough for a "<pad>" label at the minimum text size."""
+CELLS = Cells(1.05, 0.6)
+"""Cells wide enough for a "<pad>" label at the readable size (the labels are drawn at it)."""
+
+# Where each step's picture is centred: left of the middle, leaving room on the right for what stands beside it.
+BATCH_AT = LEFT * 2.6 + DOWN * 0.3
+"""The padded batch (the 1/0 row of real tokens right of it)."""
+MASK_AT = LEFT * 2.3 + DOWN * 1.1
+"""The padding mask (the valid row above it, the legend right of it)."""
+LEAK_AT = LEFT * 1.6 + DOWN * 0.75
+"""The weights without a padding mask (each row's weight on the pads right of it)."""
+SHARE_OFFSET = RIGHT * 2.6
+"""From a row's last weight to its weight on the pads."""
+MASKED_AT = LEFT * 3.2 + DOWN * 0.5
+"""The masked scores (their softmax right of them)."""
+CAUSAL_AT = LEFT * 2.4 + DOWN * 0.55
+"""The causal mask (the note on its corner right of it)."""
+PAIR_AT = LEFT * 3.1 + DOWN * 0.6
+"""The first of two weight maps side by side."""
+LEFT_PADDED_AT = UP * 2.1 + LEFT * 2.0
+"""The left-padded prompt (where the next token goes, right of it)."""
+LOW_PAIR_AT = LEFT * 3.2 + DOWN * 1.0
+"""The first of two weight maps side by side, under the left-padded prompt."""
 
 
 class PaddingMaskScene(ExplainerScene):
@@ -40,6 +61,8 @@ class PaddingMaskScene(ExplainerScene):
         t = self.trace
         self.tokens = t.query_tokens
         self.n = len(self.tokens)
+        # The labels of the plain grids, as of the heatmaps: at the readable size.
+        self.cells = {"cell_width": CELLS.width, "cell_height": CELLS.height, "label_size": self.theme.min_size}
         self.pads = [j for j in range(self.n) if not t.valid[j]]
         self.real = [j for j in range(self.n) if t.valid[j]]
         self.pad_the_batch()
@@ -62,7 +85,7 @@ class PaddingMaskScene(ExplainerScene):
                 boxes = VGroup(*[self.token_box(token) for token in sequence]).arrange(RIGHT, buff=0.12)
                 rows.add(boxes)
                 pad_boxes.add(*[box for box, token in zip(boxes, sequence) if token == PAD])
-            rows.arrange(DOWN, buff=0.35).move_to(LEFT * 2.6 + DOWN * 0.3)
+            rows.arrange(DOWN, buff=0.35).move_to(BATCH_AT)
             real_boxes = VGroup(*[box for boxes in rows for box in boxes if box not in pad_boxes])
             valid = self.grid("batch_valid", 0, cell_width=0.75, cell_height=0.75, font_size=theme.body_size)
             shade_mask(theme, valid, t.batch_valid)
@@ -89,11 +112,11 @@ class PaddingMaskScene(ExplainerScene):
         with self.step("the-padding-mask"):
             self.clear()
             heading = self.heading("Padding mask: one row for every query")
-            valid_row = self.grid("valid", 0, col_labels=tokens, col_label_color=theme.key, **CELLS)
+            valid_row = self.grid("valid", 0, col_labels=tokens, col_label_color=theme.key, **self.cells)
             shade_mask(theme, valid_row, [t.valid])
-            mask = self.grid("mask", 0, row_labels=tokens, row_label_color=theme.query, **CELLS)
+            mask = self.grid("mask", 0, row_labels=tokens, row_label_color=theme.query, **self.cells)
             shade_mask(theme, mask, t.mask)
-            mask.move_to(LEFT * 2.3 + DOWN * 1.1)
+            mask.move_to(MASK_AT)
             valid_row.next_to(mask.cells, UP, buff=1.25)
             valid_name = label(theme, "valid keys", size=theme.small_size, color=theme.muted).next_to(
                 valid_row.cells, LEFT, buff=0.3
@@ -125,11 +148,11 @@ class PaddingMaskScene(ExplainerScene):
             heading = self.heading(f"No padding mask: the {PAD} keys take weight")
             note = label(theme, f"Q = K = V = course embeddings; {PAD} = zeros", size=theme.small_size, color=theme.muted)
             note.next_to(heading, DOWN, buff=0.25).align_to(heading, LEFT)
-            unmasked = self.heatmap("unmasked_weights", tokens, tokens, CELLS)
-            unmasked.move_to(LEFT * 1.6 + DOWN * 0.75)
-            shares = self.grid("pad_share", 2, **CELLS)
+            unmasked = self.heatmap("unmasked_weights", tokens, tokens)
+            unmasked.move_to(LEAK_AT)
+            shares = self.grid("pad_share", 2, **self.cells)
             for r in range(n):
-                VGroup(shares.cells[r], shares.numbers[r]).move_to(unmasked.cell(r, n - 1)).shift(RIGHT * 2.6)
+                VGroup(shares.cells[r], shares.numbers[r]).move_to(unmasked.cell(r, n - 1)).shift(SHARE_OFFSET)
             shares_name = label(theme, f"weight on {PAD}", size=theme.small_size, color=theme.masked)
             shares_name.next_to(shares.cells[0], UP, buff=0.25)
             pad_boxes = VGroup(*[SurroundingRectangle(unmasked.column(j), color=theme.masked, buff=0.04) for j in self.pads])
@@ -157,10 +180,10 @@ class PaddingMaskScene(ExplainerScene):
                 col_labels=tokens,
                 row_label_color=theme.query,
                 col_label_color=theme.key,
-                **CELLS,
+                **self.cells,
             )
-            masked.move_to(LEFT * 3.2 + DOWN * 0.5)
-            weights = self.heatmap("weights", None, tokens, CELLS)
+            masked.move_to(MASKED_AT)
+            weights = self.heatmap("weights", None, tokens)
             weights.next_to(masked, RIGHT, buff=1.0).align_to(masked, DOWN)
             masked_name = formula(theme, r"QK^\top/\sqrt{d_k}\ \text{masked}").next_to(masked.col_labels, UP, buff=0.3)
             weights_name = (
@@ -192,10 +215,10 @@ class PaddingMaskScene(ExplainerScene):
                 col_labels=tokens,
                 row_label_color=theme.query,
                 col_label_color=theme.key,
-                **CELLS,
+                **self.cells,
             )
             shade_mask(theme, causal, t.causal_mask)
-            causal.move_to(LEFT * 2.4 + DOWN * 0.55)
+            causal.move_to(CAUSAL_AT)
             causal_name = label(theme, "causal mask", size=theme.small_size, color=theme.muted).next_to(
                 causal.col_labels, UP, buff=0.3
             )
@@ -224,9 +247,9 @@ class PaddingMaskScene(ExplainerScene):
         with self.step("right-padding-needs-no-padding-mask"):
             self.clear()
             heading = self.heading("Pads on the right: real rows unchanged")
-            alone = self.heatmap("causal_weights", tokens, tokens, CELLS)
-            both = self.heatmap("combined_weights", None, tokens, CELLS)
-            alone.move_to(LEFT * 3.1 + DOWN * 0.6)
+            alone = self.heatmap("causal_weights", tokens, tokens)
+            both = self.heatmap("combined_weights", None, tokens)
+            alone.move_to(PAIR_AT)
             both.next_to(alone, RIGHT, buff=0.9).align_to(alone, DOWN)
             names = VGroup(
                 label(theme, "causal mask alone", size=theme.small_size).next_to(alone.col_labels, UP, buff=0.3),
@@ -259,12 +282,12 @@ class PaddingMaskScene(ExplainerScene):
             self.clear()
             heading = self.heading("Pads on the left: both masks needed")
             row = VGroup(*[self.token_box(token, width=1.15) for token in t.left_tokens]).arrange(RIGHT, buff=0.12)
-            row.move_to(UP * 2.1 + LEFT * 2.0)
+            row.move_to(LEFT_PADDED_AT)
             end = label(theme, "← the next token goes here", size=theme.small_size, color=theme.muted)
             end.next_to(row, RIGHT, buff=0.3)
-            alone = self.heatmap("left_causal_weights", t.left_queries, t.left_tokens, CELLS)
-            both = self.heatmap("left_combined_weights", None, t.left_tokens, CELLS)
-            alone.move_to(LEFT * 3.2 + DOWN * 1.0)
+            alone = self.heatmap("left_causal_weights", t.left_queries, t.left_tokens)
+            both = self.heatmap("left_combined_weights", None, t.left_tokens)
+            alone.move_to(LOW_PAIR_AT)
             both.next_to(alone, RIGHT, buff=0.9).align_to(alone, DOWN)
             names = VGroup(
                 label(theme, "causal mask alone", size=theme.small_size).next_to(alone.col_labels, UP, buff=0.3),
@@ -300,10 +323,7 @@ class PaddingMaskScene(ExplainerScene):
         box = Rectangle(width=width, height=0.75, stroke_color=theme.masked if pad else theme.line, stroke_width=2)
         return VGroup(box, text.move_to(box))
 
-    def heatmap(self, source: str, rows, columns, cells: dict) -> NumberGrid:
+    def heatmap(self, source: str, rows, columns) -> NumberGrid:
         """Attention weights from ``source`` coloured from 0 to 1, queries left (when given), keys on top."""
-        theme = self.theme
-        labels = {"row_labels": rows, "row_label_color": theme.query} if rows is not None else {}
-        return self.grid(
-            source, 2, heat=True, vmin=0.0, vmax=1.0, col_labels=columns, col_label_color=theme.key, **labels, **cells
-        )
+        labels = AxisLabels(size=self.theme.min_size, key_lines=1)
+        return weights_heatmap(self, source, rows, columns, cells=CELLS, labels=labels)

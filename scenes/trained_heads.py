@@ -15,6 +15,7 @@ from manim import (
     PI,
     RIGHT,
     UP,
+    UR,
     FadeIn,
     GrowFromEdge,
     Indicate,
@@ -29,10 +30,13 @@ from manim import (
 from attention_math import DEFAULT_SENTENCE, trained_heads_trace, trained_token_count
 
 from .kit import ExplainerScene
-from .kit.heatmaps import ColorScale, heatmap_patches
-from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_BOTTOM, SAFE_TOP
+from .kit.heatmaps import AxisLabels, Cells, ColorScale, heatmap_patches, weights_heatmap
+from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_BOTTOM, SAFE_TOP, Region, keep_inside, pin
 from .kit.text import formula, label, label_lines
 from .theme import format_number
+
+BARS_ROOM = Region(-0.25, RIGHT_EDGE, SAFE_BOTTOM, SAFE_TOP)
+"""Right of the score columns: where the query's weight bars start."""
 
 DEFAULT_TOKEN = "it"
 
@@ -344,11 +348,12 @@ class TrainedHeadsScene(ExplainerScene):
         self.rows_top = 2.35
         self.row_height = min(0.42, 5.4 / n)
         label_right, raw_x = -3.3, -2.55
+        labels_room = Region(LEFT_EDGE, label_right, SAFE_BOTTOM, SAFE_TOP)  # the pieces end at label_right
         self.piece_labels = VGroup()
         for j, piece in enumerate(t.tokens):
             color = theme.query if j == i else theme.key
             text = fit(label(theme, piece, size=theme.min_size, color=color), 2.6)
-            self.piece_labels.add(text.move_to([label_right - text.width / 2, self.row_y(j), 0]))
+            self.piece_labels.add(pin(text, RIGHT, labels_room, y=self.row_y(j)))
         self.raw = raw = self.column("focus_raw_scores", 1, raw_x)
         raw_name = formula(theme, r"q \cdot k_j", size=theme.body_size).next_to(raw.cells[0], UP, buff=0.2)
         self.column_title_y = raw_name.get_y()
@@ -380,7 +385,7 @@ class TrainedHeadsScene(ExplainerScene):
         scale.arrange(RIGHT, buff=0.18)
         scale[2].next_to(scale[1], RIGHT, buff=0.04)
         scale[3:].shift(LEFT * 0.14)
-        scale.move_to([RIGHT_EDGE - scale.width / 2, SAFE_TOP - scale.height / 2, 0])
+        pin(scale, UR)
         heading = self.heading(f"“{self.query_piece}”: scale the scores")
         with self.step("scale"):
             self.say(
@@ -414,7 +419,7 @@ class TrainedHeadsScene(ExplainerScene):
         )
         for j, (bar, number) in enumerate(zip(bars.bars, bars.numbers)):
             bar.rotate(-PI / 2)  # a horizontal bar, growing to the right
-            bar.move_to([-0.25 + bar.width / 2, self.row_y(j), 0])
+            pin(bar, LEFT, BARS_ROOM, y=self.row_y(j))
             number.next_to(bar, RIGHT, buff=0.12)
         weights_name = label(theme, "attention weights", size=theme.small_size, color=theme.value)
         weights_name.align_to(bars.bars[0], LEFT).set_y(self.column_title_y)
@@ -524,28 +529,13 @@ class TrainedHeadsScene(ExplainerScene):
         lines = label_lines(theme, t.tokens, cell_width * 0.85, theme.min_size)
         grid_top = legend.get_bottom()[1] - 0.25 - 0.38 * lines - 0.2
         cell_height = min(0.55, (grid_top - SAFE_BOTTOM) / n)
-        heatmap = self.grid(
-            "weights",
-            decimals,
-            heat=True,
-            vmin=0.0,
-            vmax=1.0,
-            cell_width=cell_width,
-            cell_height=cell_height,
-            font_size=theme.min_size,
-            row_labels=t.tokens,
-            col_labels=t.tokens,
-            row_label_color=theme.query,
-            col_label_color=theme.key,
-            label_size=theme.min_size,
-            row_label_width=label_width,
-            col_label_lines=0,
-            mono_numbers=cell_width >= 0.85,  # the body font's digits are 13 % narrower: a gap between neighbours
-        )
+        # Narrow cells take the body font, whose digits are 13 % narrower: a gap between neighbours.
+        cells = Cells(cell_width, cell_height, theme.min_size, mono=cell_width >= 0.85)
+        labels = AxisLabels(label_width, theme.min_size)
+        heatmap = weights_heatmap(self, "weights", t.tokens, t.tokens, decimals, cells=cells, labels=labels)
         # Centred, then kept inside the edges (the row box reaches 0.05 past the map on each side).
         heatmap.shift(UP * (grid_top - heatmap.cells.get_top()[1]) - RIGHT * heatmap.get_center()[0])
-        heatmap.shift(RIGHT * max(0.0, LEFT_EDGE + 0.05 - heatmap.get_left()[0]))
-        heatmap.shift(LEFT * max(0.0, heatmap.get_right()[0] - (RIGHT_EDGE - 0.05)))
+        keep_inside(heatmap, left=LEFT_EDGE + 0.05, right=RIGHT_EDGE - 0.05)
         if t.top_key == i - 1:
             pattern = f"“{self.top_piece}”, the piece just before it."
         elif t.top_key == i + 1:

@@ -32,7 +32,8 @@ from attention_math import DEFAULT_SEED, THE_CAT_SAT, sentence_example
 from attention_math.traces.transformer_block import transformer_block_trace
 
 from .kit import ExplainerScene
-from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_BOTTOM
+from .kit.heatmaps import Cells, weights_heatmap
+from .kit.layout import BODY_TOP, CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_BOTTOM, Region, center_in, hang_from, pin
 from .kit.tables import NumberGrid
 from .kit.text import elided_label, formula, label, word_rows
 from .theme import format_number
@@ -51,8 +52,8 @@ MAX_LABEL_WIDTH = 1.6
 """Widest a token label gets beside a grid; a longer word is elided (it is shown whole in the tokens step)."""
 ROW_TOP = 2.3
 """Height of the first token row of a step, under the heading and the row's name."""
-NAME_SIZE = 32
-"""Formulas that name rows and state rules: as tall as the small words beside them look."""
+TREE_AT = LEFT * 1.0 + DOWN * 0.3
+"""Where GPT's parts are listed as a tree (the pointer to attention right of it)."""
 
 
 def add_row_labels(theme, grid: NumberGrid, tokens, width: float, size: int, color: str | None = None) -> VGroup:
@@ -217,10 +218,10 @@ class TransformerBlockScene(ExplainerScene):
         grid = self.grid(source, decimals, cell_width=CELL_W, cell_height=CELL_H, font_size=theme.min_size)
         if color:
             grid.cells.set_stroke(color)
-        grid.move_to([RIGHT_EDGE - grid.width / 2, y, 0])
+        pin(grid, RIGHT, y=y)
         name = VGroup()
         if name_tex:
-            name = formula(theme, name_tex, size=NAME_SIZE).set_color(color or theme.text)
+            name = formula(theme, name_tex, size=theme.aside_formula_size).set_color(color or theme.text)
             name.next_to(grid, UP, buff=0.1).align_to(grid, LEFT)
         return VGroup(name, grid)
 
@@ -295,7 +296,7 @@ class TransformerBlockScene(ExplainerScene):
                 line("├── Layer norm (final)"),
                 line("└── Output projection"),
             ).arrange(DOWN, aligned_edge=LEFT, buff=0.13)
-            lines.move_to([-1.0, -0.3, 0])
+            lines.move_to(TREE_AT)
             pointer = label(theme, "← attention", size=theme.small_size, color=theme.highlight).next_to(lines[5], RIGHT, buff=0.3)
             self.say("Attention is one part of a bigger machine: GPT.")
             self.play(FadeIn(heading), FadeIn(lines[0]))
@@ -320,12 +321,12 @@ class TransformerBlockScene(ExplainerScene):
             self.clear()
             heading = self.heading("Each token becomes a vector")
             words = word_rows(theme, t.tokens, CONTENT_WIDTH)
-            words.move_to([0, 2.75 - words.height / 2, 0])
+            hang_from(words, BODY_TOP)
             note = None if self.course_input else self.source_note(t.embeddings_source)
             grid = self.grid("embeddings", 2, cell_width=CELL_W, cell_height=0.42, font_size=theme.min_size)
             label_w = min(MAX_LABEL_WIDTH, max(label(theme, w, size=theme.small_size).width for w in t.tokens))
             add_row_labels(theme, grid, t.tokens, label_w, theme.small_size, color=theme.muted)
-            grid.move_to([0, words.get_bottom()[1] - 0.45 - grid.height / 2, 0])
+            hang_from(grid, words.get_bottom()[1] - 0.45)
             self.say(f"Our sentence: {n} tokens.")
             self.play(FadeIn(heading), FadeIn(words, lag_ratio=0.1), run_time=1.0)
             self.say(f"Each token becomes a vector of {d} numbers: its token embedding.")
@@ -392,11 +393,12 @@ class TransformerBlockScene(ExplainerScene):
             norm = formula(
                 theme,
                 r"\mathrm{norm}(x) = \gamma \, \frac{x - \mathrm{mean}}{\sqrt{\mathrm{variance} + \epsilon}} + \beta",
-                size=NAME_SIZE,
+                size=theme.aside_formula_size,
             )
-            defaults = formula(theme, r"\gamma = 1,\ \beta = 0\ \text{at the start}", size=NAME_SIZE)
+            defaults = formula(theme, r"\gamma = 1,\ \beta = 0\ \text{at the start}", size=theme.aside_formula_size)
             VGroup(norm, defaults).arrange(DOWN, buff=0.15, aligned_edge=LEFT)
-            VGroup(norm, defaults).move_to([0, (rows[0][1].get_bottom()[1] + rows[1][0].get_top()[1]) / 2, 0])
+            # Centred in the gap between the two rows.
+            center_in(VGroup(norm, defaults), Region(LEFT_EDGE, RIGHT_EDGE, rows[1][0].get_top()[1], rows[0][1].get_bottom()[1]))
             self.keep_inside(VGroup(norm, defaults).align_to(rows[0][1], LEFT))
             self.say(f"Into the block. We follow one token, “{token}”.")
             self.play(FadeIn(heading), FadeIn(self.diagram), self.mark("input"), run_time=1.0)
@@ -473,17 +475,8 @@ class TransformerBlockScene(ExplainerScene):
         theme, t = self.theme, self.trace
         maps = VGroup()
         for k, h in enumerate(heads):
-            heat = self.grid(
-                f"attention_weights[{h}]",
-                decimals,
-                heat=True,
-                vmin=0.0,
-                vmax=1.0,
-                cell_width=cell_w,
-                cell_height=cell_h,
-                font_size=theme.min_size,
-                mono_numbers=False,
-            )
+            cells = Cells(cell_w, cell_h, theme.min_size, mono=False)
+            heat = weights_heatmap(self, f"attention_weights[{h}]", None, None, decimals, cells=cells)
             heat.cells.set_stroke(theme.background, width=3)
             if k == 0:
                 add_row_labels(theme, heat, t.tokens, label_w, theme.min_size, color=theme.query)
@@ -508,7 +501,7 @@ class TransformerBlockScene(ExplainerScene):
             self.say("The residual connection adds attention's output to x itself.")
             self.play(self.mark("add1"), FadeIn(rows[0]), FadeIn(rows[1]), run_time=1.0)
             self.play(ReplacementTransform(VGroup(rows[0][1], rows[1][1]).copy(), rows[2][1]), FadeIn(rows[2][0]), run_time=1.0)
-            update = formula(theme, r"x = x + \mathrm{attention}(\mathrm{norm}_1(x))", size=NAME_SIZE)
+            update = formula(theme, r"x = x + \mathrm{attention}(\mathrm{norm}_1(x))", size=theme.aside_formula_size)
             self.keep_inside(update.next_to(rows[2], DOWN, buff=0.6).align_to(rows[2][1], LEFT))
             self.say("So each part of the block adds to what the token already carries.")
             self.play(Indicate(self.diagram.residuals[0], color=theme.highlight), Write(update), run_time=1.2)
@@ -579,8 +572,8 @@ class TransformerBlockScene(ExplainerScene):
                 self.token_row(r"=\ \mathrm{output}", f"output[{f}]", ROW_TOP - 2.0, color=theme.highlight),
             )
             block = VGroup(
-                formula(theme, r"x = x + \mathrm{attention}(\mathrm{norm}_1(x))", size=NAME_SIZE),
-                formula(theme, r"x = x + \mathrm{ff}(\mathrm{norm}_2(x))", size=NAME_SIZE),
+                formula(theme, r"x = x + \mathrm{attention}(\mathrm{norm}_1(x))", size=theme.aside_formula_size),
+                formula(theme, r"x = x + \mathrm{ff}(\mathrm{norm}_2(x))", size=theme.aside_formula_size),
             ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
             self.keep_inside(block.next_to(rows[2], DOWN, buff=0.45).align_to(rows[2][1], LEFT))
             original = VGroup(

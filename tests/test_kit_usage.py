@@ -21,7 +21,7 @@ Read from the scenes' source with ``ast`` (nothing is built). What each rule cou
 
   Relative placement (``next_to(x, DOWN, buff=0.3)``, ``arrange``) and named places (a region, a
   constant with a name) are not counted. Each call counts once.
-- A *labelled heatmap call* is a call of ``attention_heatmap``, ``HeadGrid`` or a grid call
+- A *labelled heatmap call* is a call of ``attention_heatmap``, ``weights_heatmap``, ``HeadGrid`` or a grid call
   (``grid``, ``NumberGrid``) with ``heat=True``.
 """
 
@@ -145,7 +145,7 @@ def heatmap_calls(source: str) -> list[ast.Call]:
         heat = any(
             keyword.arg == "heat" and isinstance(keyword.value, ast.Constant) and keyword.value.value for keyword in call.keywords
         )
-        if name in ("attention_heatmap", "HeadGrid") or (name in ("grid", "NumberGrid") and heat):
+        if name in ("attention_heatmap", "weights_heatmap", "HeadGrid") or (name in ("grid", "NumberGrid") and heat):
             found.append(call)
     return found
 

@@ -7,6 +7,7 @@ every shown number is remembered for the tests).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
@@ -18,7 +19,18 @@ from .tables import NumberGrid
 from .text import elided_label, label
 from .worked_sums import NumberSource
 
-__all__ = ["COLOR_GRID_LEVELS", "attention_heatmap", "axis_names", "HeadGrid", "heatmap_patches", "ColorGrid", "ColorScale"]
+__all__ = [
+    "COLOR_GRID_LEVELS",
+    "attention_heatmap",
+    "weights_heatmap",
+    "Cells",
+    "AxisLabels",
+    "axis_names",
+    "HeadGrid",
+    "heatmap_patches",
+    "ColorGrid",
+    "ColorScale",
+]
 
 COLOR_GRID_LEVELS = 64
 """Colour steps of a :class:`ColorGrid`: more than the eye tells apart on a smooth colour map."""
@@ -296,3 +308,75 @@ class ColorScale(VGroup):
         for k in range(steps):
             color = colormap_color(theme, (k + 0.5) / steps)
             self.add(Rectangle(width=width, height=step, stroke_width=0, fill_color=color, fill_opacity=1).move_to(UP * k * step))
+
+
+@dataclass(frozen=True)
+class Cells:
+    """A heatmap's cells: their width and height, and the size and font of the numbers in them.
+
+    ``number_size`` None is the theme's small size; ``mono`` False draws the numbers in the
+    body font, whose "0.6" is 13 % narrower (many small cells side by side).
+    """
+
+    width: float = 0.95
+    height: float = 0.55
+    number_size: int | None = None
+    mono: bool = True
+
+
+@dataclass(frozen=True)
+class AxisLabels:
+    """How a heatmap's query and key labels are drawn.
+
+    Attributes
+    ----------
+    width
+        Widest a query label may be; a longer word shrinks to it.
+    size
+        Font size of both kinds of labels (the theme's small size when None).
+    key_lines
+        Lines the key labels take turns on (see ``NumberGrid``'s ``col_label_lines``); 0 picks as few as fit.
+    query_color
+        Colour of the query labels (the theme's query colour when None): a row named after something else.
+    """
+
+    width: float = 2.2
+    size: int | None = None
+    key_lines: int = 0
+    query_color: str | None = None
+
+
+def weights_heatmap(
+    scene: NumberSource,
+    source: str,
+    queries: Sequence[str] | None,
+    keys: Sequence[str] | None,
+    decimals: int = 2,
+    *,
+    cells: Cells = Cells(),
+    labels: AxisLabels = AxisLabels(),
+) -> NumberGrid:
+    """Attention weights at ``source`` as a heatmap coloured on the fixed scale 0 to 1, so maps side by side compare.
+
+    ``queries`` stand left of the rows, ``keys`` above the columns (None leaves them out); the
+    cells and labels as ``cells`` and ``labels`` say.
+    """
+    theme = scene.theme
+    return scene.grid(
+        source,
+        decimals,
+        heat=True,
+        vmin=0.0,
+        vmax=1.0,
+        cell_width=cells.width,
+        cell_height=cells.height,
+        font_size=cells.number_size,
+        row_labels=queries,
+        col_labels=keys,
+        row_label_color=labels.query_color or theme.query,
+        col_label_color=theme.key,
+        label_size=labels.size,
+        row_label_width=labels.width,
+        col_label_lines=labels.key_lines,
+        mono_numbers=cells.mono,
+    )

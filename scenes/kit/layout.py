@@ -29,6 +29,9 @@ __all__ = [
     "pin",
     "align_to_cells",
     "center_between",
+    "center_in",
+    "hang_from",
+    "HEADING_LINE",
     "SAFE_LEFT",
     "SAFE_RIGHT",
     "SAFE_TOP",
@@ -119,6 +122,9 @@ SAFE_AREA = Region(SAFE_LEFT, SAFE_RIGHT, SAFE_BOTTOM, SAFE_TOP)
 CONTENT = Region(LEFT_EDGE, RIGHT_EDGE, SAFE_BOTTOM, SAFE_TOP)
 """The safe area a hair in from its sides, where scenes put their leftmost and rightmost things."""
 
+HEADING_LINE = SAFE_TOP - 0.35
+"""The middle of the heading's line: where a tag right of the heading (``d = 4``) sits."""
+
 BODY_TOP = 2.75
 """The top of a step's picture: the heading's line and a line of names above it stay free."""
 
@@ -190,3 +196,14 @@ def center_between(mobject: M, above: Mobject, below: Mobject, gap_above: float 
     The room starts ``gap_above`` under ``above``'s bottom and ends ``gap_below`` over ``below``'s top.
     """
     return mobject.move_to([0, (above.get_bottom()[1] - gap_above + below.get_top()[1] + gap_below) / 2, 0])
+
+
+def center_in(mobject: M, region: Region, y: float | None = None) -> M:
+    """Centre ``mobject`` in ``region``, or across it at height ``y`` when given (a picture beside a row)."""
+    center = region.center
+    return mobject.move_to([center[0], center[1] if y is None else y, 0])
+
+
+def hang_from(mobject: M, top: float, region: Region = CONTENT) -> M:
+    """Centre ``mobject`` across ``region`` with its top at ``top`` (a row under the heading, a grid under a row)."""
+    return mobject.move_to([region.center[0], top - mobject.height / 2, 0])
