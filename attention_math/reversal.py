@@ -255,58 +255,56 @@ def mirror_weight(weights: np.ndarray) -> float:
     return float(weights[..., np.arange(n), n - 1 - np.arange(n)].mean())
 
 
+def _checkpoint(torch, model, longest: np.ndarray, curves: dict[str, list], interval_losses: list[float]) -> None:
+    """Record the held-out curves (and for attention the example's weights) at the current step."""
+    result = _evaluate(torch, model, longest)
+    curves["heldout_loss"].append(result["loss"])
+    curves["accuracy"].append(result["accuracy"])
+    if model.attend:
+        curves["example_weights"].append(result["weights"][0].tolist())
+        curves["mirror_weight"].append(mirror_weight(result["weights"]))
+    if interval_losses:
+        curves["train_loss"].append(float(np.mean(interval_losses)))
+        interval_losses.clear()
+
+
+def _train_one(settings: ReversalSettings, attend: bool, batches: list[np.ndarray], longest: np.ndarray) -> dict[str, Any]:
+    """Train one model on ``batches``; its weights and the curves recorded at every checkpoint."""
+    torch = import_torch()
+    curves: dict[str, list] = {"heldout_loss": [], "accuracy": [], "train_loss": [], "example_weights": [], "mirror_weight": []}
+    interval_losses: list[float] = []
+    with deterministic(settings.seed):
+        model = build_model(settings, attend)
+        optimizer = torch.optim.Adam(model.parameters(), lr=settings.learning_rate)
+        schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: 1 - step / settings.steps)
+        _checkpoint(torch, model, longest, curves, interval_losses)
+        for step, batch in enumerate(batches, start=1):
+            source = torch.tensor(batch)
+            target = source.flip(1)
+            logits, _ = model(source, _previous_tokens(torch, target))
+            loss = torch.nn.functional.cross_entropy(logits.reshape(-1, len(SYMBOLS)), (target - 1).reshape(-1))
+            optimizer.zero_grad()
+            loss.backward()
+            # Clipped so that a rare large gradient cannot throw a nearly trained model off (seen without it).
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            schedule.step()
+            interval_losses.append(loss.item())
+            if step % settings.eval_every == 0:
+                _checkpoint(torch, model, longest, curves, interval_losses)
+    return {"weights": state_to_lists(model), **curves}
+
+
 def _train(settings: ReversalSettings) -> dict[str, Any]:
     """Train both models on the same batches from the same initial weights; their weights and curves."""
-    torch = import_torch()
-    functional = torch.nn.functional
     heldout = heldout_sequences(settings)
     batches = _training_batches(settings, heldout)
     longest = heldout[settings.length]
-    payload: dict[str, Any] = {"checkpoints": list(range(0, settings.steps + 1, settings.eval_every))}
-    for name, attend in (("attention", True), ("baseline", False)):
-        with deterministic(settings.seed):
-            model = build_model(settings, attend)
-            optimizer = torch.optim.Adam(model.parameters(), lr=settings.learning_rate)
-            schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: 1 - step / settings.steps)
-            curves: dict[str, list] = {
-                "heldout_loss": [],
-                "accuracy": [],
-                "train_loss": [],
-                "example_weights": [],
-                "mirror_weight": [],
-            }
-            interval_losses: list[float] = []
-
-            def checkpoint():
-                model.eval()
-                result = _evaluate(torch, model, longest)
-                curves["heldout_loss"].append(result["loss"])
-                curves["accuracy"].append(result["accuracy"])
-                if attend:
-                    curves["example_weights"].append(result["weights"][0].tolist())
-                    curves["mirror_weight"].append(mirror_weight(result["weights"]))
-                if interval_losses:
-                    curves["train_loss"].append(float(np.mean(interval_losses)))
-                    interval_losses.clear()
-                model.train()
-
-            checkpoint()
-            for step, batch in enumerate(batches, start=1):
-                source = torch.tensor(batch)
-                target = source.flip(1)
-                logits, _ = model(source, _previous_tokens(torch, target))
-                loss = functional.cross_entropy(logits.reshape(-1, len(SYMBOLS)), (target - 1).reshape(-1))
-                optimizer.zero_grad()
-                loss.backward()
-                # Clipped so that a rare large gradient cannot throw a nearly trained model off (seen without it).
-                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-                optimizer.step()
-                schedule.step()
-                interval_losses.append(loss.item())
-                if step % settings.eval_every == 0:
-                    checkpoint()
-            payload[name] = {"weights": state_to_lists(model), **curves}
-    return payload
+    return {
+        "checkpoints": list(range(0, settings.steps + 1, settings.eval_every)),
+        "attention": _train_one(settings, True, batches, longest),
+        "baseline": _train_one(settings, False, batches, longest),
+    }
 
 
 @dataclass(frozen=True, eq=False)
