@@ -161,7 +161,7 @@ def cached_run(
         is not a whole run for these settings.
     """
     if cache_dir is None:
-        return train()
+        return json.loads(json.dumps(train(), allow_nan=False))  # the same lists a cache hit gives back
     key = settings_key(kind, settings, sources)
     path = Path(cache_dir) / f"{kind}-{key}.json"
     payload = _read_entry(path, key, validate)

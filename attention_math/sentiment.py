@@ -30,7 +30,6 @@ __all__ = [
     "SentimentSettings",
     "SentimentRun",
     "UnknownWord",
-    "attention_pooling_numpy",
     "vocabulary",
     "check_sentence",
     "train_sentiment",
@@ -111,20 +110,6 @@ def check_sentence(sentence: str) -> tuple[str, ...]:
         if word not in known:
             raise UnknownWord(word)
     return words
-
-
-def attention_pooling_numpy(
-    embeddings: np.ndarray, w: np.ndarray, b: np.ndarray, v: np.ndarray, u: np.ndarray, c: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """The classifier on one sentence, written out in numpy: scores, weights, pooled vector, P(positive).
-
-    ``embeddings`` is ``(n, d)``, ``w`` ``(d, d)`` (torch's ``Linear`` layout), ``b``, ``v`` and ``u`` ``(d,)``.
-    """
-    scores = np.tanh(embeddings @ w.T + b) @ v
-    weights = np.exp(scores - scores.max())
-    weights /= weights.sum()
-    pooled = weights @ embeddings
-    return scores, weights, pooled, float(1 / (1 + np.exp(-(pooled @ u + c))))
 
 
 def build_model(settings: SentimentSettings):
