@@ -45,6 +45,8 @@ __all__ = [
     "build_model",
     "train_reversal",
     "heldout_sequences",
+    "evaluate_run",
+    "mirror_weight",
 ]
 
 SYMBOLS = tuple("ABCDEFGHIJ")

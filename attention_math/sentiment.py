@@ -16,6 +16,7 @@ Trained on :mod:`.reviews` (written for the project), deterministically (see
 
 from __future__ import annotations
 
+import functools
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -35,6 +36,9 @@ __all__ = [
     "train_sentiment",
     "read_sentences",
     "misleading_cases",
+    "word_probabilities",
+    "split",
+    "build_model",
 ]
 
 
@@ -86,6 +90,7 @@ class SentimentSettings:
             raise ValueError(f"epochs ({self.epochs}) must be a positive multiple of eval_every ({self.eval_every})")
 
 
+@functools.cache
 def vocabulary() -> tuple[str, ...]:
     """Every word of the shipped reviews (training and showcase), sorted; index + 1 is its id (0 pads)."""
     reviews, showcase = load_reviews()

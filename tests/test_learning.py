@@ -258,6 +258,7 @@ def test_attention_beats_the_bottleneck_at_the_default_length(default_reversal):
     trace = default_reversal
     assert trace.final_attention_accuracy > trace.final_baseline_accuracy + 0.1
     assert trace.attention_accuracy_by_length[-1] == trace.final_attention_accuracy
+    assert not trace.baseline_keeps_up[-1]
     # The bottleneck, measured: without attention, accuracy falls as sequences grow.
     assert trace.baseline_accuracy_by_length[-1] < trace.baseline_accuracy_by_length[0]
 
@@ -287,7 +288,8 @@ def test_the_trace_records_both_curves_and_the_example(default_reversal):
     assert trace.attention_train_loss.shape == (c - 1,)
     assert trace.snapshots.shape == (c, trace.length, trace.length)
     assert trace.example_target == trace.example_source[::-1]
-    assert set(trace.snapshot_indices) <= set(range(c))
+    assert list(trace.snapshot_indices) == sorted(set(trace.snapshot_indices))
+    assert trace.snapshot_indices[0] == 0 and trace.snapshot_indices[-1] == c - 1
     assert json.loads(trace.to_json())["kind"] == "LearningToAttendTrace"
 
 

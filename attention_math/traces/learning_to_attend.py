@@ -17,7 +17,10 @@ from .. import reversal
 from ..reversal import MIN_LENGTH, SYMBOLS, ReversalSettings
 from .base import Trace
 
-__all__ = ["LearningToAttendTrace", "learning_to_attend_trace"]
+__all__ = ["KEEPS_UP", "LearningToAttendTrace", "learning_to_attend_trace"]
+
+KEEPS_UP = 0.01
+"""How close (in token accuracy) the model without attention must come to say it keeps up at a length."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,7 +49,8 @@ class LearningToAttendTrace(Trace):
     mirror_weight_curve
         ``(c,)``: mean weight on the mirrored source position over the held-out set at ``length``.
     snapshot_indices
-        Checkpoints a scene shows the example's attention at: the first, a few early ones and the last.
+        Checkpoints a scene shows the example's attention at: the first; where the mirror weight
+        is a quarter, half and three quarters of the way from its start to its end; the last.
     example_source, example_target
         The held-out example (never trained on) and its reversal.
     attention_prediction, baseline_prediction
@@ -57,6 +61,9 @@ class LearningToAttendTrace(Trace):
         ``(k,)``: trained models' held-out token accuracy per length.
     attention_exact_by_length, baseline_exact_by_length
         ``(k,)``: share of held-out sequences reversed with every token right.
+    baseline_keeps_up
+        ``(k,)``: True at the lengths where the model without attention comes within
+        :data:`KEEPS_UP` of the attention model's accuracy (no bottleneck to see there).
     mirror_weight
         The trained model's mean weight on the mirrored position at ``length``.
     mirror_argmax
@@ -98,6 +105,7 @@ class LearningToAttendTrace(Trace):
     baseline_accuracy_by_length: np.ndarray
     attention_exact_by_length: np.ndarray
     baseline_exact_by_length: np.ndarray
+    baseline_keeps_up: np.ndarray
     mirror_weight: float
     mirror_argmax: float
     mirror_weight_by_length: np.ndarray
@@ -120,6 +128,20 @@ class LearningToAttendTrace(Trace):
         return self.snapshots[-1]
 
 
+def _snapshot_indices(curve: list[float]) -> tuple[int, ...]:
+    """Checkpoints to show the example at: the first, where the alignment is a quarter, half and three
+    quarters of the way from its start to its end (the mirror weight curve), and the last."""
+    last = len(curve) - 1
+    chosen = {0, last}
+    rise = curve[-1] - curve[0]
+    for fraction in (0.25, 0.5, 0.75):
+        if rise > 0:
+            chosen.add(next(i for i, value in enumerate(curve) if value >= curve[0] + fraction * rise))
+        else:
+            chosen.add(round(fraction * last))
+    return tuple(sorted(chosen))
+
+
 def _tokens(ids) -> tuple[str, ...]:
     return tuple(SYMBOLS[int(i) - 1] for i in ids)
 
@@ -138,7 +160,6 @@ def learning_to_attend_trace(settings: ReversalSettings | None = None, cache_dir
     run = reversal.train_reversal(settings, cache_dir)
     measures = reversal.evaluate_run(run)
     attention, baseline = run.curves["attention"], run.curves["baseline"]
-    last = len(run.checkpoints) - 1
     source_ids = measures["example_source"]
     return LearningToAttendTrace(
         seed=settings.seed,
@@ -160,7 +181,7 @@ def learning_to_attend_trace(settings: ReversalSettings | None = None, cache_dir
         baseline_accuracy=np.asarray(baseline["accuracy"], dtype=float),
         snapshots=np.asarray(attention["example_weights"], dtype=float),
         mirror_weight_curve=np.asarray(attention["mirror_weight"], dtype=float),
-        snapshot_indices=tuple(sorted({0, min(1, last), min(2, last), min(5, last), last})),
+        snapshot_indices=_snapshot_indices(attention["mirror_weight"]),
         example_source=_tokens(source_ids),
         example_target=_tokens(source_ids[::-1]),
         attention_prediction=_tokens(measures["attention"]["example_prediction"]),
@@ -170,6 +191,8 @@ def learning_to_attend_trace(settings: ReversalSettings | None = None, cache_dir
         baseline_accuracy_by_length=np.asarray(measures["baseline"]["accuracy_by_length"], dtype=float),
         attention_exact_by_length=np.asarray(measures["attention"]["exact_by_length"], dtype=float),
         baseline_exact_by_length=np.asarray(measures["baseline"]["exact_by_length"], dtype=float),
+        baseline_keeps_up=np.asarray(measures["baseline"]["accuracy_by_length"])
+        >= np.asarray(measures["attention"]["accuracy_by_length"]) - KEEPS_UP,
         mirror_weight=measures["attention"]["mirror_weight"],
         mirror_argmax=measures["attention"]["mirror_argmax"],
         mirror_weight_by_length=np.asarray(measures["attention"]["mirror_weight_by_length"], dtype=float),
