@@ -267,7 +267,7 @@ def test_the_learned_alignment_is_the_mirror(default_reversal):
     trace = default_reversal
     n = trace.length
     final = trace.final_weights
-    np.testing.assert_allclose(final.sum(axis=1), 1.0, rtol=1e-9)
+    np.testing.assert_allclose(final.sum(axis=1), 1.0, rtol=1e-6)  # float32 softmax rows
     mirrored = final[np.arange(n), n - 1 - np.arange(n)].mean()
     assert trace.mirror_weight_curve[-1] == pytest.approx(trace.mirror_weight)
     assert trace.mirror_weight > 0.5 > 5 * trace.uniform_weight
