@@ -270,7 +270,7 @@ def test_the_learned_alignment_is_the_mirror(default_reversal):
     np.testing.assert_allclose(final.sum(axis=1), 1.0, rtol=1e-6)  # float32 softmax rows
     mirrored = final[np.arange(n), n - 1 - np.arange(n)].mean()
     assert trace.mirror_weight_curve[-1] == pytest.approx(trace.mirror_weight)
-    assert trace.mirror_weight > 0.5 > 5 * trace.uniform_weight
+    assert trace.mirror_weight > 0.5  # flat attention would give uniform_weight, 0.1 at length 10
     assert mirrored > 0.5
     assert trace.mirror_argmax > 0.8
 
