@@ -1,0 +1,210 @@
+"""Sentiment with learned attention pooling: where the weights sit, what the classifier says, and where weights mislead.
+
+The numbers come from a real training run (:mod:`attention_math.sentiment`, torch, an
+optional extra) on short film reviews written for the project (:mod:`attention_math.reviews`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .. import sentiment
+from ..reviews import load_reviews
+from ..sentiment import NEGATIONS, SentimentSettings
+from .base import Trace
+
+__all__ = ["SentimentAttentionTrace", "sentiment_attention_trace"]
+
+
+@dataclass(frozen=True, eq=False)
+class SentimentAttentionTrace(Trace):
+    """A classifier that pools word embeddings with learned weights, read on a few held-out reviews.
+
+    Attributes
+    ----------
+    seed, epochs, learning_rate, embed_size, heldout_fraction
+        The run's settings (see :class:`~attention_math.sentiment.SentimentSettings`).
+    n_reviews, n_training, n_heldout
+        Reviews shipped (training pool and showcase), trained on, and held out.
+    vocabulary_size
+        Words the classifier has an embedding for.
+    curve_epochs
+        ``(c,)``: epochs at which the curves were recorded; 0 is before training.
+    train_loss, train_accuracy, heldout_accuracy
+        ``(c,)``: the curves.
+    final_heldout_accuracy
+        Held-out accuracy of the trained classifier.
+    n_heldout_negated, heldout_accuracy_negated, heldout_accuracy_plain
+        Held-out reviews with a negation word (not, never, hardly, nothing), and the accuracy on
+        those and on the rest.
+    sentences
+        The reviews a scene shows: the user's sentence (if any) first, then the showcase reviews
+        (never trained on), then the misleading case when it is not already among them.
+    labels
+        Each shown review's true label, 1 positive and 0 negative; -1 for the user's sentence (none known).
+    sentence_lengths
+        ``(k,)``: words per shown review.
+    weights, scores
+        ``(k, max_words)``: the learned attention weights (each row sums to 1 over its words)
+        and the scores they are the softmax of; zero past a review's length.
+    word_alone
+        ``(k, max_words)``: each word read alone as a one-word review, P(positive): what the
+        run learned the word means by itself; zero past a review's length.
+    probabilities
+        ``(k,)``: P(positive) for each shown review.
+    predictions
+        ``(k,)``: 1 positive, 0 negative (``probabilities > 0.5``).
+    focus
+        Index in ``sentences`` of the review a scene starts with (the user's sentence when given).
+    misleading
+        Index in ``sentences`` of a held-out review where attention alone misleads: the
+        classifier gets it wrong by going with the word it weighted most, whose lone reading
+        leans the wrong way (see :func:`attention_math.sentiment.misleading_cases`), one among
+        the showcase reviews when the run has one there; -1 when the run has none.
+    misleading_top
+        Index of that review's top-weighted word; -1 when there is none.
+    contrast
+        Index in ``sentences`` of a held-out review with the same top-weighted word and the
+        opposite label: weights alike, meanings opposite; -1 when there is none.
+    contrast_top
+        Index of the contrast's top-weighted word; -1 when there is none.
+    n_misleading
+        Held-out reviews where attention misleads like that.
+    n_heldout_wrong
+        Held-out reviews the classifier gets wrong, for whatever reason.
+    source
+        Where the numbers come from, said on screen.
+    """
+
+    seed: int
+    epochs: int
+    learning_rate: float
+    embed_size: int
+    heldout_fraction: float
+    n_reviews: int
+    n_training: int
+    n_heldout: int
+    vocabulary_size: int
+    curve_epochs: np.ndarray
+    train_loss: np.ndarray
+    train_accuracy: np.ndarray
+    heldout_accuracy: np.ndarray
+    final_heldout_accuracy: float
+    n_heldout_negated: int
+    heldout_accuracy_negated: float
+    heldout_accuracy_plain: float
+    sentences: tuple[tuple[str, ...], ...]
+    labels: tuple[int, ...]
+    sentence_lengths: np.ndarray
+    weights: np.ndarray
+    scores: np.ndarray
+    word_alone: np.ndarray
+    probabilities: np.ndarray
+    predictions: np.ndarray
+    focus: int
+    misleading: int
+    misleading_top: int
+    contrast: int
+    contrast_top: int
+    n_misleading: int
+    n_heldout_wrong: int
+    source: str
+
+    def words_with_weights(self, index: int) -> list[tuple[str, float]]:
+        """Review ``index``'s words with their weights, in order."""
+        return list(zip(self.sentences[index], self.weights[index, : self.sentence_lengths[index]].tolist()))
+
+
+def _show(shown: list[tuple[tuple[str, ...], int]], review: tuple[tuple[str, ...], int]) -> int:
+    """The index of ``review`` among the shown reviews, appending it when it is not there yet."""
+    if review not in shown:
+        shown.append(review)
+    return shown.index(review)
+
+
+def _padded(rows: list[np.ndarray], width: int) -> np.ndarray:
+    table = np.zeros((len(rows), width))
+    for i, row in enumerate(rows):
+        table[i, : len(row)] = row
+    return table
+
+
+def sentiment_attention_trace(
+    settings: SentimentSettings | None = None, sentence: str | None = None, cache_dir: Path | None = None
+) -> SentimentAttentionTrace:
+    """Train (or read from ``cache_dir``) the classifier and read it on the showcase reviews and ``sentence``.
+
+    Raises
+    ------
+    attention_math.sentiment.UnknownWord
+        When ``sentence`` has a word outside the vocabulary (checked before any training).
+    attention_math.learning.TorchNotInstalled
+        Without torch.
+    """
+    settings = settings or SentimentSettings()
+    user_words = sentiment.check_sentence(sentence) if sentence is not None else None
+    run = sentiment.train_sentiment(settings, cache_dir)
+    reviews, showcase = load_reviews()
+    training, heldout = sentiment.split(settings)
+
+    heldout_read = sentiment.read_sentences(run, [words for words, _ in heldout])
+    right = np.array([(r["probability"] > 0.5) == bool(label) for r, (_, label) in zip(heldout_read, heldout)])
+    negated = np.array([any(word in NEGATIONS for word in words) for words, _ in heldout])
+
+    shown: list[tuple[tuple[str, ...], int]] = ([(user_words, -1)] if user_words else []) + list(showcase)
+    cases = sentiment.misleading_cases(run, heldout)
+    misleading = misleading_top = contrast = contrast_top = -1
+    if cases:
+        # Of the run's cases, one among the showcase reviews (on screen already) when there is one.
+        case = next((case for case in cases if heldout[case["index"]] in showcase), cases[0])
+        misleading, misleading_top = _show(shown, heldout[case["index"]]), case["top"]
+        if case["contrasts"]:
+            other = next((other for other in case["contrasts"] if heldout[other] in showcase), case["contrasts"][0])
+            contrast = _show(shown, heldout[other])
+            contrast_top = int(np.argmax(heldout_read[other]["weights"]))
+
+    read = sentiment.read_sentences(run, [words for words, _ in shown])
+    alone = sentiment.word_probabilities(run)
+    width = max(len(words) for words, _ in shown)
+    probabilities = np.array([r["probability"] for r in read])
+    return SentimentAttentionTrace(
+        seed=settings.seed,
+        epochs=settings.epochs,
+        learning_rate=settings.learning_rate,
+        embed_size=settings.embed_size,
+        heldout_fraction=settings.heldout_fraction,
+        n_reviews=len(reviews) + len(showcase),
+        n_training=len(training),
+        n_heldout=len(heldout),
+        vocabulary_size=len(sentiment.vocabulary()),
+        curve_epochs=np.asarray(run.curves["epochs"], dtype=int),
+        train_loss=np.asarray(run.curves["train_loss"], dtype=float),
+        train_accuracy=np.asarray(run.curves["train_accuracy"], dtype=float),
+        heldout_accuracy=np.asarray(run.curves["heldout_accuracy"], dtype=float),
+        final_heldout_accuracy=float(right.mean()),
+        n_heldout_negated=int(negated.sum()),
+        heldout_accuracy_negated=float(right[negated].mean()) if negated.any() else 0.0,
+        heldout_accuracy_plain=float(right[~negated].mean()) if (~negated).any() else 0.0,
+        sentences=tuple(words for words, _ in shown),
+        labels=tuple(label for _, label in shown),
+        sentence_lengths=np.array([len(words) for words, _ in shown], dtype=int),
+        weights=_padded([r["weights"] for r in read], width),
+        scores=_padded([r["scores"] for r in read], width),
+        word_alone=_padded([np.array([alone[word] for word in words]) for words, _ in shown], width),
+        probabilities=probabilities,
+        predictions=(probabilities > 0.5).astype(int),
+        focus=0,
+        misleading=misleading,
+        misleading_top=misleading_top,
+        contrast=contrast,
+        contrast_top=contrast_top,
+        n_misleading=len(cases),
+        n_heldout_wrong=int((~right).sum()),
+        source=(
+            f"Trained here with torch on {len(training)} short film reviews written for this project "
+            f"({len(heldout)} more held out), seed {settings.seed}"
+        ),
+    )
