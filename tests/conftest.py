@@ -1,32 +1,62 @@
-"""Shared fixtures: scenes built without writing video, one real low-quality render, and Chromium."""
+"""Shared fixtures: scenes built without writing video, one real low-quality render per run, and Chromium."""
 
 from __future__ import annotations
 
-import functools
-import signal
-import tempfile
+import json
+import os
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
+from filelock import FileLock
 from hypothesis import settings
-from manim import DecimalNumber, MarkupText, MathTex, SingleStringMathTex, Tex, Text, tempconfig
+from manim import config
 
 import render
 from scenes import SCENES
 
-from .layout import layout_problems
+from .helpers import built_scene
+
+INVENTORY = os.environ.get("TEST_INVENTORY")
+"""A folder: when set, each test process counts its scene builds, renders and browser launches there (see :func:`_count`)."""
 
 
-def as_from_a_terminal() -> None:
-    """``preexec_fn`` of a process a test sends Ctrl-C: SIGINT at its default, as a terminal's programs start.
+def _count(counts: Counter) -> None:
+    """Count, in this process, scene builds (by scene, skipped or played), render processes, CLI runs and browser launches."""
+    import multiprocessing.process
 
-    A suite started as a background job of a non-interactive shell (as CI may start it) inherits
-    SIGINT ignored; so would the process, and a Ctrl-C it never sees is not what a user's does.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    from manim import Scene
+    from playwright.sync_api._generated import BrowserType
+
+    def counting(owner, name, key):
+        original = getattr(owner, name)
+
+        def wrapper(self, *args, **kwargs):
+            counts[key(self, args, kwargs)] += 1
+            return original(self, *args, **kwargs)
+
+        setattr(owner, name, wrapper)
+
+    def build(scene, args, kwargs):
+        played = "skipped" if scene.renderer.skip_animations else "played"
+        return f"scene {type(scene).__name__} {played} {'dry run' if config.dry_run else 'video'}"
+
+    counting(Scene, "render", build)
+    counting(multiprocessing.process.BaseProcess, "start", lambda process, a, k: f"process {process.name.split(' ')[0]}")
+    counting(BrowserType, "launch", lambda *_: "browser launch")
+    counting(CliRunner, "invoke", lambda runner, args, k: f"cli {getattr(args[0], 'name', args[0])} {(args[1] or [''])[0]}")
+
+
+if INVENTORY:
+    _counts: Counter = Counter()
+    _count(_counts)
+
+    def pytest_sessionfinish(session):
+        name = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        os.makedirs(INVENTORY, exist_ok=True)
+        with open(os.path.join(INVENTORY, f"{name}.json"), "w") as file:
+            json.dump(_counts, file, indent=1, sort_keys=True)
 
 
 # No time limit per example: these machines are shared, and a slow first call into torch is not a failure.
@@ -34,86 +64,25 @@ settings.register_profile("shared-machine", deadline=None)
 settings.load_profile("shared-machine")
 
 
-def build_without_video(scene_class, media_dir: str | None = None, **scene_arguments):
-    """Run a scene's construct with animations skipped and no video written (``scene_arguments``: trace, voice, observe...).
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """Put a test taking a scene (a ``scene`` or ``name`` parameter) in that scene's group (``--dist loadgroup``).
 
-    manim's files (the ``.tex`` it typesets...) go to a temporary folder, or to ``media_dir`` to be read afterwards.
+    A scene's builds are cached per test process (:func:`.helpers.built_scene`): its tests on one worker build
+    it once. A test that reads one scene's build without the parameter carries its ``xdist_group`` mark itself.
     """
-    with tempfile.TemporaryDirectory() as temporary:
-        settings = {
-            "dry_run": True,
-            "media_dir": media_dir or temporary,
-            "quality": "low_quality",
-            "verbosity": "WARNING",
-            "progress_bar": "none",
-            "disable_caching": True,
-        }
-        with tempconfig(settings):
-            scene = scene_class(skip_animations=True, **scene_arguments)
-            scene.render()
-    return scene
-
-
-def build_watching_layout(scene_class, media_dir: str | None = None, **scene_arguments):
-    """:func:`build_without_video`, looking at the layout rule after every animation.
-
-    The scene's ``layout_problems`` are what :func:`.layout.layout_problems` found, once each, with their step.
-    """
-    problems: dict[str, None] = {}
-
-    def look(scene) -> None:
-        step = scene.steps[-1].name if scene.steps else "(before the first step)"
-        for problem in layout_problems(scene.mobjects):
-            problems.setdefault(f"{step}: {problem}", None)
-
-    scene = build_without_video(scene_class, media_dir, observe=look, **scene_arguments)
-    scene.layout_problems = list(problems)
-    return scene
-
-
-COUNTED = (Text, MarkupText, Tex, MathTex, SingleStringMathTex, DecimalNumber)
-"""The text mobjects whose construction is counted (each rebuilt per frame was 87 % of a render)."""
-
-
-@contextmanager
-def counting_text_constructions() -> Iterator[Counter]:
-    """Count the mobjects of each :data:`COUNTED` kind constructed inside the block, by kind (not their subclasses)."""
-    counts: Counter = Counter()
-    originals = {cls: cls.__init__ for cls in COUNTED}
-
-    def counting(cls):
-        def init(self, *args, **kwargs):
-            if type(self) is cls:
-                counts[cls.__name__] += 1
-            originals[cls](self, *args, **kwargs)
-
-        return init
-
-    try:
-        for cls in COUNTED:
-            cls.__init__ = counting(cls)
-        yield counts
-    finally:
-        for cls, init in originals.items():
-            cls.__init__ = init
-
-
-@functools.lru_cache(maxsize=None)
-def built_scene(name: str):
-    """The scene ``name`` built with its defaults, watching the layout (:func:`build_watching_layout`); cached per name.
-
-    Its ``text_constructions`` count the text it built (:func:`counting_text_constructions`): with no frame drawn,
-    a count no frame rate can change.
-    """
-    with counting_text_constructions() as counts:
-        scene = build_watching_layout(SCENES[name])
-    scene.text_constructions = counts
-    return scene
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        if callspec is None or item.get_closest_marker("xdist_group"):
+            continue
+        name = callspec.params.get("scene", callspec.params.get("name"))
+        if isinstance(name, str) and name in SCENES:
+            item.add_marker(pytest.mark.xdist_group(name))
 
 
 @pytest.fixture(params=list(SCENES))
 def scene(request):
-    """Every scene of the catalog, built."""
+    """Every scene of the catalog, built once per test process (:func:`.helpers.built_scene`)."""
     return built_scene(request.param)
 
 
@@ -125,14 +94,23 @@ def _work_in_a_temporary_folder(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="session")
 def rendered(tmp_path_factory):
-    """`python render.py scaling --quality low`, for real, into a fresh media folder (its cache beside it)."""
-    media = tmp_path_factory.mktemp("media")
-    cache = tmp_path_factory.mktemp("cache")
-    result = CliRunner().invoke(
-        render.main, ["scaling", "--quality", "low", "--media-dir", str(media), "--cache-dir", str(cache)]
-    )
-    assert result.exit_code == 0, result.output
-    return media, result
+    """`python render.py scaling --quality low`, for real, into a fresh media folder (its cache beside it): ``(media, result)``.
+
+    Made once per run and shared by every test process (the first to ask renders, under a lock): treat it as
+    read-only, and copy it to change it. ``result`` has the CLI's ``exit_code``, ``stdout`` and ``stderr``.
+    """
+    basetemp = tmp_path_factory.getbasetemp()
+    shared = basetemp.parent if os.environ.get("PYTEST_XDIST_WORKER") else basetemp  # one folder for all workers of a run
+    media, cache, outcome = shared / "rendered" / "media", shared / "rendered" / "cache", shared / "rendered" / "result.json"
+    with FileLock(shared / "rendered.lock"):
+        if not outcome.exists():
+            result = CliRunner().invoke(
+                render.main, ["scaling", "--quality", "low", "--media-dir", str(media), "--cache-dir", str(cache)]
+            )
+            assert result.exit_code == 0, result.output
+            facts = {"exit_code": result.exit_code, "stdout": result.stdout, "stderr": result.stderr}
+            outcome.write_text(json.dumps(facts), encoding="utf-8")
+    return media, SimpleNamespace(**json.loads(outcome.read_text(encoding="utf-8")))
 
 
 CHROMIUM = "/usr/bin/chromium"
@@ -150,9 +128,9 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
-    """Headless Chromium, one per test module."""
+    """Headless Chromium, one per test process."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

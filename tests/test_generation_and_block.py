@@ -29,17 +29,13 @@ from attention_math.traces.complexity import complexity_trace
 from attention_math.traces.kv_cache import kv_cache_trace
 from attention_math.traces.transformer_block import transformer_block_trace
 
+from .helpers import torch_weights
+
 DOUBLE = torch.float64
 
 
 def tensor(a):
     return torch.as_tensor(np.array(a), dtype=DOUBLE)
-
-
-def torch_weights(q, k, is_causal=False):
-    """PyTorch's attention weights: its SDPA applied to identity values returns exactly the weights."""
-    n_k = k.shape[-2]
-    return F.scaled_dot_product_attention(tensor(q), tensor(k), torch.eye(n_k, dtype=DOUBLE), is_causal=is_causal).numpy()
 
 
 # --- brute-force multiply-add counters --------------------------------------------

@@ -15,7 +15,7 @@ from attention_math.traces.multi_head import PATTERN_SEED, multi_head_trace
 from attention_math.traces.positional_encoding import positional_trace
 from scenes.theme import parse_number
 
-from .conftest import built_scene
+from .helpers import built_scene
 
 
 def torch_self_attention_weights(x):
@@ -131,6 +131,7 @@ def test_gpt3_column_against_the_paper(heads):
     assert feed_forward > 175e9 - heads.scale_attention_params[1] - feed_forward
 
 
+@pytest.mark.xdist_group("multi-head")
 def test_the_scale_table_on_screen_shows_this_videos_model_beside_gpt3():
     """Read off the screen: the first column is the model the scene ran, the second the paper's GPT-3."""
     scene = built_scene("multi-head")
