@@ -6,13 +6,18 @@ Test modules import from here (and from ``layout``, ``fake_workers``), never fro
 from __future__ import annotations
 
 import functools
+import json
+import os
 import signal
+import subprocess
+import sys
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -53,6 +58,27 @@ def wait_for(condition, timeout: float = 60.0, what: str = "the condition"):
             return value
         time.sleep(0.1)
     raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+def to_json_in_a_fresh_process(*calls: str) -> list[str]:
+    """``call.to_json()`` for each Python expression ``call`` (``attention_math`` imported as ``am``), in a new interpreter.
+
+    The reference for "the same settings give the same numbers": nothing is shared with this process
+    (no cache, no generator state, another hash seed), so equal JSON means the numbers depend on the settings alone.
+    """
+    program = (
+        "import json, sys\n"
+        "import attention_math as am\n"
+        "print(json.dumps([eval(call, {'am': am}).to_json() for call in json.loads(sys.argv[1])]))\n"
+    )
+    checkout = str(Path(__file__).resolve().parent.parent)  # this checkout's attention_math, installed or not
+    path = os.pathsep.join(filter(None, [checkout, os.environ.get("PYTHONPATH")]))
+    environment = {**os.environ, "PYTHONPATH": path, "PYTHONHASHSEED": "12345"}
+    result = subprocess.run(
+        [sys.executable, "-c", program, json.dumps(calls)], capture_output=True, text=True, env=environment, timeout=300
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
 
 
 # --- PyTorch, the reference -------------------------------------------------------------
