@@ -66,18 +66,20 @@ settings.load_profile("shared-machine")
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
-    """Put a test taking a scene (a ``scene`` or ``name`` parameter) in that scene's group (``--dist loadgroup``).
+    """Group the tests for ``--dist loadgroup``: a test taking a scene (a ``scene`` or ``name`` parameter) joins that
+    scene's group, every other test its file's group (unless it carries an ``xdist_group`` mark of its own).
 
-    A scene's builds are cached per test process (:func:`.helpers.built_scene`): its tests on one worker build
-    it once. A test that reads one scene's build without the parameter carries its ``xdist_group`` mark itself.
+    A scene's builds are cached per test process (:func:`.helpers.built_scene`), and a file's module fixtures
+    (renders, clusters) are made once per process: one group's tests on one worker make each of them once, while
+    the catalog's scenes spread over every worker (``--dist loadfile`` kept each scene-wide file on one).
     """
     for item in items:
-        callspec = getattr(item, "callspec", None)
-        if callspec is None or item.get_closest_marker("xdist_group"):
+        if item.get_closest_marker("xdist_group"):
             continue
-        name = callspec.params.get("scene", callspec.params.get("name"))
-        if isinstance(name, str) and name in SCENES:
-            item.add_marker(pytest.mark.xdist_group(name))
+        callspec = getattr(item, "callspec", None)
+        name = callspec.params.get("scene", callspec.params.get("name")) if callspec else None
+        group = name if isinstance(name, str) and name in SCENES else item.path.name
+        item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(params=list(SCENES))
