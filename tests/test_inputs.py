@@ -196,7 +196,6 @@ def test_custom_sentences_show_their_numbers_and_fit_the_frame(name, kind):
     scene, _ = built_with(name, sentence)
     check_shown_numbers(scene)
     half_width, half_height = config.frame_width / 2, config.frame_height / 2
-    assert set(scene.recording.extent) == {step.name for step in scene.steps}, "every step ends with something on screen"
     for step, (left, right, bottom, top) in scene.recording.extent.items():
         assert -half_width < left and right < half_width, f"{step}: off the frame sideways ({left:.2f}, {right:.2f})"
         assert -half_height < bottom and top < half_height, f"{step}: off the frame vertically ({bottom:.2f}, {top:.2f})"
