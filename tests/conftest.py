@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from collections import Counter
 from types import SimpleNamespace
 
@@ -64,22 +65,68 @@ settings.register_profile("shared-machine", deadline=None)
 settings.load_profile("shared-machine")
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items):
-    """Group the tests for ``--dist loadgroup``: a test taking a scene (a ``scene`` or ``name`` parameter) joins that
-    scene's group, every other test its file's group (unless it carries an ``xdist_group`` mark of its own).
+GROUPS = "ATTENTION_TEST_GROUPS"
+"""Environment variable naming the file where test processes leave each test's group for the scheduler (xdist only)."""
+
+
+def test_group(item) -> str:
+    """The group of ``item``: its ``xdist_group`` mark, else the scene it takes (a ``scene`` or ``name`` parameter),
+    else its file.
 
     A scene's builds are cached per test process (:func:`.helpers.built_scene`), and a file's module fixtures
     (renders, clusters) are made once per process: one group's tests on one worker make each of them once, while
     the catalog's scenes spread over every worker (``--dist loadfile`` kept each scene-wide file on one).
     """
-    for item in items:
-        if item.get_closest_marker("xdist_group"):
-            continue
-        callspec = getattr(item, "callspec", None)
-        name = callspec.params.get("scene", callspec.params.get("name")) if callspec else None
-        group = name if isinstance(name, str) and name in SCENES else item.path.name
-        item.add_marker(pytest.mark.xdist_group(group))
+    mark = item.get_closest_marker("xdist_group")
+    if mark is not None:
+        return str(mark.args[0] if mark.args else mark.kwargs["name"])
+    callspec = getattr(item, "callspec", None)
+    name = callspec.params.get("scene", callspec.params.get("name")) if callspec else None
+    return name if isinstance(name, str) and name in SCENES else item.path.name
+
+
+def pytest_configure(config):
+    # The controller of an xdist run: its workers (started after this) inherit where to leave the groups.
+    if not hasattr(config, "workerinput") and config.getoption("dist", "no") == "loadgroup":
+        folder = tempfile.mkdtemp(prefix="attention-test-groups-")
+        os.environ[GROUPS] = os.path.join(folder, "groups.json")
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which may add a group suffix to node ids
+def pytest_collection_modifyitems(items):
+    """In an xdist worker, leave each test's group (:func:`test_group`) for :class:`ByGroup`."""
+    path = os.environ.get(GROUPS)
+    if path and os.environ.get("PYTEST_XDIST_WORKER"):
+        groups = {item.nodeid: test_group(item) for item in items}
+        partial = f"{path}.{os.environ['PYTEST_XDIST_WORKER']}"
+        with open(partial, "w", encoding="utf-8") as file:
+            json.dump(groups, file)
+        os.replace(partial, path)  # every worker collects the same tests: any one's file will do
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` by :func:`test_group`: xdist's own reads a node id suffix that pytest 9 no longer keeps."""
+    if config.getoption("dist") == "loadgroup":
+        return ByGroup(config, log)
+    return None
+
+
+try:
+    from xdist.scheduler import LoadScopeScheduling
+except ImportError:  # no pytest-xdist: one process runs everything, nothing to group
+    LoadScopeScheduling = object
+
+
+class ByGroup(LoadScopeScheduling):
+    """xdist's scope scheduling with :func:`test_group` as the scope: a group's tests run on one worker."""
+
+    _groups: dict[str, str] | None = None
+
+    def _split_scope(self, nodeid: str) -> str:
+        if self._groups is None:
+            with open(os.environ[GROUPS], encoding="utf-8") as file:
+                self._groups = json.load(file)
+        return self._groups.get(nodeid) or self._groups.get(nodeid.rsplit("@", 1)[0], nodeid)
 
 
 @pytest.fixture(params=list(SCENES))
