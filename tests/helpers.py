@@ -142,14 +142,20 @@ class Recording:
                 self.layout_problems.setdefault(f"{step}: {problem}", None)
 
 
-def build_without_video(scene_class, media_dir: str | None = None, watch_layout: bool = False, **scene_arguments):
+def build_without_video(scene_class, media_dir: str | None = None, watch_layout: bool = False, observe=None, **scene_arguments):
     """Run a scene's construct with animations skipped and no video written (``scene_arguments``: trace, voice...).
 
     The scene's ``recording`` is a :class:`Recording` of what it had on screen (with the layout rule looked at
-    after every animation when ``watch_layout``). manim's files (the ``.tex`` it typesets...) go to a temporary
-    folder, or to ``media_dir`` to be read afterwards.
+    after every animation when ``watch_layout``); ``observe(scene, ended)``, if given, looks too. manim's files
+    (the ``.tex`` it typesets...) go to a temporary folder, or to ``media_dir`` to be read afterwards.
     """
     recording = Recording(watch_layout=watch_layout)
+
+    def look(scene, ended) -> None:
+        recording(scene, ended)
+        if observe is not None:
+            observe(scene, ended)
+
     with tempfile.TemporaryDirectory() as temporary:
         settings = {
             "dry_run": True,
@@ -160,7 +166,7 @@ def build_without_video(scene_class, media_dir: str | None = None, watch_layout:
             "disable_caching": True,
         }
         with tempconfig(settings):
-            scene = scene_class(skip_animations=True, observe=recording, **scene_arguments)
+            scene = scene_class(skip_animations=True, observe=look, **scene_arguments)
             scene.render()
     scene.recording = recording
     return scene
