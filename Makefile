@@ -18,16 +18,17 @@ APT_PACKAGES := build-essential pkg-config python3-dev python3-venv libcairo2-de
 demo: setup
 	$(PY) render.py scaling --quality $(QUALITY)
 
-# One test file per worker process, a worker per core: a file's cached scene builds and fixtures stay in one process.
+# A worker per core; each scene's tests on one worker (its build made once), every other file's on one (its renders made once):
+# see pytest_collection_modifyitems in tests/conftest.py.
 # The slowest tests are listed at the end, so a CI log shows where its time went.
 test: setup trained narration distributed js
-	$(PY) -m pytest -rs -n auto --dist loadfile --durations=15
+	$(PY) -m pytest -rs -n auto --dist loadgroup --durations=15
 
 # Lint, format check and the fast tier (maths, traces, scenes built without video, CLI, pages): about two minutes.
 check: setup trained narration distributed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m pytest -rs -n auto --dist loadfile -m "not render and not browser and not scenes"
+	$(PY) -m pytest -rs -n auto --dist loadgroup -m "not render and not browser and not scenes"
 
 setup: system $(VENV)/.installed
 

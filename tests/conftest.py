@@ -1,32 +1,63 @@
-"""Shared fixtures: scenes built without writing video, one real low-quality render, and Chromium."""
+"""Shared fixtures: scenes built without writing video, one real low-quality render per run, and Chromium."""
 
 from __future__ import annotations
 
-import functools
-import signal
+import json
+import os
 import tempfile
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
+from filelock import FileLock
 from hypothesis import settings
-from manim import DecimalNumber, MarkupText, MathTex, SingleStringMathTex, Tex, Text, tempconfig
+from manim import config
 
 import render
 from scenes import SCENES
 
-from .layout import layout_problems
+from .helpers import built_scene
+
+INVENTORY = os.environ.get("TEST_INVENTORY")
+"""A folder: when set, each test process counts its scene builds, renders and browser launches there (see :func:`_count`)."""
 
 
-def as_from_a_terminal() -> None:
-    """``preexec_fn`` of a process a test sends Ctrl-C: SIGINT at its default, as a terminal's programs start.
+def _count(counts: Counter) -> None:
+    """Count, in this process, scene builds (by scene, skipped or played), render processes, CLI runs and browser launches."""
+    import multiprocessing.process
 
-    A suite started as a background job of a non-interactive shell (as CI may start it) inherits
-    SIGINT ignored; so would the process, and a Ctrl-C it never sees is not what a user's does.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    from manim import Scene
+    from playwright.sync_api._generated import BrowserType
+
+    def counting(owner, name, key):
+        original = getattr(owner, name)
+
+        def wrapper(self, *args, **kwargs):
+            counts[key(self, args, kwargs)] += 1
+            return original(self, *args, **kwargs)
+
+        setattr(owner, name, wrapper)
+
+    def build(scene, args, kwargs):
+        played = "skipped" if scene.renderer.skip_animations else "played"
+        return f"scene {type(scene).__name__} {played} {'dry run' if config.dry_run else 'video'}"
+
+    counting(Scene, "render", build)
+    counting(multiprocessing.process.BaseProcess, "start", lambda process, a, k: f"process {process.name.split(' ')[0]}")
+    counting(BrowserType, "launch", lambda *_: "browser launch")
+    counting(CliRunner, "invoke", lambda runner, args, k: f"cli {getattr(args[0], 'name', args[0])} {(args[1] or [''])[0]}")
+
+
+if INVENTORY:
+    _counts: Counter = Counter()
+    _count(_counts)
+
+    def pytest_sessionfinish(session):
+        name = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        os.makedirs(INVENTORY, exist_ok=True)
+        with open(os.path.join(INVENTORY, f"{name}.json"), "w") as file:
+            json.dump(_counts, file, indent=1, sort_keys=True)
 
 
 # No time limit per example: these machines are shared, and a slow first call into torch is not a failure.
@@ -34,86 +65,73 @@ settings.register_profile("shared-machine", deadline=None)
 settings.load_profile("shared-machine")
 
 
-def build_without_video(scene_class, media_dir: str | None = None, **scene_arguments):
-    """Run a scene's construct with animations skipped and no video written (``scene_arguments``: trace, voice, observe...).
+GROUPS = "ATTENTION_TEST_GROUPS"
+"""Environment variable naming the file where test processes leave each test's group for the scheduler (xdist only)."""
 
-    manim's files (the ``.tex`` it typesets...) go to a temporary folder, or to ``media_dir`` to be read afterwards.
+
+def test_group(item) -> str:
+    """The group of ``item``: its ``xdist_group`` mark, else the scene it takes (a ``scene`` or ``name`` parameter),
+    else its file.
+
+    A scene's builds are cached per test process (:func:`.helpers.built_scene`), and a file's module fixtures
+    (renders, clusters) are made once per process: one group's tests on one worker make each of them once, while
+    the catalog's scenes spread over every worker (``--dist loadfile`` kept each scene-wide file on one).
     """
-    with tempfile.TemporaryDirectory() as temporary:
-        settings = {
-            "dry_run": True,
-            "media_dir": media_dir or temporary,
-            "quality": "low_quality",
-            "verbosity": "WARNING",
-            "progress_bar": "none",
-            "disable_caching": True,
-        }
-        with tempconfig(settings):
-            scene = scene_class(skip_animations=True, **scene_arguments)
-            scene.render()
-    return scene
+    mark = item.get_closest_marker("xdist_group")
+    if mark is not None:
+        return str(mark.args[0] if mark.args else mark.kwargs["name"])
+    callspec = getattr(item, "callspec", None)
+    name = callspec.params.get("scene", callspec.params.get("name")) if callspec else None
+    return name if isinstance(name, str) and name in SCENES else item.path.name
 
 
-def build_watching_layout(scene_class, media_dir: str | None = None, **scene_arguments):
-    """:func:`build_without_video`, looking at the layout rule after every animation.
-
-    The scene's ``layout_problems`` are what :func:`.layout.layout_problems` found, once each, with their step.
-    """
-    problems: dict[str, None] = {}
-
-    def look(scene) -> None:
-        step = scene.steps[-1].name if scene.steps else "(before the first step)"
-        for problem in layout_problems(scene.mobjects):
-            problems.setdefault(f"{step}: {problem}", None)
-
-    scene = build_without_video(scene_class, media_dir, observe=look, **scene_arguments)
-    scene.layout_problems = list(problems)
-    return scene
+def pytest_configure(config):
+    # The controller of an xdist run: its workers (started after this) inherit where to leave the groups.
+    if not hasattr(config, "workerinput") and config.getoption("dist", "no") == "loadgroup":
+        folder = tempfile.mkdtemp(prefix="attention-test-groups-")
+        os.environ[GROUPS] = os.path.join(folder, "groups.json")
 
 
-COUNTED = (Text, MarkupText, Tex, MathTex, SingleStringMathTex, DecimalNumber)
-"""The text mobjects whose construction is counted (each rebuilt per frame was 87 % of a render)."""
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which may add a group suffix to node ids
+def pytest_collection_modifyitems(items):
+    """In an xdist worker, leave each test's group (:func:`test_group`) for :class:`ByGroup`."""
+    path = os.environ.get(GROUPS)
+    if path and os.environ.get("PYTEST_XDIST_WORKER"):
+        groups = {item.nodeid: test_group(item) for item in items}
+        partial = f"{path}.{os.environ['PYTEST_XDIST_WORKER']}"
+        with open(partial, "w", encoding="utf-8") as file:
+            json.dump(groups, file)
+        os.replace(partial, path)  # every worker collects the same tests: any one's file will do
 
 
-@contextmanager
-def counting_text_constructions() -> Iterator[Counter]:
-    """Count the mobjects of each :data:`COUNTED` kind constructed inside the block, by kind (not their subclasses)."""
-    counts: Counter = Counter()
-    originals = {cls: cls.__init__ for cls in COUNTED}
-
-    def counting(cls):
-        def init(self, *args, **kwargs):
-            if type(self) is cls:
-                counts[cls.__name__] += 1
-            originals[cls](self, *args, **kwargs)
-
-        return init
-
-    try:
-        for cls in COUNTED:
-            cls.__init__ = counting(cls)
-        yield counts
-    finally:
-        for cls, init in originals.items():
-            cls.__init__ = init
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` by :func:`test_group`: xdist's own reads a node id suffix that pytest 9 no longer keeps."""
+    if config.getoption("dist") == "loadgroup":
+        return ByGroup(config, log)
+    return None
 
 
-@functools.lru_cache(maxsize=None)
-def built_scene(name: str):
-    """The scene ``name`` built with its defaults, watching the layout (:func:`build_watching_layout`); cached per name.
+try:
+    from xdist.scheduler import LoadScopeScheduling
+except ImportError:  # no pytest-xdist: one process runs everything, nothing to group
+    LoadScopeScheduling = object
 
-    Its ``text_constructions`` count the text it built (:func:`counting_text_constructions`): with no frame drawn,
-    a count no frame rate can change.
-    """
-    with counting_text_constructions() as counts:
-        scene = build_watching_layout(SCENES[name])
-    scene.text_constructions = counts
-    return scene
+
+class ByGroup(LoadScopeScheduling):
+    """xdist's scope scheduling with :func:`test_group` as the scope: a group's tests run on one worker."""
+
+    _groups: dict[str, str] | None = None
+
+    def _split_scope(self, nodeid: str) -> str:
+        if self._groups is None:
+            with open(os.environ[GROUPS], encoding="utf-8") as file:
+                self._groups = json.load(file)
+        return self._groups.get(nodeid) or self._groups.get(nodeid.rsplit("@", 1)[0], nodeid)
 
 
 @pytest.fixture(params=list(SCENES))
 def scene(request):
-    """Every scene of the catalog, built."""
+    """Every scene of the catalog, built once per test process (:func:`.helpers.built_scene`)."""
     return built_scene(request.param)
 
 
@@ -125,14 +143,23 @@ def _work_in_a_temporary_folder(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="session")
 def rendered(tmp_path_factory):
-    """`python render.py scaling --quality low`, for real, into a fresh media folder (its cache beside it)."""
-    media = tmp_path_factory.mktemp("media")
-    cache = tmp_path_factory.mktemp("cache")
-    result = CliRunner().invoke(
-        render.main, ["scaling", "--quality", "low", "--media-dir", str(media), "--cache-dir", str(cache)]
-    )
-    assert result.exit_code == 0, result.output
-    return media, result
+    """`python render.py scaling --quality low`, for real, into a fresh media folder (its cache beside it): ``(media, result)``.
+
+    Made once per run and shared by every test process (the first to ask renders, under a lock): treat it as
+    read-only, and copy it to change it. ``result`` has the CLI's ``exit_code``, ``stdout`` and ``stderr``.
+    """
+    basetemp = tmp_path_factory.getbasetemp()
+    shared = basetemp.parent if os.environ.get("PYTEST_XDIST_WORKER") else basetemp  # one folder for all workers of a run
+    media, cache, outcome = shared / "rendered" / "media", shared / "rendered" / "cache", shared / "rendered" / "result.json"
+    with FileLock(shared / "rendered.lock"):
+        if not outcome.exists():
+            result = CliRunner().invoke(
+                render.main, ["scaling", "--quality", "low", "--media-dir", str(media), "--cache-dir", str(cache)]
+            )
+            assert result.exit_code == 0, result.output
+            facts = {"exit_code": result.exit_code, "stdout": result.stdout, "stderr": result.stderr}
+            outcome.write_text(json.dumps(facts), encoding="utf-8")
+    return media, SimpleNamespace(**json.loads(outcome.read_text(encoding="utf-8")))
 
 
 CHROMIUM = "/usr/bin/chromium"
@@ -150,9 +177,9 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
-    """Headless Chromium, one per test module."""
+    """Headless Chromium, one per test process."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

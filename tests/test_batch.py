@@ -27,7 +27,7 @@ import render
 from attention_explainer.batch import parse_batch
 from attention_explainer.pipeline import cluster
 
-from .conftest import as_from_a_terminal
+from .helpers import as_from_a_terminal, wait_for
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -206,16 +206,6 @@ def stop(process: subprocess.Popen) -> None:
             return
         except subprocess.TimeoutExpired:
             continue
-
-
-def wait_for(condition, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
 @pytest.fixture(scope="module")

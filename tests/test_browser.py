@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import shutil
 import threading
 
 import pytest
@@ -20,8 +21,10 @@ pytestmark = [pytest.mark.render, pytest.mark.browser]
 
 
 @pytest.fixture(scope="module")
-def site(rendered):
-    media, _ = rendered
+def site(rendered, tmp_path_factory):
+    """The shared render with its gallery, in a copy (the shared folder holds the render alone)."""
+    media = tmp_path_factory.mktemp("site") / "media"
+    shutil.copytree(rendered[0], media)
     result = CliRunner().invoke(render.main, ["gallery", "--media-dir", str(media)])
     assert result.exit_code == 0, result.output
     return media

@@ -14,6 +14,7 @@ from attention_explainer.pipeline import freshness, render_job, workers
 from scenes import SCENES
 
 from . import fake_workers
+from .helpers import run
 
 
 @pytest.fixture
@@ -21,11 +22,6 @@ def fake_render(monkeypatch, tmp_path):
     """Worker processes run a stand-in that records its calls instead of rendering."""
     monkeypatch.setattr(workers, "WORKER", fake_workers.renders)
     return lambda: fake_workers.calls(tmp_path)
-
-
-def run(*args):
-    """The CLI, one scene at a time, so the recorded calls come in order."""
-    return CliRunner().invoke(render.main, [*args, "--jobs", "1"])
 
 
 def test_list_shows_every_scene_with_a_description():

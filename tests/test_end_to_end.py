@@ -21,9 +21,9 @@ from attention_explainer.publish import pages
 from scenes import SCENES
 from scenes.kit import ExplainerScene
 
-from .conftest import built_scene
+from .helpers import built_scene
 
-pytestmark = pytest.mark.render
+pytestmark = [pytest.mark.render, pytest.mark.xdist_group("scaling")]  # beside scaling's build, which it reads
 
 
 def test_prints_the_video_path(rendered):
@@ -99,7 +99,7 @@ class BrokenScene(ExplainerScene):
 
     @classmethod
     def build_trace(cls):
-        return built_scene("self-attention").trace
+        return SCENES["self-attention"].build_trace()
 
     def construct(self):
         with self.step("one", "A step."):

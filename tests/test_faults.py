@@ -26,13 +26,9 @@ from attention_math.trained import ModelNotInstalled
 from scenes import SCENES
 
 from . import fake_workers
-from .conftest import as_from_a_terminal, build_without_video
+from .helpers import as_from_a_terminal, build_without_video, run, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def run(*args):
-    return CliRunner().invoke(render.main, [*args, "--jobs", "1"])
 
 
 def one_line(output: str) -> bool:
@@ -168,13 +164,6 @@ def start_cli(tmp_path: Path, *scenes: str, wait: str = "60", jobs: str = "2") -
     )
 
 
-def wait_for(condition, seconds: float = 60.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.1)
-
-
 def alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -278,7 +267,7 @@ def test_right_to_left_words_are_drawn(sentence):
     trace = scene_class.build_trace(**validate(scene_class, {"sentence": sentence}))
     widths: dict[str, float] = {}
 
-    def look(scene) -> None:
+    def look(scene, ended) -> None:
         for mobject in scene.mobjects:
             for part in mobject.get_family():
                 if isinstance(part, Text) and part.original_text in sentence.split():

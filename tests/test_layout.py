@@ -16,7 +16,7 @@ from scenes import SCENES
 from scenes.kit.text import formula, label
 from scenes.theme import DARK
 
-from .conftest import build_watching_layout
+from .helpers import build_without_video
 from .layout import MIN_GLYPH_HEIGHT, glyph_height, layout_problems
 
 
@@ -24,7 +24,7 @@ def build_and_watch(name: str, settings: dict) -> list[str]:
     """Build scene ``name`` with ``settings`` without video; the layout problems seen, once each, with their step."""
     scene_class = SCENES[name]
     trace = scene_class.build_trace(**validate(scene_class, settings))
-    return build_watching_layout(scene_class, trace=trace).layout_problems
+    return list(build_without_video(scene_class, watch_layout=True, trace=trace).recording.layout_problems)
 
 
 def extremes(name: str) -> list[dict]:

@@ -16,16 +16,11 @@ from attention_math.traces.causal_mask import causal_mask_trace
 from attention_math.traces.cross_attention import cross_attention_trace
 from attention_math.traces.padding_mask import padding_mask_trace
 
+from .helpers import built_scene, to_json_in_a_fresh_process, torch_weights
+
 
 def t(x):
     return torch.as_tensor(np.array(x, dtype=float))
-
-
-def torch_weights(q, k, attn_mask=None, is_causal=False):
-    """PyTorch's attention weights: its SDPA applied to identity values returns exactly the weights."""
-    eye = torch.eye(len(k), dtype=torch.float64)
-    mask = None if attn_mask is None else torch.as_tensor(np.array(attn_mask, dtype=bool))
-    return F.scaled_dot_product_attention(t(q), t(k), eye, attn_mask=mask, is_causal=is_causal).numpy()
 
 
 def identity_mha(d):
@@ -131,9 +126,9 @@ def test_with_left_padding_a_decoder_needs_the_padding_mask_too():
     )
     causal = torch.tril(torch.ones(5, 5, dtype=torch.bool))
     valid = torch.tensor([False, False, True, True, True])
-    np.testing.assert_allclose(trace.left_causal_weights, torch_weights(x, x, attn_mask=causal.numpy())[2:], rtol=1e-10)
+    np.testing.assert_allclose(trace.left_causal_weights, torch_weights(x, x, mask=causal.numpy())[2:], rtol=1e-10)
     both = (causal & valid[None, :]).numpy()
-    np.testing.assert_allclose(trace.left_combined_weights, torch_weights(x[2:], x, attn_mask=both[2:]), rtol=1e-10)
+    np.testing.assert_allclose(trace.left_combined_weights, torch_weights(x[2:], x, mask=both[2:]), rtol=1e-10)
     # The causal mask alone lets every real token see the pads before it.
     assert np.all(trace.left_causal_weights[:, :2] > 0.05)
     np.testing.assert_allclose(trace.left_pad_share, trace.left_causal_weights[:, :2].sum(-1))
@@ -147,7 +142,7 @@ def test_padding_weights_match_torch_attn_mask_and_key_padding_mask():
     trace = padding_mask_trace()
     x = trace.x_query
     valid = torch.as_tensor(trace.valid.astype(bool))
-    expected = torch_weights(x, x, attn_mask=valid.expand(5, 5).numpy())
+    expected = torch_weights(x, x, mask=valid.expand(5, 5).numpy())
     np.testing.assert_allclose(trace.weights, expected, rtol=1e-10, atol=1e-15)
     expected_output = F.scaled_dot_product_attention(t(x), t(x), t(x), attn_mask=valid).numpy()
     np.testing.assert_allclose(trace.output, expected_output, rtol=1e-10)
@@ -173,7 +168,7 @@ def test_padding_and_causal_combined_match_torch():
     x = trace.x_query
     combined = torch.as_tensor(trace.valid.astype(bool))[None, :] & torch.tril(torch.ones(5, 5, dtype=torch.bool))
     np.testing.assert_array_equal(trace.combined_mask, combined.numpy())
-    np.testing.assert_allclose(trace.combined_weights, torch_weights(x, x, attn_mask=combined.numpy()), rtol=1e-10, atol=1e-15)
+    np.testing.assert_allclose(trace.combined_weights, torch_weights(x, x, mask=combined.numpy()), rtol=1e-10, atol=1e-15)
     assert np.all(trace.combined_weights[~trace.combined_mask] == 0.0)
     np.testing.assert_allclose(trace.combined_weights.sum(-1), 1.0, rtol=1e-12)
     # Pad query rows still exist and key 0 keeps every row defined (no all -inf row, no NaN).
@@ -243,7 +238,7 @@ def test_toy_embeddings_are_reproducible_by_seed():
     np.testing.assert_array_equal(a[0], b[0])
     np.testing.assert_array_equal(a[1], b[1])
     assert not np.allclose(a[0], c[0])
-    assert cross_attention_trace().to_json() == cross_attention_trace().to_json()
+    assert [cross_attention_trace().to_json()] == to_json_in_a_fresh_process("am.cross_attention_trace()")
 
 
 def test_additive_mask_is_seed_003s_triu_minus_inf():
@@ -259,27 +254,25 @@ def test_additive_mask_is_seed_003s_triu_minus_inf():
 # --- what the scenes say and show ------------------------------------------------------------
 
 
+@pytest.mark.xdist_group("cross-attention")
 def test_cross_attention_scene_shows_the_shifted_input_and_names_rows_by_it():
     """On screen the decoder reads "<s> El gato ... la"; the row that peaks at "cat" is named "El → gato", and the words say so."""
-    from .conftest import built_scene
-
     scene = built_scene("cross-attention")
     trace = scene.trace
     first = scene.steps[0]
-    assert {"<s>", *trace.query_tokens, *trace.target_tokens} <= first.texts
+    assert {"<s>", *trace.query_tokens, *trace.target_tokens} <= scene.recording.texts[first.name]
     heatmap = next(shown for shown in scene.shown if shown.source == "weights")
     on_screen = np.array([float(text.original_text) for text in heatmap.texts]).reshape(7, 6)
     for row, (read, write) in enumerate(zip(trace.query_tokens, trace.target_tokens)):
-        assert f"{read} → {write}" in scene.drawn_text
+        assert f"{read} → {write}" in scene.recording.drawn_text
         english = ENGLISH[ALIGNMENT[SPANISH.index(write)]]  # the word that what this row writes translates
         assert ENGLISH[int(on_screen[row].argmax())] == english
     words = " ".join(line.text for line in first.lines)
     assert "reads “El” must write “gato”" in words and "look at “cat”" in words
 
 
+@pytest.mark.xdist_group("padding-mask")
 def test_padding_scene_says_when_a_decoder_needs_the_padding_mask():
-    from .conftest import built_scene
-
     scene = built_scene("padding-mask")
     said = {step.name: " ".join(line.text for line in step.lines) for step in scene.steps}
     assert "needs both" not in " ".join(said.values())

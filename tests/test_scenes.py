@@ -11,15 +11,14 @@ import torch
 from manim import config
 
 from attention_explainer.pipeline.captions import MAX_CHARACTERS_PER_SECOND, MAX_LINE, MIN_CUE_SECONDS, cues_for
-from attention_math import THE_CAT_SAT, lookup
+from attention_math import THE_CAT_SAT
 from scenes import SCENES
 from scenes.kit import Shown
 from scenes.kit.tables import NumberGrid
 from scenes.kit.text import label
 from scenes.theme import format_number, parse_number
 
-from .conftest import built_scene
-from .test_no_per_frame_rebuilds import FRAME_RATE, constructions
+from .helpers import built_scene, check_shown_numbers
 
 # The trace paths each scene must put on screen: its key numbers.
 REQUIRED_SOURCES = {
@@ -221,27 +220,11 @@ def test_every_scene_declares_required_numbers():
     assert set(REQUIRED_SOURCES) == set(SCENES)
 
 
-def check_shown_numbers(scene) -> None:
-    """Assert that every number the scene drew was on screen and reads back as its trace value, rounded as shown."""
-    assert scene.shown, "a scene must show numbers from its trace"
-    for shown in scene.shown:
-        never_shown = [text.original_text for text in shown.texts if id(text) not in scene.seen]
-        assert not never_shown, f"{shown.source}: recorded as shown but never on screen: {never_shown[:5]}"
-        expected = np.asarray(lookup(scene.trace, shown.source), dtype=float).ravel()
-        drawn = [parse_number(text.original_text) for text in shown.texts]
-        assert len(drawn) == expected.size, f"{shown.source}: {len(drawn)} numbers drawn for {expected.size} values"
-        tolerance = 0.5 * 10**-shown.decimals + 1e-9
-        for index, (value, on_screen) in enumerate(zip(expected, drawn)):
-            if np.isinf(value):
-                assert on_screen == value, f"{shown.source}[{index}]"
-            else:
-                assert abs(on_screen - value) <= tolerance, f"{shown.source}[{index}]: screen {on_screen}, trace {value}"
-
-
 def test_shown_numbers_equal_the_trace_as_rounded(scene):
     check_shown_numbers(scene)
 
 
+@pytest.mark.xdist_group("self-attention")
 def test_the_check_catches_a_wrong_number_on_screen():
     scene = built_scene("self-attention")
     heatmap = next(shown for shown in scene.shown if shown.source == "weights")
@@ -250,12 +233,13 @@ def test_the_check_catches_a_wrong_number_on_screen():
     transposed = Shown("weights", tuple(heatmap.texts[k] for k in np.arange(36).reshape(6, 6).T.ravel()), 2)
     # The right numbers, built the way the scene builds them, but never put on screen.
     off_screen = Shown("weights", tuple(NumberGrid(scene.theme, scene.trace.weights, 2).numbers), 2)
-    for bad, seen in ((wrong, {id(wrong_text)}), (transposed, scene.seen), (off_screen, scene.seen)):
-        fake = SimpleNamespace(trace=scene.trace, shown=[bad], seen=seen)
+    for bad, seen in ((wrong, {id(wrong_text)}), (transposed, scene.recording.seen), (off_screen, scene.recording.seen)):
+        fake = SimpleNamespace(trace=scene.trace, shown=[bad], recording=SimpleNamespace(seen=seen))
         with pytest.raises(AssertionError):
             check_shown_numbers(fake)
 
 
+@pytest.mark.xdist_group("self-attention")
 def test_self_attention_shows_what_torch_computes_and_its_sums_add_up():
     """Read off the screen alone, checked against PyTorch and against each other, never against the trace."""
     scene = built_scene("self-attention")
@@ -279,6 +263,7 @@ def test_self_attention_shows_what_torch_computes_and_its_sums_add_up():
     assert checked == 6
 
 
+@pytest.mark.xdist_group("self-attention")
 def test_self_attention_weighted_sum_adds_up_on_screen():
     """Read off the screen: each scaled row is the weight shown times the value row shown, and the rows add up to the output shown."""
     scene = built_scene("self-attention")
@@ -324,24 +309,15 @@ def test_scene_length_suits_a_class(scene):
 
 def test_layout_rule_with_the_default_inputs(scene):
     """No text too small, no two texts overlapping, nothing outside the safe area, after any animation (tests/layout.py)."""
-    problems = scene.layout_problems
+    problems = list(scene.recording.layout_problems)
     assert not problems, f"{type(scene).__name__}: {len(problems)} problems:\n" + "\n".join(problems[:40])
-
-
-@pytest.mark.render  # plays every frame
-def test_playing_every_frame_builds_no_more_text_than_no_frame(scene):
-    """A scene played frame by frame builds the text it builds with no frame at all (tests/test_no_per_frame_rebuilds.py)."""
-    assert constructions(type(scene), FRAME_RATE) == scene.text_constructions
 
 
 def test_everything_stays_inside_the_frame(scene):
     half_width, half_height = config.frame_width / 2, config.frame_height / 2
-    for step in scene.steps:
-        left, right, bottom, top = step.extent
-        assert -half_width < left and right < half_width, f"{step.name}: runs off the frame sideways ({left:.2f}, {right:.2f})"
-        assert -half_height < bottom and top < half_height, (
-            f"{step.name}: runs off the frame vertically ({bottom:.2f}, {top:.2f})"
-        )
+    for step, (left, right, bottom, top) in scene.recording.extent.items():
+        assert -half_width < left and right < half_width, f"{step}: runs off the frame sideways ({left:.2f}, {right:.2f})"
+        assert -half_height < bottom and top < half_height, f"{step}: runs off the frame vertically ({bottom:.2f}, {top:.2f})"
 
 
 def sections_of(scene) -> list[dict]:
@@ -373,19 +349,20 @@ DECIMAL = re.compile(r"[−-]?\d[\d,]*\.\d+")
 def test_every_decimal_a_line_says_is_on_screen_as_written_during_its_step(scene):
     """A caption quotes numbers exactly as the screen shows them (0.6 on screen is never 0.63 in words)."""
     for step in scene.steps:
-        shown = {text.strip().replace("-", "−") for text in step.texts}
+        shown = {text.strip().replace("-", "−") for text in scene.recording.texts[step.name]}
         for line in step.lines:
             for number in DECIMAL.findall(line.text):
                 assert number.replace("-", "−") in shown, f"{step.name}: says {number} but the screen shows no such number"
 
 
+@pytest.mark.xdist_group("qkv")
 def test_qkv_heatmap_names_its_seed_and_shows_the_asymmetry_it_says():
     """The score table read off the screen is PyTorch's; the pair the line calls not symmetric differs on screen; the seed is said."""
     scene = built_scene("qkv")
     trace = scene.trace
     step = scene.steps[-1]
     seed = int(trace.source.rsplit("default_rng(", 1)[1].rstrip(")"))
-    assert any(f"(seed {seed})" in text for text in step.texts), "the heatmap's note names the seed"
+    assert any(f"(seed {seed})" in text for text in scene.recording.texts[step.name]), "the heatmap's note names the seed"
     assert "chance, not meaning" in step.caption
     q, k = torch.tensor(np.array(trace.q)), torch.tensor(np.array(trace.k))
     heatmap = next(shown for shown in scene.shown if shown.source == "scaled_scores")
@@ -402,7 +379,7 @@ def test_qkv_heatmap_names_its_seed_and_shows_the_asymmetry_it_says():
 
 def test_scaling_formula_matches_the_computation():
     """The row at d_k = 64 is divided by 8, as the formula on screen says, and its scores are q · k (PyTorch's)."""
-    trace = built_scene("scaling").trace
+    trace = SCENES["scaling"].build_trace()
     assert (trace.row_d_k, trace.row_scale) == (64, 8.0)
     scores = torch.tensor(trace.row_keys) @ torch.tensor(trace.row_query)
     np.testing.assert_allclose(trace.row_raw_scores, scores.numpy(), rtol=1e-12)
@@ -410,6 +387,7 @@ def test_scaling_formula_matches_the_computation():
     np.testing.assert_allclose(trace.row_scaled_weights, torch.softmax(scores / 8, dim=0).numpy(), rtol=1e-12)
 
 
+@pytest.mark.xdist_group("self-attention")
 def test_captions_quote_trace_numbers():
     scene = built_scene("self-attention")
     trace = scene.trace

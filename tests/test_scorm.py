@@ -23,13 +23,12 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from click.testing import CliRunner
 
-import render
 from attention_explainer.pipeline import workers
 from attention_explainer.publish.export import export_package
 
 from . import fake_workers
+from .helpers import run
 
 ROOT = Path(__file__).resolve().parent.parent
 JS = ROOT / "tests" / "js"
@@ -212,10 +211,6 @@ def test_a_file_changed_after_the_render_is_one_clear_line_and_no_zip(tmp_path):
 
 
 # --- the command ------------------------------------------------------------------------------
-
-
-def run(*args):
-    return CliRunner().invoke(render.main, [*args, "--jobs", "1"])
 
 
 def test_an_unknown_format_is_a_usage_error(tmp_path):

@@ -26,6 +26,10 @@ from attention_math.trained import (
 )
 from scenes.theme import format_number, parse_number
 
+from .helpers import built_scene
+
+pytestmark = pytest.mark.xdist_group("trained-heads")  # the reference model and the scene's build, loaded once
+
 TROPHY = "The trophy didn't fit in the suitcase because it was too big"
 ADVERSARIAL = '\\input{/etc/hostname} 50% a_b # { <eos> </span> & "q" café 猫 🙂'
 SENTENCES = (DEFAULT_SENTENCE, TROPHY, ADVERSARIAL)
@@ -290,8 +294,6 @@ def test_row_top_keys_are_each_rows_largest_weight(reference):
 
 @pytest.fixture(scope="module")
 def default_scene():
-    from .conftest import built_scene
-
     return built_scene("trained-heads")
 
 
@@ -303,7 +305,7 @@ def test_the_scene_names_the_model_and_the_head_from_1(reference, default_scene)
     words = said(default_scene)
     assert "all-MiniLM-L6-v2" in words and "layer 6, head 12" in words
     assert "layer 5" not in words and "head 11" not in words and "counted from 0" not in words
-    on_screen = default_scene.drawn_text | {text for step in default_scene.steps for text in step.texts}
+    on_screen = default_scene.recording.drawn_text.union(*default_scene.recording.texts.values())
     assert "all-MiniLM-L6-v2: all 72 heads" in on_screen
     assert "layer 6, head 12:" in on_screen
     assert {f"layer {k}" for k in range(1, 7)} <= on_screen and {str(k) for k in range(1, 13)} <= on_screen
@@ -321,11 +323,11 @@ def test_the_scene_shows_the_cls_share_and_the_counter_example(reference, defaul
     focus = ref["tokens"].index("it")
     cls = format_number(ref["attentions"][5, 11, focus, 0], 2)
     steps = {step.name: step for step in default_scene.steps}
-    assert cls == "0.15" and cls in steps["softmax"].texts
+    assert cls == "0.15" and cls in default_scene.recording.texts["softmax"]
     assert any("[CLS]" in line.text and cls in line.text for line in steps["softmax"].lines)
     wide = reference(WIDE)
     animal = format_number(wide["attentions"][5, 11, focus, wide["tokens"].index("animal")], 2)
-    assert animal == "0.50" and animal in steps["change-one-word"].texts
+    assert animal == "0.50" and animal in default_scene.recording.texts["change-one-word"]
     assert any(animal in line.text and "animal" in line.text for line in steps["change-one-word"].lines)
 
 

@@ -8,7 +8,8 @@ the step's end, wait until the line has been read or spoken.
 Numbers reach the screen only through :meth:`ExplainerScene.grid`,
 :meth:`ExplainerScene.number` and :meth:`ExplainerScene.bars`, which read
 them from the trace by path and remember what was drawn, so a test can check
-every shown number against the trace.
+every shown number against the trace. What is on screen when is not kept: a test that needs
+it passes an ``observe`` callback (see :class:`ExplainerScene`) and records it itself.
 """
 
 from __future__ import annotations
@@ -19,13 +20,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import ClassVar, Iterator, Protocol, Sequence
 
-from manim import DOWN, FadeOut, Group, Mobject, Scene, Text, VGroup
+from manim import DOWN, FadeOut, Mobject, Scene, Text, VGroup
 
 from attention_math import Trace, lookup
 
 from ..theme import DARK, Theme
 from .components import NumberGrid, WeightBars, label, number_label
-from .layout import CAPTION_WIDTH, HEADING_WIDTH, NOTE_WIDTH, SAFE_BOTTOM, SAFE_LEFT, SAFE_TOP
+from .layout import HEADING_WIDTH, NOTE_WIDTH, SAFE_BOTTOM, SAFE_LEFT, SAFE_TOP
 
 __all__ = ["ExplainerScene", "Step", "Line", "Shown", "Voice", "READING_SPEED", "SPEECH_PAUSE"]
 
@@ -85,10 +86,6 @@ class Step:
     start: float = 0.0
     end: float = 0.0
     lines: list[Line] = field(default_factory=list)
-    texts: set[str] = field(default_factory=set)
-    """Every ``Text`` on screen after any of the step's animations, as written (for tests of its lines' numbers)."""
-    extent: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
-    """Left, right, bottom and top of everything on screen when the step ends (for layout tests)."""
 
     @property
     def caption(self) -> str:
@@ -178,14 +175,10 @@ class ExplainerScene(Scene):
         self.spoken_form = speak or (lambda text: text)
         """Turns a line into the words a voice says (the application's speech normaliser)."""
         self.observe = observe
-        """Called with the scene after every animation and at every step's end (the layout tests look then)."""
+        """``observe(scene, ended)``, called after every animation (``ended`` None) and as each step ends (``ended``
+        the step): how tests watch what is on screen. None in a render, which then does nothing extra."""
         self.steps: list[Step] = []
         self.shown: list[Shown] = []
-        self.drawn_text: set[str] = set()
-        """Every ``Text`` on screen at the end of a step, as written (for tests of literal user text)."""
-        self.seen: set[int] = set()
-        """The ids of every mobject on screen after an animation or at the end of a step (for tests:
-        a number recorded in :attr:`shown` must really have been on screen)."""
         super().__init__(**kwargs)
 
     @classmethod
@@ -228,16 +221,8 @@ class ExplainerScene(Scene):
         if run_time is not None:
             kwargs["run_time"] = whole_frames(run_time)
         super().play(*animations, **kwargs)
-        self._remember_what_is_on_screen()
-
-    def _remember_what_is_on_screen(self) -> None:
-        for mobject in self.mobjects:
-            family = mobject.get_family()
-            self.seen.update(id(part) for part in family)
-            if self.steps:
-                self.steps[-1].texts.update(part.original_text for part in family if isinstance(part, Text))
         if self.observe is not None:
-            self.observe(self)
+            self.observe(self, None)
 
     def wait(self, duration: float = 1.0, **kwargs):
         """``Scene.wait`` with the duration on the 1/15 s grid."""
@@ -266,11 +251,8 @@ class ExplainerScene(Scene):
         step.end = self.time
         if step.lines:
             step.lines[-1].end = step.end
-        self._remember_what_is_on_screen()
-        if self.mobjects:
-            on_screen = Group(*self.mobjects)
-            step.extent = (on_screen.get_left()[0], on_screen.get_right()[0], on_screen.get_bottom()[1], on_screen.get_top()[1])
-            self.drawn_text.update(m.original_text for m in on_screen.get_family() if isinstance(m, Text))
+        if self.observe is not None:
+            self.observe(self, step)
 
     def say(self, text: str, spoken: str | None = None) -> Line:
         """Show ``text`` as the caption from now on (and speak it), once the line before has had its time.
@@ -334,14 +316,6 @@ class ExplainerScene(Scene):
         leaving = [m for m in self.mobjects if m not in keep]
         if leaving:
             self.play(*[FadeOut(m) for m in leaving], run_time=run_time)
-
-    def caption_box(self, text: str, size: int | None = None, color: str | None = None, width: float = CAPTION_WIDTH) -> Text:
-        """A line of explanation at the bottom of the frame, shrunk to fit the width."""
-        line = label(self.theme, text, size=size or self.theme.small_size, color=color or self.theme.muted)
-        if line.width > width:
-            line.scale_to_fit_width(width)
-        line.move_to([0, SAFE_BOTTOM + line.height / 2, 0])
-        return line
 
     def source_note(self, source: str | None = None, more: tuple[str, ...] = ()) -> VGroup:
         """Where a teacher's sentence's embeddings come from, on two lines at the bottom.

@@ -1,0 +1,276 @@
+"""Helpers the test modules share: scene builds and what they record, PyTorch's weights, the CLI, waiting.
+
+Test modules import from here (and from ``layout``, ``fake_workers``), never from each other or from conftest.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from click.testing import CliRunner
+from manim import DecimalNumber, Group, MarkupText, MathTex, SingleStringMathTex, Tex, Text, tempconfig
+
+import render
+from attention_math import lookup
+from scenes import SCENES
+from scenes.theme import parse_number
+
+from .layout import layout_problems
+
+# --- processes and the CLI ------------------------------------------------------------
+
+
+def as_from_a_terminal() -> None:
+    """``preexec_fn`` of a process a test sends Ctrl-C: SIGINT at its default, as a terminal's programs start.
+
+    A suite started as a background job of a non-interactive shell (as CI may start it) inherits
+    SIGINT ignored; so would the process, and a Ctrl-C it never sees is not what a user's does.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def run(*args):
+    """The CLI in this process, one scene at a time (``--jobs 1``), so recorded calls come in order."""
+    return CliRunner().invoke(render.main, [*args, "--jobs", "1"])
+
+
+def wait_for(condition, timeout: float = 60.0, what: str = "the condition"):
+    """Poll ``condition`` until it returns something true, and return that; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+def to_json_in_a_fresh_process(*calls: str) -> list[str]:
+    """``call.to_json()`` for each Python expression ``call`` (``attention_math`` imported as ``am``), in a new interpreter.
+
+    The reference for "the same settings give the same numbers": nothing is shared with this process
+    (no cache, no generator state, another hash seed), so equal JSON means the numbers depend on the settings alone.
+    """
+    program = (
+        "import json, sys\n"
+        "import attention_math as am\n"
+        "print(json.dumps([eval(call, {'am': am}).to_json() for call in json.loads(sys.argv[1])]))\n"
+    )
+    checkout = str(Path(__file__).resolve().parent.parent)  # this checkout's attention_math, installed or not
+    path = os.pathsep.join(filter(None, [checkout, os.environ.get("PYTHONPATH")]))
+    environment = {**os.environ, "PYTHONPATH": path, "PYTHONHASHSEED": "12345"}
+    result = subprocess.run(
+        [sys.executable, "-c", program, json.dumps(calls)], capture_output=True, text=True, env=environment, timeout=300
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+# --- PyTorch, the reference -------------------------------------------------------------
+
+
+def torch_weights(q, k, mask=None, *, is_causal: bool = False, scale: float | None = None) -> np.ndarray:
+    """PyTorch's attention weights: its SDPA applied to identity values returns exactly the weights.
+
+    ``mask`` is SDPA's ``attn_mask``: True where a query may attend (or an additive float mask).
+    """
+    q, k = (torch.as_tensor(np.asarray(a, dtype=float)) for a in (q, k))
+    n_k = k.shape[-2]
+    eye = torch.eye(n_k, dtype=torch.float64).expand(*k.shape[:-2], n_k, n_k)
+    if mask is not None:
+        mask = np.asarray(mask)
+        mask = torch.as_tensor(mask if mask.dtype.kind in "bf" else mask.astype(bool))
+    return F.scaled_dot_product_attention(q, k, eye, attn_mask=mask, is_causal=is_causal, scale=scale).numpy()
+
+
+# --- scenes built without video, and what they showed ---------------------------------------
+
+
+@dataclass
+class Recording:
+    """What a scene had on screen, recorded after every animation and as each step ended.
+
+    The scene keeps none of this (a render does no bookkeeping for tests): :func:`build_without_video`
+    attaches a recording through the scene's ``observe`` hook.
+    """
+
+    watch_layout: bool = False
+    seen: set[int] = field(default_factory=set)
+    """The ids of every mobject on screen after an animation or at the end of a step."""
+    texts: dict[str, set[str]] = field(default_factory=dict)
+    """Per step name: every ``Text`` on screen after any of its animations or at its end, as written."""
+    drawn_text: set[str] = field(default_factory=set)
+    """Every ``Text`` on screen at the end of a step, as written."""
+    extent: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
+    """Per step name: left, right, bottom and top of everything on screen when it ended."""
+    layout_problems: dict[str, None] = field(default_factory=dict)
+    """What :func:`.layout.layout_problems` found after any animation, once each, with its step (if watched)."""
+
+    def __call__(self, scene, ended) -> None:
+        step = scene.steps[-1].name if scene.steps else "(before the first step)"
+        texts = self.texts.setdefault(step, set())
+        for mobject in scene.mobjects:
+            family = mobject.get_family()
+            self.seen.update(id(part) for part in family)
+            texts.update(part.original_text for part in family if isinstance(part, Text))
+        if ended is not None and scene.mobjects:
+            on_screen = Group(*scene.mobjects)
+            self.extent[step] = (
+                on_screen.get_left()[0],
+                on_screen.get_right()[0],
+                on_screen.get_bottom()[1],
+                on_screen.get_top()[1],
+            )
+            self.drawn_text.update(m.original_text for m in on_screen.get_family() if isinstance(m, Text))
+        if self.watch_layout:
+            for problem in layout_problems(scene.mobjects):
+                self.layout_problems.setdefault(f"{step}: {problem}", None)
+
+
+def build_without_video(scene_class, media_dir: str | None = None, watch_layout: bool = False, observe=None, **scene_arguments):
+    """Run a scene's construct with animations skipped and no video written (``scene_arguments``: trace, voice...).
+
+    The scene's ``recording`` is a :class:`Recording` of what it had on screen (with the layout rule looked at
+    after every animation when ``watch_layout``); ``observe(scene, ended)``, if given, looks too. manim's files
+    (the ``.tex`` it typesets...) go to a temporary folder, or to ``media_dir`` to be read afterwards.
+    """
+    recording = Recording(watch_layout=watch_layout)
+
+    def look(scene, ended) -> None:
+        recording(scene, ended)
+        if observe is not None:
+            observe(scene, ended)
+
+    with tempfile.TemporaryDirectory() as temporary:
+        settings = {
+            "dry_run": True,
+            "media_dir": media_dir or temporary,
+            "quality": "low_quality",
+            "verbosity": "WARNING",
+            "progress_bar": "none",
+            "disable_caching": True,
+        }
+        with tempconfig(settings):
+            scene = scene_class(skip_animations=True, observe=look, **scene_arguments)
+            scene.render()
+    scene.recording = recording
+    return scene
+
+
+COUNTED = (Text, MarkupText, Tex, MathTex, SingleStringMathTex, DecimalNumber)
+"""The text mobjects whose construction is counted (each rebuilt per frame was 87 % of a render)."""
+
+
+@contextmanager
+def counting_text_constructions() -> Iterator[Counter]:
+    """Count the mobjects of each :data:`COUNTED` kind constructed inside the block, by kind (not their subclasses)."""
+    counts: Counter = Counter()
+    originals = {cls: cls.__init__ for cls in COUNTED}
+
+    def counting(cls):
+        def init(self, *args, **kwargs):
+            if type(self) is cls:
+                counts[cls.__name__] += 1
+            originals[cls](self, *args, **kwargs)
+
+        return init
+
+    try:
+        for cls in COUNTED:
+            cls.__init__ = counting(cls)
+        yield counts
+    finally:
+        for cls, init in originals.items():
+            cls.__init__ = init
+
+
+class RecordingVoice:
+    """A voice that records what it is asked to say and takes no time, so the build is timed as a silent one.
+
+    Lines whose text has no spoken form (strict) are kept in ``unspeakable`` instead of failing the build.
+    """
+
+    def __init__(self):
+        self.said: list[str] = []
+        self.unspeakable: list[tuple[str, str]] = []
+
+    def speak(self, text: str) -> float:
+        self.said.append(text)
+        return 0.0
+
+    def spoken_form(self, text: str) -> str:
+        from attention_explainer.pipeline.spoken import UnspeakableText, spoken_form
+
+        try:
+            return spoken_form(text, strict=True)
+        except UnspeakableText as error:
+            self.unspeakable.append((text, str(error)))
+            return spoken_form(text)
+
+
+@functools.cache
+def built_scene(name: str):
+    """The scene ``name`` built with its defaults, once per test process, for every test that reads a default build.
+
+    Built without video (:func:`build_without_video`) watching the layout, with a :class:`RecordingVoice`
+    (its ``voice``: every line's spoken form, timed as the silent build). Its ``text_constructions`` count the
+    text it built (:func:`counting_text_constructions`): with no frame drawn, a count no frame rate can change.
+    """
+    voice = RecordingVoice()
+    with counting_text_constructions() as counts:
+        scene = build_without_video(SCENES[name], watch_layout=True, voice=voice, speak=voice.spoken_form)
+    scene.text_constructions = counts
+    return scene
+
+
+def constructions(scene_class, frame_rate: int, skip_animations: bool = False) -> Counter:
+    """How many text mobjects of each kind ``scene_class`` constructs, played at ``frame_rate`` (dry run) or with no frames."""
+    with tempfile.TemporaryDirectory() as media_dir:
+        settings = {
+            "dry_run": True,
+            "media_dir": media_dir,
+            "pixel_width": 320,
+            "pixel_height": 180,
+            "frame_rate": frame_rate,
+            "verbosity": "WARNING",
+            "progress_bar": "none",
+            "disable_caching": True,
+        }
+        with counting_text_constructions() as counts, tempconfig(settings):
+            scene_class(skip_animations=skip_animations).render()
+    return counts
+
+
+# --- numbers on screen ----------------------------------------------------------------
+
+
+def check_shown_numbers(scene) -> None:
+    """Assert that every number the scene drew was on screen and reads back as its trace value, rounded as shown."""
+    assert scene.shown, "a scene must show numbers from its trace"
+    for shown in scene.shown:
+        never_shown = [text.original_text for text in shown.texts if id(text) not in scene.recording.seen]
+        assert not never_shown, f"{shown.source}: recorded as shown but never on screen: {never_shown[:5]}"
+        expected = np.asarray(lookup(scene.trace, shown.source), dtype=float).ravel()
+        drawn = [parse_number(text.original_text) for text in shown.texts]
+        assert len(drawn) == expected.size, f"{shown.source}: {len(drawn)} numbers drawn for {expected.size} values"
+        tolerance = 0.5 * 10**-shown.decimals + 1e-9
+        for index, (value, on_screen) in enumerate(zip(expected, drawn)):
+            if np.isinf(value):
+                assert on_screen == value, f"{shown.source}[{index}]"
+            else:
+                assert abs(on_screen - value) <= tolerance, f"{shown.source}[{index}]: screen {on_screen}, trace {value}"
