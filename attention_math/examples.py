@@ -1,7 +1,8 @@
 """The course material's own numbers, as named examples, and the toy inputs built from them.
 
-Each example cites the seed document of the course material it comes from ("seed 000",
-"seed 003", ...), so a teacher can find the matching page of the course.
+Each example's ``source`` says what its numbers are (made up by hand, drawn at random, or a
+paper's), in words a viewer can check: it is published (``trace.json``, worksheets, pages), and
+a viewer never has the course material, so it never names the course's files.
 """
 
 from __future__ import annotations
@@ -61,14 +62,14 @@ THE_CAT_SAT = Example(
         [0.1, 0.2, 0.1, 0.0],  # the
         [0.7, 0.4, 0.8, 0.6],  # mat (noun: similar to cat)
     ],
-    source="seed 000, 'Simple Attention Mechanism from Scratch' (Q = K = V = embeddings)",
+    source="embeddings: 4 numbers per word, made up by hand (not from a trained model); 'The' and 'the' share one",
 )
 
 CAT_DOG_MAT = Example(
     name="cat-dog-mat",
     tokens=("cat", "dog", "mat"),
     embeddings=[[0.5, 0.8], [0.4, 0.7], [0.3, 0.2]],
-    source="seed 000, Exercise 2: query 'cat' = [0.5, 0.8] against keys cat, dog, mat",
+    source="query 'cat' = [0.5, 0.8] against keys cat, dog, mat: 2-number vectors made up by hand",
 )
 """The keys of the exercise; the query is the first row, 'cat' itself."""
 
@@ -79,7 +80,7 @@ THREE_TOKENS = Example(
     name="three-tokens",
     tokens=("Token 0", "Token 1", "Token 2"),
     embeddings=[[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]],
-    source="seed 001, Part 2: 'Imagine 3 tokens with 4-dimensional representations'",
+    source="three tokens with 4-number vectors made up by hand",
 )
 
 PADDING_BATCH = (("The", "cat", "sat"), ("cat", "sat", "on", "the", "mat"), ("The", "mat"))
@@ -124,7 +125,7 @@ class ModelSize:
     source: str
 
 
-DEMO_MODEL = ModelSize("Our demo", 64, 4, 1, 16e3, "seed 003, 'Scale Comparison' (~16K parameters)")
+DEMO_MODEL = ModelSize("Our demo", 64, 4, 1, 16e3, "a one-layer demo model, d_model 64, 4 heads (about 16 thousand parameters)")
 """The course notebook's own demo model (seed 003), not the model a video of this project runs: the
 multi-head scene compares GPT-3 with the model it runs (``traces.multi_head.this_video_model``)."""
 GPT3 = ModelSize(
@@ -134,7 +135,7 @@ GPT3 = ModelSize(
     96,
     175e9,
     "Brown et al. 2020, 'Language Models are Few-Shot Learners', Table 2.1 (GPT-3 175B: 96 layers, "
-    "d_model 12288, 96 heads, d_head 128); seed 003, 'Scale Comparison'; seed 000, 96 heads x 96 layers",
+    "d_model 12288, 96 heads, d_head 128)",
 )
 
 
@@ -180,7 +181,7 @@ def sentence_example(sentence: str, dim: int = 4) -> Example:
         COURSE_VOCABULARY[token.lower()] if use_course and token.lower() in COURSE_VOCABULARY else word_vector(token, dim)
         for token in tokens
     ]
-    known = "the course notebook's vectors for its words, " if use_course else ""
+    known = "the hand-made vectors of 'The cat sat on the mat' for its words, " if use_course else ""
     source = f"embeddings: {known}numbers drawn from default_rng(SHA-256 of the word) for any other word"
     return Example(name="sentence", tokens=tokens, embeddings=np.array(rows, dtype=float), source=source)
 

@@ -182,13 +182,28 @@ def _plural(words: str) -> str:
     return words + "s"
 
 
+FOREIGN_QUOTE = re.compile(r"[“\"]([^”\"]*[^\W\d_a-zA-Z][^”\"]*)[”\"]")
+"""A quotation holding a letter outside English's alphabet ("El gato se sentó…"): the English voice does not read it."""
+
+SEED = re.compile(r"\(seed (?:\d[\d,]*)\)|\bseed (?:\d[\d,]*)\b")
+"""A random generator's seed, "seed 42": a label, not a quantity, so it is not read out as a number."""
+
+
+def _unread_seed(match: re.Match) -> str:
+    return " with a fixed seed " if match.group(0).startswith("(") else " a fixed seed "
+
+
 def spoken_form(text: str, strict: bool = False) -> str:
     """What a voice says for caption ``text``: formulas, symbols and numbers in words.
 
     With ``strict``, a character left without words raises :class:`UnspeakableText`;
     otherwise it is dropped, so no raw symbol, LaTeX or underscore ever reaches the voice.
+    A quotation with letters beyond English's alphabet (a Spanish sentence, a teacher's sentence in
+    another language) is said as "the sentence on screen", and a seed as "a fixed seed".
     """
     text = unicodedata.normalize("NFC", text)
+    text = FOREIGN_QUOTE.sub(lambda m: " the sentence on screen " if " " in m.group(1).strip() else m.group(0), text)
+    text = SEED.sub(_unread_seed, text)
     text = QUOTED_WORD.sub(r" the word \1 ", text)
     for pattern, spoken in FORMULAS:
         text = re.sub(pattern, spoken, text)
