@@ -1,9 +1,8 @@
 """Queries, keys and values: three projections of the same embeddings, then Q meets K.
 
-Follows seed 003 "Query, Key, Value" (the library analogy) and seed 000
-"What am I looking for?" / "What do I have to offer?", with the 4-dimensional
-"The cat sat on the mat" embeddings of seed 000 and seeded random 4x4
-projection matrices W_Q, W_K, W_V.
+The library analogy ("What am I looking for?" / "What do I contain?"), with hand-made
+4-number embeddings of "The cat sat on the mat" and seeded random 4x4 projection
+matrices W_Q, W_K, W_V (the default seed of every scene, not one picked for its look).
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from manim import (
 )
 
 from attention_math import THE_CAT_SAT, sentence_example
-from attention_math.traces.qkv import QKV_SEED, most_asymmetric_key, qkv_trace
+from attention_math.traces.qkv import QKV_SEED, most_asymmetric_key, qkv_trace, same_embeddings, top_keys
 
 from .kit import ExplainerScene
 from .kit.heatmaps import attention_heatmap, axis_names
@@ -54,7 +53,7 @@ class QKVScene(ExplainerScene):
     name = "qkv"
     title = "Queries, keys and values"
     description = "Q, K and V are three projections X·W of the same embeddings; Q and K meet in the scores."
-    sources = "seed 003 'Query, Key, Value'; seed 000 'Attention Mathematics' (What am I looking for?)"
+    sources = "Vaswani et al. 2017, 'Attention Is All You Need', 3.2 (queries, keys, values; Q = X W_Q)"
 
     options = ("sentence", "seed")
     max_tokens = 8
@@ -161,7 +160,7 @@ class QKVScene(ExplainerScene):
         t, theme = self.trace, self.theme
         course = t.query_tokens == THE_CAT_SAT.tokens
         with self.step("embeddings"):
-            origin = ", from the course notebook" if course else ""
+            origin = ", made up by hand for this example" if course else ""
             self.say(f"Each word starts as a row of {t.x_query.shape[1]} numbers, its embedding{origin}.")
             self.clear()
             heading = self.heading("One X, three projections")
@@ -198,7 +197,7 @@ class QKVScene(ExplainerScene):
             self.play(Indicate(recipes, color=theme.highlight, scale_factor=1.05))
             self.note = None
             if not course:
-                self.say("Words the course notebook has keep its numbers; others get made-up ones.")
+                self.say("Words of “The cat sat on the mat” keep their hand-made numbers; others get made-up ones.")
                 self.note = self.source_note(t.source.rsplit("; ", 1)[0])
                 self.play(FadeIn(self.note))
             self.x, self.x_name, self.recipes = x, x_name, recipes
@@ -240,7 +239,7 @@ class QKVScene(ExplainerScene):
             self.play(FadeIn(w_name), FadeIn(w.cells), FadeIn(w.numbers), run_time=1.0)
             self.play(FadeIn(result_name), FadeIn(result.cells))
             self.work_one_entry(w, result)
-            self.say(f"These matrices are random here (seed {self.seed}); a trained model learns them.")
+            self.say(f"These matrices are random, drawn with seed {self.seed} as in every scene; a trained model learns them.")
             self.play(Indicate(w_name, color=theme.highlight))
         self.previous = (w, w_name, result, result_name)
 
@@ -348,7 +347,7 @@ class QKVScene(ExplainerScene):
             self.say("Their score starts as the dot product of the two rows.")
             self.play(FadeIn(worked, lag_ratio=0.05), run_time=2.0)
             self.say(
-                f"Divided by the square root of d_k = {t.d_k}: "
+                f"d_k is {t.d_k}, so divide by its square root, {format_number(t.scale, 0)}: "
                 f"{format_number(t.raw_scores[i, j], 2)} ÷ {format_number(t.scale, 0)} = {format_number(t.scaled_scores[i, j], 2)}."
             )
             self.play(TransformFromCopy(worked.result, scaled[0]), FadeIn(scaled[1:]))
@@ -359,7 +358,7 @@ class QKVScene(ExplainerScene):
         t, theme = self.trace, self.theme
         i = t.focus
         n = len(t.query_tokens)
-        top = int(t.scaled_scores[i].argmax())
+        tops = top_keys(t, i)
         other = most_asymmetric_key(t, i)
         with self.step("scores-heatmap"):
             self.say("Do that for every query and every key: a table of scores, one row per query.")
@@ -384,10 +383,17 @@ class QKVScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(heatmap.row_labels), FadeIn(heatmap.col_labels), FadeIn(names), Write(recipe))
             for row in range(n):
                 self.play(FadeIn(heatmap.row(row)), run_time=0.4)
-            self.say(
-                f"“{t.query_tokens[i]}” scores highest with “{t.key_tokens[top]}”: {format_number(t.scaled_scores[i, top], 2)}."
+            self.say(self.top_line(i, tops))
+            self.play(
+                *[
+                    FadeIn(SurroundingRectangle(heatmap.cell(i, j), color=theme.highlight, buff=0.02, stroke_width=5))
+                    for j in tops
+                ]
             )
-            self.play(FadeIn(SurroundingRectangle(heatmap.cell(i, top), color=theme.highlight, buff=0.02, stroke_width=5)))
+            for group in same_embeddings(t):
+                words = " and ".join(f"“{t.key_tokens[j]}”" for j in group)
+                self.say(f"{words} have the same embedding, so the same key: their columns are equal.")
+                self.play(*[Indicate(heatmap.column(j), color=theme.highlight, scale_factor=1.0) for j in group])
             self.say(
                 f"Not symmetric: “{t.query_tokens[i]}” for “{t.key_tokens[other]}” is "
                 f"{format_number(t.scaled_scores[i, other], 2)}, the other way {format_number(t.scaled_scores[other, i], 2)}."
@@ -403,3 +409,16 @@ class QKVScene(ExplainerScene):
             self.play(FadeIn(note))
             self.say("Softmax then turns each row into attention weights, which mix the values V.")
             self.wait(0.5)
+
+    def top_line(self, i: int, tops: list[int]) -> str:
+        """What the highest score of query ``i`` is, said as the numbers say it: one key, or a tie."""
+        t = self.trace
+        word, best = t.query_tokens[i], format_number(t.scaled_scores[i, tops[0]], 2)
+        if len(tops) > 1:
+            tied = " and ".join(f"“{t.key_tokens[j]}”" for j in tops)
+            return f"“{word}” scores highest with {tied}, tied at {best}."
+        runner_up = max((j for j in range(len(t.key_tokens)) if j != tops[0]), key=lambda j: t.scaled_scores[i, j])
+        return (
+            f"“{word}” scores highest with “{t.key_tokens[tops[0]]}”: {best}; "
+            f"next “{t.key_tokens[runner_up]}”: {format_number(t.scaled_scores[i, runner_up], 2)}."
+        )

@@ -1,6 +1,6 @@
 """Queries, keys and values: three projections of the same embeddings.
 
-Follows seed 003 "Query, Key, Value" and seed 000 "What am I looking for?". The
+Queries ask "what am I looking for?", keys "what do I contain?" (Vaswani et al. 2017, 3.2). The
 trace is an :class:`~attention_math.traces.self_attention.AttentionTrace` with
 ``W_Q``, ``W_K`` and ``W_V`` filled in.
 """
@@ -12,14 +12,12 @@ import numpy as np
 from ..examples import DEFAULT_SEED, THE_CAT_SAT, Example, random_matrix
 from .self_attention import AttentionTrace, attention_trace
 
-__all__ = ["qkv_trace", "most_asymmetric_key", "QKV_SEED"]
+__all__ = ["qkv_trace", "most_asymmetric_key", "top_keys", "same_embeddings", "QKV_SEED"]
 
-QKV_SEED = 1348
-"""The seed the Q/K/V scene draws its random projection matrices with by default.
+QKV_SEED = DEFAULT_SEED
+"""The seed the Q/K/V scene draws its random projection matrices with by default: every scene's default.
 
-Chosen, among seeds 0 to 2,999, for a score table whose rows differ in sign (some queries
-score every key up, others down) and that is visibly not symmetric; the pattern is still
-chance, and the scene says so.
+Not picked for the look of its score table: any seed gives a pattern of chance, and the scene says so.
 """
 
 
@@ -54,3 +52,17 @@ def most_asymmetric_key(trace: AttentionTrace, query: int) -> int:
     gaps = np.abs(scores[query, :] - scores[:, query])  # (n,)
     gaps[query] = -1.0
     return int(np.argmax(gaps))
+
+
+def top_keys(trace: AttentionTrace, query: int) -> list[int]:
+    """Every key that ties for the highest score of ``query`` (a word twice with one embedding gives one key twice)."""
+    row = trace.scaled_scores[query]
+    return [int(j) for j in np.flatnonzero(row == row.max())]
+
+
+def same_embeddings(trace: AttentionTrace) -> list[tuple[int, ...]]:
+    """Groups of two or more positions whose embeddings are equal ("The" and "the"): their keys, queries and values are too."""
+    groups: dict[bytes, list[int]] = {}
+    for position, row in enumerate(np.asarray(trace.x_key)):
+        groups.setdefault(row.tobytes(), []).append(position)
+    return [tuple(group) for group in groups.values() if len(group) > 1]
