@@ -78,6 +78,21 @@ def attention_macs(n: int, d: int) -> tuple[int, int]:
     return n * n * d, n * n * d
 
 
+LAYER_PARTS = ("Q, K, V projections", "Q Kᵀ", "weights · V", "output projection W_O", "feed-forward")
+"""The parts of one transformer layer whose multiply-adds :func:`layer_macs` counts, in its order."""
+
+
+def layer_macs(n: int, d_model: int, d_ff: int) -> tuple[int, int, int, int, int]:
+    """Multiply-adds of one transformer layer (all its heads) over ``n`` tokens, part by part (:data:`LAYER_PARTS`).
+
+    Q, K and V are ``(n, d_model) @ (d_model, d_model)`` each: ``3 n d_model²``. Over all heads,
+    ``Q Kᵀ`` and ``weights @ V`` are ``n² d_model`` each (``heads · n · n · d_head``). The output
+    projection is ``n d_model²``, the feed-forward ``(n, d_model) @ (d_model, d_ff)`` and back: ``2 n d_model d_ff``.
+    Biases, layer norms, softmax and the residual adds (``O(n d_model)`` or ``O(n²)`` single operations) are not counted.
+    """
+    return (3 * n * d_model**2, n * n * d_model, n * n * d_model, n * d_model**2, 2 * n * d_model * d_ff)
+
+
 # --- the KV cache ---------------------------------------------------------------
 
 

@@ -1,8 +1,8 @@
 """Why attention costs O(n²): attention weights and multiply-adds counted for growing n.
 
-Follows seed 002 "Further Practice" 4 (Complexity Analysis: time and memory for
-different sequence lengths and attention dimensionalities), with exact counts
-instead of timings so the video is reproducible. The memory counted is that of
+Time and memory for different sequence lengths and head widths, with exact counts
+instead of timings so the video is reproducible; then one whole GPT-2-small layer,
+where the projections and the feed-forward (linear in n) outweigh the n² part at 1,024 tokens. The memory counted is that of
 the n × n attention weights as a plain implementation stores them; FlashAttention
 (Dao et al. 2022) computes them in tiles and never stores them whole, but does the
 same n²·d work.
@@ -38,7 +38,10 @@ class ComplexityScene(ExplainerScene):
     name = "complexity"
     title = "Why attention costs O(n²)"
     description = "n tokens make an n×n matrix of attention weights: memory and multiply-adds counted as n doubles."
-    sources = "seed 002 'Further Practice' 4 (Complexity Analysis)"
+    sources = (
+        "exact counts; GPT-2 small's sizes: Radford et al. 2019 (Table 2, section 2.3); "
+        "FlashAttention: Dao et al. 2022; Reformer: Kitaev et al. 2020; Longformer: Beltagy et al. 2020"
+    )
     poster_step = "doubling-quadruples"
 
     @classmethod
@@ -51,6 +54,7 @@ class ComplexityScene(ExplainerScene):
         self.show_memory(t)
         self.show_multiply_adds(t)
         self.show_doubling(t)
+        self.show_layer(t)
         self.show_width(t)
         self.show_takeaway(t)
 
@@ -223,7 +227,7 @@ class ComplexityScene(ExplainerScene):
                 f"{format_number(t.total_macs[-1] / 1e9, 1)} billion multiply-adds, for one head.",
             )
             self.play(Indicate(rows[-1][3], color=theme.highlight))
-            self.say("Not counted: making Q, K and V, which grows only like n.")
+            self.say("Not counted here: the projections W_Q, W_K, W_V, W_O and the feed-forward, which grow like n.")
 
     # --- 4. doubling n ------------------------------------------------------------------
 
@@ -232,7 +236,7 @@ class ComplexityScene(ExplainerScene):
         ratio = format_number(t.relative_lengths[-1], 0)
         with self.step("doubling-quadruples"):
             self.clear()
-            heading = self.heading("Doubling n quadruples the cost")
+            heading = self.heading("Doubling n quadruples the n × n work")
             names = [format_number(n, 0) for n in t.lengths]
             max_value = float(t.relative_macs.max())
             quadratic = self.bars(
@@ -267,14 +271,88 @@ class ComplexityScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(legend), FadeIn(quadratic.labels))
             self.play(GrowFromEdge(quadratic.bars, DOWN), GrowFromEdge(linear.bars, DOWN), run_time=1.5)
             self.play(FadeIn(quadratic.numbers), FadeIn(linear.numbers))
-            self.say(f"Each doubling of n multiplies the work by {format_number(t.growth[0], 2)}, every time.")
+            self.say(f"Each doubling of n multiplies this n × n work by {format_number(t.growth[0], 2)}, every time.")
             self.play(FadeIn(growth, lag_ratio=0.3), run_time=1.5)
             self.say(f"{ratio} times the tokens cost {format_number(t.relative_macs[-1], 0)} times the multiply-adds.")
             self.play(Indicate(quadratic.numbers[-1], color=theme.highlight))
             self.say(f"A cost linear in n would have grown only {ratio} times.")
             self.play(Indicate(linear.numbers[-1], color=theme.highlight))
 
-    # --- 5. the width d ---------------------------------------------------------------
+    # --- 5. a whole layer ------------------------------------------------------------------
+
+    def show_layer(self, t):
+        theme = self.theme
+        short, long = (format_number(n, 0) for n in t.layer_lengths)
+        with self.step("whole-layer"):
+            self.clear()
+            heading = self.heading(f"A whole layer of {t.layer_model}")
+            sizes = VGroup(
+                formula(theme, r"d_\text{model} ="),
+                self.number("layer_d_model", 0, size=theme.body_size),
+                formula(theme, r"\quad d_\text{ff} ="),
+                self.number("layer_d_ff", 0, size=theme.body_size),
+            ).arrange(RIGHT, buff=0.15)
+            pin(sizes, RIGHT, y=HEADING_LINE)
+            quadratic = (1, 2)
+            header = [
+                label(theme, "multiply-adds, billions", size=theme.small_size, color=theme.muted),
+                label(theme, f"n = {short}", size=theme.body_size, color=theme.muted),
+                label(theme, f"n = {long}", size=theme.body_size, color=theme.muted),
+            ]
+            rows = [
+                [
+                    label(theme, part, size=theme.small_size, color=theme.query if p in quadratic else theme.key),
+                    self.number(f"layer_gmacs[0, {p}]", 2, size=theme.small_size),
+                    self.number(f"layer_gmacs[1, {p}]", 2, size=theme.small_size),
+                ]
+                for p, part in enumerate(t.layer_parts)
+            ]
+            rows.append(
+                [
+                    label(theme, "whole layer", size=theme.small_size, color=theme.highlight),
+                    self.number("layer_total_gmacs[0]", 2, size=theme.small_size, color=theme.highlight),
+                    self.number("layer_total_gmacs[1]", 2, size=theme.small_size, color=theme.highlight),
+                ]
+            )
+            header, rows = self.table(header, rows, (-3.3, 1.2, 4.2), top=1.9, row_gap=0.6)
+            growth = VGroup(
+                label(theme, "double n: the whole layer ×", color=theme.highlight),
+                self.number("layer_growth", 2, size=theme.body_size, color=theme.highlight),
+                label(theme, "(the n² rows ×", size=theme.small_size, color=theme.query),
+                self.number("growth[0]", 0, size=theme.small_size, color=theme.query),
+                label(theme, ")", size=theme.small_size, color=theme.query),
+            ).arrange(RIGHT, buff=0.15)
+            growth.next_to(VGroup(*rows[-1]), DOWN, buff=0.5).set_x(0)
+            note = self.note_lines(("Not counted: biases, layer norms, softmax, residual adds (each a small share).",))
+            share = format_number(100 * t.layer_quadratic_share[0], 0)
+
+            self.say(
+                f"One head is not the whole story. Count a whole {t.layer_model} layer: {format_number(t.layer_d_model, 0)} wide, "
+                f"{format_number(t.layer_d_ff, 0)} in the feed-forward."
+            )
+            self.play(FadeIn(heading), FadeIn(sizes), FadeIn(header))
+            self.say(
+                "The projections and the feed-forward cost n × d² each: linear in n.",
+                spoken="The projections and the feed-forward cost n times d squared each: linear in n.",
+            )
+            self.play(*[FadeIn(VGroup(*rows[p])) for p in range(len(rows) - 1) if p not in quadratic], run_time=1.0)
+            self.say(
+                "Q Kᵀ and weights · V, the n × n part, cost n² × d.",
+                spoken="Q K transpose and the weights times V, the n by n part, cost n squared times d.",
+            )
+            self.play(*[FadeIn(VGroup(*rows[p])) for p in quadratic], run_time=1.0)
+            self.say(
+                f"At {short} tokens the n × n part is only {share} percent of the layer.",
+                spoken=f"At {short} tokens the n by n part is only {share} percent of the layer.",
+            )
+            self.play(FadeIn(VGroup(*rows[-1])), FadeIn(note))
+            self.say(
+                f"So doubling n multiplies the whole layer by {format_number(t.layer_growth, 2)}, "
+                f"not {format_number(t.growth[0], 0)}."
+            )
+            self.play(FadeIn(growth, shift=UP * 0.2))
+
+    # --- 6. the width d ---------------------------------------------------------------
 
     def show_width(self, t):
         theme = self.theme
@@ -314,7 +392,7 @@ class ComplexityScene(ExplainerScene):
             self.say("And the n × n attention weights do not grow at all.")
             self.play(Indicate(fixed, color=theme.highlight))
 
-    # --- 6. takeaway -----------------------------------------------------------------------
+    # --- 7. takeaway -----------------------------------------------------------------------
 
     def show_takeaway(self, t):
         theme = self.theme
@@ -332,10 +410,16 @@ class ComplexityScene(ExplainerScene):
                         label(theme, "time:", color=theme.query), formula(theme, r"2n^2d \text{ multiply-adds} = O(n^2 d)")
                     ).arrange(RIGHT, buff=0.3),
                     VGroup(
-                        label(theme, "double n  →  cost ×", color=theme.highlight),
+                        label(theme, "double n  →  n × n part ×", color=theme.highlight),
                         self.number("growth[0]", 0, size=theme.body_size, color=theme.highlight),
+                        label(theme, f"· a whole {t.layer_model} layer ×", color=theme.highlight),
+                        self.number("layer_growth", 1, size=theme.body_size, color=theme.highlight),
                     ).arrange(RIGHT, buff=0.15),
-                    label(theme, "FlashAttention: never stored whole  ·  Reformer, Longformer: only part", size=theme.small_size),
+                    label(
+                        theme,
+                        "FlashAttention: never stored whole, same n²·d work  ·  Reformer, Longformer: only part",
+                        size=theme.small_size,
+                    ),
                 )
                 .arrange(DOWN, buff=0.6, aligned_edge=LEFT)
                 .move_to(TAKEAWAY_AT)
@@ -347,11 +431,19 @@ class ComplexityScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(lines[0], shift=UP * 0.2), run_time=0.8)
             self.say("The work grows with n²·d.", spoken="The work grows with n squared times d.")
             self.play(FadeIn(lines[1], shift=UP * 0.2), run_time=0.8)
-            self.say(f"Double the context, and the cost is multiplied by {format_number(t.growth[0], 0)}.")
+            self.say(f"Double the context: the n × n part costs {format_number(t.growth[0], 0)} times as much.")
             self.play(FadeIn(lines[2], shift=UP * 0.2), run_time=0.8)
-            self.say("That is why long contexts are expensive.")
+            self.say(
+                f"A whole {t.layer_model} layer at {format_number(t.layer_lengths[0], 0)} tokens: "
+                f"about {format_number(t.layer_growth, 1)} times, as its projections and feed-forward grow like n."
+            )
+            self.play(Indicate(lines[2][-1], color=theme.highlight), run_time=0.8)
+            self.say("The longer the context, the more the n² part dominates: that is why long contexts are expensive.")
             self.play(Indicate(lines[1], color=theme.query), run_time=1.0)
-            self.say("FlashAttention never stores the n × n matrix whole.")
+            self.say(
+                "FlashAttention never stores the n × n matrix whole, but still does the n²·d work.",
+                spoken="FlashAttention never stores the n by n matrix whole, but still does the n squared times d work.",
+            )
             self.play(FadeIn(lines[3], shift=UP * 0.2), run_time=0.8)
-            self.say("Reformer and Longformer, on the course's reading list, compute only part of it.")
+            self.say("Reformer and Longformer compute only part of it.")
             self.play(Indicate(lines[3], color=theme.text, scale_factor=1.03), run_time=1.0)

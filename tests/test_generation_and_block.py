@@ -248,6 +248,29 @@ def test_the_context_marked_in_the_memory_table_is_gpt2s():
     assert trace.context_length in trace.lengths.tolist()
 
 
+def test_a_whole_gpt2_small_layer_is_counted_as_pytorch_counts_hugging_faces_block():
+    """The whole-layer counts are PyTorch's FLOP counter (2 per multiply-add) over transformers' own GPT2Block."""
+    from torch.utils.flop_counter import FlopCounterMode
+    from transformers import GPT2Config
+    from transformers.models.gpt2.modeling_gpt2 import GPT2Block
+
+    trace = complexity_trace()
+    config = GPT2Config(attn_implementation="eager")  # GPT-2 small: n_embd 768, n_inner None, that is 4 × 768
+    assert (trace.layer_d_model, trace.layer_d_ff) == (config.n_embd, 4 * config.n_embd) and config.n_inner is None
+    counted = []
+    with torch.device("meta"):  # shapes only: the counter needs no numbers
+        block = GPT2Block(config)
+        for n in trace.layer_lengths:
+            with FlopCounterMode(display=False) as counter:
+                block(torch.empty(1, int(n), config.n_embd))
+            counted.append(counter.get_total_flops() // 2)
+    assert trace.layer_macs.sum(axis=1).tolist() == counted
+    # The n² part (Q Kᵀ and weights · V) is a minority at 1,024 tokens, so doubling n multiplies the layer by about 2.4.
+    assert trace.layer_macs[:, 1:3].tolist() == [[int(n) ** 2 * 768] * 2 for n in trace.layer_lengths]
+    assert trace.layer_quadratic_share[0] < 0.5 and round(trace.layer_growth, 1) == 2.4
+    assert trace.layer_growth == counted[1] / counted[0]
+
+
 # --- layer norm, feed-forward, the block --------------------------------------------
 
 

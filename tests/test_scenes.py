@@ -212,6 +212,9 @@ REQUIRED_SOURCES = {
         "width_macs[2]",
         "width_growth[0]",
         "d",
+        "layer_gmacs[0, 4]",
+        "layer_total_gmacs[1]",
+        "layer_growth",
     },
 }
 

@@ -11,7 +11,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..generation import attention_macs
+from ..generation import LAYER_PARTS, attention_macs, layer_macs
 from .base import Trace
 
 __all__ = ["ComplexityTrace", "complexity_trace"]
@@ -61,8 +61,23 @@ class ComplexityTrace(Trace):
         A real model whose longest text is one of ``lengths``, and that length: GPT-2 reads up
         to 1,024 tokens (Radford et al. 2019, section 2.3; ``transformers.GPT2Config().n_positions``),
         with dense attention in every layer.
+    layer_model, layer_d_model, layer_d_ff
+        A real model whose whole layer is counted: GPT-2 small, ``d_model`` 768 and a feed-forward
+        3,072 wide (Radford et al. 2019, Table 2; ``transformers.GPT2Config()``: ``n_embd`` 768, ``n_inner`` 4 × 768).
+    layer_parts
+        What :func:`attention_math.generation.layer_macs` counts in one layer, in order.
+    layer_lengths
+        ``n`` for the whole layer: the model's context and its double.
+    layer_macs
+        ``(len(layer_lengths), len(layer_parts))``: multiply-adds of each part of one layer (all heads).
+    layer_gmacs, layer_total_gmacs
+        The same in billions, and their sum per length.
+    layer_growth
+        ``layer_total_gmacs[1] / layer_total_gmacs[0]``: what doubling ``n`` does to the whole layer.
+    layer_quadratic_share
+        Per length, the share of the layer's multiply-adds in ``Q Kᵀ`` and ``weights · V`` (the ``n²`` part).
     source
-        The course material this follows.
+        What the numbers are.
     """
 
     grid_sizes: np.ndarray
@@ -85,6 +100,16 @@ class ComplexityTrace(Trace):
     width_growth: np.ndarray
     context_model: str
     context_length: int
+    layer_model: str
+    layer_d_model: int
+    layer_d_ff: int
+    layer_parts: tuple[str, ...]
+    layer_lengths: np.ndarray
+    layer_macs: np.ndarray
+    layer_gmacs: np.ndarray
+    layer_total_gmacs: np.ndarray
+    layer_growth: float
+    layer_quadratic_share: np.ndarray
     source: str
 
 
@@ -97,9 +122,8 @@ def complexity_trace(
 ) -> ComplexityTrace:
     """Count the memory and multiply-adds of one attention head for growing sequence lengths.
 
-    Follows seed 002 "Further Practice" 4 (measure time and memory for different
-    sequence lengths and attention dimensionalities), with exact counts so the
-    video is the same on every machine.
+    Exact counts instead of timings, so the video is the same on every machine; then one whole
+    layer of GPT-2 small, where the projections and the feed-forward (linear in ``n``) are counted too.
     """
     lengths = np.array(lengths, dtype=np.int64)
     counts = np.array([attention_macs(int(n), d) for n in lengths], dtype=np.int64)  # (len(lengths), 2)
@@ -108,6 +132,9 @@ def complexity_trace(
     weight_bytes = 4 * weight_counts  # float32
     width_macs = np.array([sum(attention_macs(width_n, int(w))) for w in widths], dtype=np.int64)
     grid_sizes = np.array(grid_sizes, dtype=np.int64)
+    layer_lengths = np.array([1024, 2048], dtype=np.int64)
+    per_layer = np.array([layer_macs(int(n), 768, 3072) for n in layer_lengths], dtype=np.int64)  # (2, parts)
+    layer_total = per_layer.sum(axis=1)
     return ComplexityTrace(
         grid_sizes=grid_sizes,
         grid_cells=grid_sizes * grid_sizes,
@@ -129,5 +156,15 @@ def complexity_trace(
         width_growth=width_macs[1:] / width_macs[:-1],
         context_model="GPT-2",
         context_length=1024,
-        source="seed 002, 'Further Practice' 4: Complexity Analysis",
+        layer_model="GPT-2 small",
+        layer_d_model=768,
+        layer_d_ff=3072,
+        layer_parts=LAYER_PARTS,
+        layer_lengths=layer_lengths,
+        layer_macs=per_layer,
+        layer_gmacs=per_layer / 1e9,
+        layer_total_gmacs=layer_total / 1e9,
+        layer_growth=float(layer_total[1] / layer_total[0]),
+        layer_quadratic_share=(per_layer[:, 1] + per_layer[:, 2]) / layer_total,
+        source="exact counts of multiply-adds and stored weights (no timings); GPT-2 small's sizes from Radford et al. 2019",
     )
