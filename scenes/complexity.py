@@ -332,8 +332,8 @@ class ComplexityScene(ExplainerScene):
             )
             self.play(FadeIn(heading), FadeIn(sizes), FadeIn(header))
             self.say(
-                "The projections and the feed-forward cost n × d² each: linear in n.",
-                spoken="The projections and the feed-forward cost n times d squared each: linear in n.",
+                "The projections and the feed-forward grow like n × d²: linear in n.",
+                spoken="The projections and the feed-forward grow like n times d squared: linear in n.",
             )
             self.play(*[FadeIn(VGroup(*rows[p])) for p in range(len(rows) - 1) if p not in quadratic], run_time=1.0)
             self.say(
@@ -385,7 +385,7 @@ class ComplexityScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(fixed), FadeIn(header))
             self.say(
                 f"Doubling d from {format_number(t.widths[0], 0)} to {format_number(t.widths[-1], 0)} "
-                f"multiplies the work by {format_number(t.width_growth[0], 2)} each time."
+                f"multiplies the n × n work by {format_number(t.width_growth[0], 2)} each time."
             )
             for row in rows:
                 self.play(FadeIn(VGroup(*row), shift=UP * 0.15), run_time=0.8)
@@ -412,7 +412,11 @@ class ComplexityScene(ExplainerScene):
                     VGroup(
                         label(theme, "double n  →  n × n part ×", color=theme.highlight),
                         self.number("growth[0]", 0, size=theme.body_size, color=theme.highlight),
-                        label(theme, f"· a whole {t.layer_model} layer ×", color=theme.highlight),
+                    ).arrange(RIGHT, buff=0.15),
+                    VGroup(
+                        label(theme, f"a whole {t.layer_model} layer at", color=theme.highlight),
+                        self.number("layer_lengths[0]", 0, size=theme.body_size, color=theme.highlight),
+                        label(theme, "tokens ×", color=theme.highlight),
                         self.number("layer_growth", 1, size=theme.body_size, color=theme.highlight),
                     ).arrange(RIGHT, buff=0.15),
                     label(
@@ -421,7 +425,7 @@ class ComplexityScene(ExplainerScene):
                         size=theme.small_size,
                     ),
                 )
-                .arrange(DOWN, buff=0.6, aligned_edge=LEFT)
+                .arrange(DOWN, buff=0.45, aligned_edge=LEFT)
                 .move_to(TAKEAWAY_AT)
             )
             self.say(
@@ -437,13 +441,13 @@ class ComplexityScene(ExplainerScene):
                 f"A whole {t.layer_model} layer at {format_number(t.layer_lengths[0], 0)} tokens: "
                 f"about {format_number(t.layer_growth, 1)} times, as its projections and feed-forward grow like n."
             )
-            self.play(Indicate(lines[2][-1], color=theme.highlight), run_time=0.8)
+            self.play(FadeIn(lines[3], shift=UP * 0.2), run_time=0.8)
             self.say("The longer the context, the more the n² part dominates: that is why long contexts are expensive.")
             self.play(Indicate(lines[1], color=theme.query), run_time=1.0)
             self.say(
                 "FlashAttention never stores the n × n matrix whole, but still does the n²·d work.",
                 spoken="FlashAttention never stores the n by n matrix whole, but still does the n squared times d work.",
             )
-            self.play(FadeIn(lines[3], shift=UP * 0.2), run_time=0.8)
+            self.play(FadeIn(lines[4], shift=UP * 0.2), run_time=0.8)
             self.say("Reformer and Longformer compute only part of it.")
-            self.play(Indicate(lines[3], color=theme.text, scale_factor=1.03), run_time=1.0)
+            self.play(Indicate(lines[4], color=theme.text, scale_factor=1.03), run_time=1.0)
