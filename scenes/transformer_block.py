@@ -157,7 +157,7 @@ class TransformerBlockScene(ExplainerScene):
     title = "Where attention lives: the transformer block"
     description = "Embeddings + positions, then a GPT-style block: layer norm, attention, add; layer norm, feed-forward, add."
     sources = (
-        "seed 003 'Where Attention Lives in GPT'; seed 004 slides 4, 7, 8 (FeedForward, LayerNorm, EncoderBlock); "
+        "Vaswani et al. 2017 (the post-norm block); "
         "GPT-2 (Radford et al. 2019, 2.3) and GPT-3 (Brown et al. 2020, 2.1, Table 2.1)"
     )
 
@@ -527,6 +527,9 @@ class TransformerBlockScene(ExplainerScene):
                 for k in range(parts)
             ]
             ff = self.token_row(r"\mathrm{ff} = h\,W_2 + b_2", f"ff[{f}]", hidden_top - parts * CELL_H - 0.75, color=theme.value)
+            wrapped = label(theme, f"one token: {t.d_ff} numbers, {d} per line", size=theme.min_size, color=theme.muted).next_to(
+                hidden[0][0], RIGHT, buff=0.4
+            )
             shapes = VGroup(self.widths("d_model", "d_ff"), self.widths("d_ff", "d_model"))
             shapes[0].next_to(hidden[0][1], LEFT, buff=0.3).align_to(hidden[0][1], UP)
             shapes[1].next_to(ff[1], LEFT, buff=0.3)
@@ -544,11 +547,25 @@ class TransformerBlockScene(ExplainerScene):
                 self.mark("ff"),
                 ReplacementTransform(norm2[1].copy(), VGroup(*[row[1] for row in hidden])),
                 FadeIn(hidden[0][0]),
+                FadeIn(wrapped),
                 FadeIn(shapes[0]),
                 run_time=1.2,
             )
-            self.say("GELU keeps positive numbers and pulls negative ones close to 0.")
-            self.play(FadeIn(negative, lag_ratio=0.05), run_time=1.0)
+            examples = self.gelu_examples(t).next_to(ff, DOWN, buff=0.45).align_to(ff[1], LEFT)
+            self.keep_inside(examples)
+            self.say(
+                "GELU multiplies each number x by Φ(x), between 0 and 1: the chance a standard normal is below x.",
+                spoken="GELU multiplies each number x by a factor between zero and one: "
+                "the chance that a standard normal variable is below x.",
+            )
+            self.play(FadeIn(examples[0]), run_time=0.8)
+            big, small, low = (
+                f"{format_number(t.pre_activation[f, k], 2)} → {format_number(t.hidden[f, k], 2)}" for k in t.gelu_examples
+            )
+            self.say(f"Large numbers pass almost whole ({big}); small positive ones shrink ({small}).")
+            self.play(FadeIn(examples[1][:2]), run_time=0.8)
+            self.say(f"Negative ones end near 0 ({low}).")
+            self.play(FadeIn(examples[1][2]), FadeIn(negative, lag_ratio=0.05), run_time=1.0)
             self.say(f"Here {t.hidden_negative[f]} of the {t.d_ff} were negative: the boxed ones.")
             self.play(Indicate(negative, color=theme.masked, scale_factor=1.0), run_time=0.8)
             self.say(f"A second layer brings them back to {d} numbers.")
@@ -558,6 +575,23 @@ class TransformerBlockScene(ExplainerScene):
                 FadeIn(shapes[1]),
                 run_time=1.2,
             )
+
+    def gelu_examples(self, t) -> VGroup:
+        """GELU's formula over three of the focus token's numbers, before → after, read from the trace."""
+        theme = self.theme
+        f = t.focus
+        name = formula(theme, r"\mathrm{GELU}(x) \approx x\,\Phi(x)", size=theme.aside_formula_size).set_color(theme.value)
+        pairs = VGroup(
+            *[
+                VGroup(
+                    self.number(f"pre_activation[{f}, {k}]", 2, size=theme.small_size),
+                    label(theme, "→", size=theme.small_size, color=theme.muted),
+                    self.number(f"hidden[{f}, {k}]", 2, size=theme.small_size, color=theme.value),
+                ).arrange(RIGHT, buff=0.12)
+                for k in t.gelu_examples
+            ]
+        ).arrange(RIGHT, buff=0.6)
+        return VGroup(name, pairs).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
 
     # --- 8. add again: the block's output --------------------------------------------------
 
@@ -577,7 +611,7 @@ class TransformerBlockScene(ExplainerScene):
             ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
             self.keep_inside(block.next_to(rows[2], DOWN, buff=0.45).align_to(rows[2][1], LEFT))
             original = VGroup(
-                label(theme, "2017 original (seed 004):", size=theme.min_size, color=theme.muted),
+                label(theme, "2017 original (Vaswani et al.):", size=theme.min_size, color=theme.muted),
                 formula(theme, r"x = \mathrm{norm}_1(x + \mathrm{attention}(x))", size=theme.min_formula_size).set_color(
                     theme.muted
                 ),
@@ -589,7 +623,7 @@ class TransformerBlockScene(ExplainerScene):
             self.play(ReplacementTransform(VGroup(rows[0][1], rows[1][1]).copy(), rows[2][1]), FadeIn(rows[2][0]), run_time=1.0)
             self.say(f"Still {t.d_model} numbers per token. The whole block in two lines:")
             self.play(Write(block), Indicate(self.diagram.output_label, color=theme.highlight), run_time=1.5)
-            self.say("The course's 2017 block normalises after each add instead.")
+            self.say("The 2017 Transformer normalises after each add instead.")
             self.play(FadeIn(original), run_time=0.8)
 
     # --- 9. stacked N times ---------------------------------------------------------------------
@@ -642,3 +676,6 @@ class TransformerBlockScene(ExplainerScene):
                 f"GPT-3 stacks {t.gpt3_layers} blocks, {format_number(t.gpt3_d_model, 0)} numbers wide.",
             )
             self.play(FadeIn(gpt, shift=UP * 0.2))
+            # Brown et al. 2020, section 2.1: "alternating dense and locally banded sparse attention patterns".
+            self.say("Its attention alternates from block to block: dense, then locally banded sparse.")
+            self.play(Indicate(gpt, color=theme.highlight, scale_factor=1.0), run_time=0.8)

@@ -1,6 +1,6 @@
 """Where attention lives: a real forward pass through a small GPT-style block, then a stack of them.
 
-Follows seed 003 "Where Attention Lives in GPT" and seed 004 slides 4, 7 and 8, built the way
+Built the way
 GPT-2 and GPT-3 build their blocks (pre-norm, GELU, a feed-forward layer 4 x d_model wide, learned
 position embeddings): :func:`attention_math.block.gpt_block`. The weights are random, not trained.
 """
@@ -17,7 +17,7 @@ from ..examples import DEFAULT_SEED, GPT3, THE_CAT_SAT
 from ..masks import causal_mask
 from .base import Trace
 
-__all__ = ["TransformerBlockTrace", "transformer_block_trace", "FF_MULTIPLIER"]
+__all__ = ["TransformerBlockTrace", "transformer_block_trace", "gelu_examples", "FF_MULTIPLIER"]
 
 FF_MULTIPLIER = 4
 """The feed-forward layer is this many times d_model wide, in GPT-2 and GPT-3 (d_ff = 4 d_model,
@@ -59,6 +59,9 @@ class TransformerBlockTrace(Trace):
         The first block's intermediates, as in :class:`attention_math.block.GPTBlockResult`.
     hidden_negative
         Per token, how many of the ``d_ff`` numbers were negative before GELU, ``(seq,)``.
+    gelu_examples
+        Three of the focus token's ``d_ff`` positions that show what GELU (``x Φ(x)``) does
+        (:func:`gelu_examples`): its largest input, its smallest input of at least 0.1, its most negative input.
     n_layers
         Blocks in the stack, each with its own weights.
     block_numbers
@@ -70,7 +73,7 @@ class TransformerBlockTrace(Trace):
     gpt3_layers, gpt3_d_model, gpt3_d_ff
         GPT-3's blocks, width and feed-forward width (Brown et al. 2020, Table 2.1; d_ff = 4 d_model).
     source
-        The course material this follows.
+        What the block is built as.
     embeddings_source
         Where the embeddings come from, said on screen for a teacher's sentence.
     """
@@ -99,6 +102,7 @@ class TransformerBlockTrace(Trace):
     ff: np.ndarray
     output: np.ndarray
     hidden_negative: np.ndarray
+    gelu_examples: np.ndarray
     n_layers: int
     block_numbers: np.ndarray
     layer_outputs: np.ndarray
@@ -118,6 +122,19 @@ class TransformerBlockTrace(Trace):
     def d_head(self) -> int:
         """Width of each head's queries, keys and values."""
         return self.d_model // self.n_heads
+
+
+def gelu_examples(pre_activation: np.ndarray) -> np.ndarray:
+    """Three positions of one token's feed-forward input that show GELU's shape, ``(3,)``.
+
+    The largest input (passed almost whole), the smallest input of at least 0.1 (a small positive,
+    which GELU shrinks: ``Φ(0.14)`` is about 0.56), and the most negative (pulled to near 0).
+    Positions may repeat when the row has no input of a kind.
+    """
+    row = np.asarray(pre_activation, dtype=float)
+    small = np.flatnonzero(row >= 0.1)
+    smallest = small[np.argmin(row[small])] if small.size else int(np.argmax(row))
+    return np.array([int(np.argmax(row)), int(smallest), int(np.argmin(row))])
 
 
 def transformer_block_trace(
@@ -182,6 +199,7 @@ def transformer_block_trace(
         ff=first.ff,
         output=first.output,
         hidden_negative=(first.pre_activation < 0).sum(axis=-1),
+        gelu_examples=gelu_examples(first.pre_activation[focus]),
         n_layers=n_layers,
         block_numbers=np.arange(1, n_layers + 1),
         layer_outputs=np.stack([layer.output for layer in layers]),
@@ -190,8 +208,7 @@ def transformer_block_trace(
         gpt3_d_model=GPT3.d_model,
         gpt3_d_ff=FF_MULTIPLIER * GPT3.d_model,
         source=(
-            "seed 003 'Where Attention Lives in GPT'; seed 004 slides 4, 7, 8 (FeedForward, LayerNorm, EncoderBlock); "
-            "built as GPT-2 and GPT-3 build a block (Radford et al. 2019, section 2.3; Brown et al. 2020, section 2.1)"
+            "random weights, built as GPT-2 and GPT-3 build a block (Radford et al. 2019, section 2.3; Brown et al. 2020, section 2.1)"
         ),
         embeddings_source=embeddings_source,
     )
