@@ -2,14 +2,14 @@
 
 An RNN reads a sentence one word at a time and carries everything it has read in
 one fixed-size hidden state; a decoder without attention gets only the last one
-(seed 000 "The Problem Without Attention", seed 003 "Before Attention").
+(the bottleneck Bahdanau et al. 2015 removed with attention).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["rnn_hidden_states"]
+__all__ = ["rnn_hidden_states", "final_state_change"]
 
 
 def rnn_hidden_states(x: np.ndarray, w_x: np.ndarray, w_h: np.ndarray) -> np.ndarray:
@@ -38,3 +38,20 @@ def rnn_hidden_states(x: np.ndarray, w_x: np.ndarray, w_h: np.ndarray) -> np.nda
         h = np.tanh(x_t @ w_x + h @ w_h)
         states.append(h)
     return np.array(states).reshape(len(x), len(h))  # (seq, d_h), also for seq = 0
+
+
+def final_state_change(x: np.ndarray, w_x: np.ndarray, w_h: np.ndarray, nudge: float) -> np.ndarray:
+    """How far the last hidden state moves when one word's input changes, word by word, ``(seq,)``.
+
+    Entry ``j`` is the Euclidean length of ``h_last(x') - h_last(x)``, where ``x'`` is ``x`` with
+    ``nudge`` added to every number of row ``j`` alone: the same change for every word, so the
+    entries compare how much of each position is left in the one vector a decoder gets.
+    """
+    x = np.asarray(x, dtype=float)
+    last = rnn_hidden_states(x, w_x, w_h)[-1]
+    changes = []
+    for j in range(len(x)):
+        nudged = x.copy()
+        nudged[j] += nudge
+        changes.append(np.linalg.norm(rnn_hidden_states(nudged, w_x, w_h)[-1] - last))
+    return np.array(changes)

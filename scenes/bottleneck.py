@@ -1,10 +1,9 @@
 """Before attention: an RNN squeezes "The cat sat on the mat" through one hidden state.
 
-Follows seed 000 "The Problem Without Attention" (English to Spanish through one
-fixed-size vector, and its three problems), seed 001 part 1 (the information-flow
-matrices) and seed 003 "Before Attention: The RNN Bottleneck" and "With Attention:
-Direct Access". Seed 001 sets ``np.tril`` (RNN) against ``np.ones`` (attention), which
-mixes up two things: which words can be reached (a causal mask gives attention the same
+English to Spanish through one fixed-size vector, in an untrained RNN whose weights are
+random (said on screen). How much of each word is left in that vector is measured, not told:
+the last state's change when one word's numbers change. Setting ``np.tril`` (RNN) against
+``np.ones`` (attention) would mix up two things: which words can be reached (a causal mask gives attention the same
 triangle as an RNN) and how many steps it takes (the RNN's real weakness). The scene
 shows path lengths instead, as in Vaswani et al. 2017, section 4.
 """
@@ -20,6 +19,7 @@ from manim import (
     CurvedArrow,
     FadeIn,
     GrowArrow,
+    GrowFromEdge,
     Indicate,
     Line,
     ReplacementTransform,
@@ -58,7 +58,10 @@ class BottleneckScene(ExplainerScene):
     name = "bottleneck"
     title = "Before attention: the RNN bottleneck"
     description = "An RNN squeezes a sentence through one hidden state; attention links any two words in one step."
-    sources = "seed 000 'The Problem Without Attention'; seed 001 part 1; seed 003 'Before Attention' / 'With Attention'"
+    sources = (
+        "Bahdanau, Cho and Bengio 2015 (attention instead of one fixed-size vector); "
+        "Vaswani et al. 2017, section 4 (path lengths)"
+    )
     poster_step = "attention-paths"
 
     options = ("seed",)
@@ -72,6 +75,7 @@ class BottleneckScene(ExplainerScene):
         self.show_translation(t)
         self.show_chain(t)
         self.show_bottleneck(t)
+        self.show_fading(t)
         self.show_steps_from_the_first_word(t)
         self.show_rnn_paths(t)
         self.show_attention_paths(t)
@@ -101,9 +105,14 @@ class BottleneckScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(english, lag_ratio=0.1), run_time=1.2)
             self.say("Before attention, an RNN read the English words one by one.")
             self.play(GrowArrow(reads), FadeIn(read_name), run_time=1.0)
+            untrained = self.note_lines(
+                (f"This RNN is untrained: random weights (seed {t.seed}). A trained one has the same shapes.",)
+            )
             self.say(f"It handed the translator one fixed-size vector: {format_number(t.state_numbers, 0)} numbers here.")
             self.play(FadeIn(vector), FadeIn(vector_box), FadeIn(vector_name))
-            self.say(f"From that vector alone, the translator wrote “{' '.join(t.target_tokens)}”.")
+            self.say("Our RNN is untrained, its weights random: the numbers show sizes, not meaning.")
+            self.play(FadeIn(untrained))
+            self.say(f"From that vector alone, a trained translator would have to write “{' '.join(t.target_tokens)}”.")
             self.play(GrowArrow(writes), FadeIn(write_name), run_time=1.0)
             self.play(FadeIn(spanish, lag_ratio=0.1), run_time=1.2)
 
@@ -187,12 +196,48 @@ class BottleneckScene(ExplainerScene):
                 f"{format_number(t.state_numbers, 0)}: that is the bottleneck."
             )
             self.play(self.equation.animate.set_opacity(0).shift(RULE_SINKS), FadeIn(squeeze), run_time=1.0)
-            self.say("Early words fade as later ones are mixed in.")
-            self.play(Indicate(self.states[0].cells, color=theme.muted, scale_factor=1.05))
             self.say("And the same rule mixes in every word, even “the” and “on”.")
             self.play(Indicate(last.numbers, color=theme.highlight, scale_factor=1.05))
 
-    # --- 4. steps from the first word ----------------------------------------------
+    # --- 4. how much of each word is left ------------------------------------------
+
+    def show_fading(self, t):
+        theme = self.theme
+        first, last = t.tokens[0], t.tokens[-1]
+        change = t.final_state_change
+        with self.step("early-words-fade"):
+            self.clear()
+            heading = self.heading("How much of each word is left?")
+            bars = self.bars(
+                "final_state_change",
+                t.tokens,
+                2,
+                height=3.2,
+                spacing=1.9,
+                bar_width=0.7,
+                color=theme.highlight,
+                max_value=float(change.max()),
+            )
+            bars.move_to(DOWN * 0.3)
+            axis = label(theme, "how far the last state moves", size=theme.small_size, color=theme.muted)
+            axis.next_to(heading, DOWN, buff=0.3).align_to(heading, LEFT)
+            note = self.note_lines((f"untrained RNN, random weights (seed {t.seed}): what this one keeps, not a law",))
+
+            self.say(f"Add {format_number(t.nudge, 1)} to every number of one word, and measure how far the last state moves.")
+            self.play(FadeIn(heading), FadeIn(axis), FadeIn(bars.labels), FadeIn(note))
+            self.play(GrowFromEdge(bars.bars, DOWN), FadeIn(bars.numbers), run_time=1.5)
+            self.say(
+                f"Change “{first}”: it moves {format_number(change[0], 2)}. Change “{last}”: {format_number(change[-1], 2)}."
+            )
+            self.play(Indicate(VGroup(bars.bars[0], bars.numbers[0]), color=theme.highlight), run_time=0.8)
+            self.play(Indicate(VGroup(bars.bars[-1], bars.numbers[-1]), color=theme.highlight), run_time=0.8)
+            if change[0] < change[-1]:
+                self.say(f"In this RNN early words fade: little of “{first}” is left in the vector the translator gets.")
+            else:
+                self.say(f"In this RNN “{first}” still counts more than “{last}”: how fast words fade depends on the weights.")
+            self.wait(0.5)
+
+    # --- 5. steps from the first word ----------------------------------------------
 
     def show_steps_from_the_first_word(self, t):
         theme = self.theme
@@ -265,7 +310,7 @@ class BottleneckScene(ExplainerScene):
             label(theme, unit, size=theme.small_size, color=color),
         ).arrange(RIGHT, buff=0.15)
 
-    # --- 5-6. every pair of words ----------------------------------------------------
+    # --- 6-7. every pair of words ----------------------------------------------------
 
     def path_grid(self, source: str, x: float) -> NumberGrid:
         """A matrix of path lengths (row i receives, column j sends), its cells centred at ``x``."""
@@ -333,7 +378,7 @@ class BottleneckScene(ExplainerScene):
             self.say("The mask decides which words are reached. Attention keeps every path short.")
             self.play(Indicate(VGroup(self.rnn_paths.cell(len(t.tokens) - 1, 0), self.rnn_paths.number(len(t.tokens) - 1, 0))))
 
-    # --- 7. direct access ---------------------------------------------------------------
+    # --- 8. direct access ---------------------------------------------------------------
 
     def show_direct_access(self, t):
         theme = self.theme

@@ -1,8 +1,8 @@
 """A real trained model: all-MiniLM-L6-v2's 72 heads on "The animal didn't cross the street…".
 
-Follows seed 000 "Self-Attention Explained" (what does "it" refer to?) and
-"Multi-Head Attention" (each head learns its own relationship), with a trained
-6-layer, 12-head BERT encoder instead of made-up numbers: WordPiece pieces, every
+What does "it" refer to, and does each head learn its own relationship? Asked of a trained
+model instead of made-up numbers: all-MiniLM-L6-v2, a MiniLM (a 6-layer, 12-head, 384-wide
+BERT-style encoder, distilled from a larger one) fine-tuned for sentence embeddings: WordPiece pieces, every
 head's weights at once, then one head's real scores, scaling and softmax for the
 query piece, and what that head does when one word changes the meaning of "it".
 """
@@ -55,7 +55,10 @@ class TrainedHeadsScene(ExplainerScene):
         "all-MiniLM-L6-v2 reads a sentence: WordPiece pieces, all 72 heads, one head's real numbers, "
         "and what that head does when one word changes the meaning."
     )
-    sources = "seed 000 'Self-Attention Explained' (the animal/street sentence) and 'Multi-Head Attention'"
+    sources = (
+        "sentence-transformers/all-MiniLM-L6-v2 (MiniLM: Wang et al. 2020; fine-tuned for sentence embeddings); "
+        "the animal/street sentence: Uszkoreit, Google AI blog 2017, 'Transformer: A Novel Neural Network Architecture'"
+    )
 
     options = ("sentence", "token")
     min_tokens = 2
@@ -247,8 +250,10 @@ class TrainedHeadsScene(ExplainerScene):
             self.clear()
             heading = self.heading(f"{t.model.split('/')[-1]}: all {format_number(n_layers * n_heads, 0)} heads")
             self.say(
-                f"This is {t.model.split('/')[-1]}, a small trained BERT model.",
-                spoken="This is all Mini L M, L 6, v 2, a small trained BERT model.",
+                f"This is {t.model.split('/')[-1]}: a small BERT-style encoder, {format_number(t.d_model, 0)} numbers wide, "
+                "distilled from a larger model and fine-tuned to turn sentences into embeddings.",
+                spoken=f"This is all Mini L M, L 6, v 2: a small BERT-style encoder, {format_number(t.d_model, 0)} numbers wide, "
+                "distilled from a larger model and fine-tuned to turn sentences into embeddings.",
             )
             self.play(FadeIn(heading))
             self.say(
@@ -389,7 +394,7 @@ class TrainedHeadsScene(ExplainerScene):
         heading = self.heading(f"“{self.query_piece}”: scale the scores")
         with self.step("scale"):
             self.say(
-                f"Divide every score by the square root of d_head = {format_number(t.d_head, 0)}, that is by {format_number(t.scale, 2)}."
+                f"d_head is {format_number(t.d_head, 0)}, so divide every score by its square root, {format_number(t.scale, 2)}."
             )
             self.play(ReplacementTransform(self.row_heading, heading), FadeIn(scaled_name), FadeIn(scale))
             self.play(

@@ -58,6 +58,21 @@ def test_rnn_hidden_states_match_torch_rnn():
     np.testing.assert_allclose(rnn_hidden_states(x, w_x, w_h)[-1], last[0, 0].detach().numpy(), rtol=1e-12)
 
 
+def test_the_final_state_change_is_torch_rnns_last_state_moved_by_one_nudged_word():
+    """Each word nudged in turn through torch.nn.RNN: how far its last state moves, as the bottleneck scene shows."""
+    trace = bottleneck_trace()
+    rnn = torch_rnn(trace.embeddings, trace.w_x, trace.w_h)
+    _, base = rnn(tensor(trace.embeddings)[None])
+    for j, shown in enumerate(trace.final_state_change):
+        nudged = tensor(trace.embeddings)
+        nudged[j] += trace.nudge
+        _, moved = rnn(nudged[None])
+        assert abs(torch.linalg.norm(moved - base).item() - shown) < 1e-12
+    # With the default weights the first word moves the last state least and the last word most: early words fade.
+    assert trace.final_state_change[0] < trace.final_state_change[-1] / 10
+    assert trace.final_state_change.argmax() == len(trace.tokens) - 1
+
+
 def test_bottleneck_trace_runs_the_rnn_on_the_course_sentence():
     trace = bottleneck_trace()
     assert trace.tokens == ("The", "cat", "sat", "on", "the", "mat")

@@ -1,7 +1,7 @@
 """The RNN bottleneck: a sentence squeezed through one hidden state, against attention's direct links.
 
-Follows seed 000 "The Problem Without Attention", seed 001 part 1 and seed 003
-"Before Attention" / "With Attention".
+English to Spanish through one fixed-size vector (the encoder-decoder RNNs before Bahdanau et
+al. 2015), the steps between words (Vaswani et al. 2017, section 4), and how much of each word is left.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 
 from ..examples import DEFAULT_SEED, SPANISH_TRANSLATION, THE_CAT_SAT, Example, random_matrix
 from ..masks import causal_mask
-from ..rnn import rnn_hidden_states
+from ..rnn import final_state_change, rnn_hidden_states
 from .base import Trace
 
 __all__ = ["BottleneckTrace", "bottleneck_trace"]
@@ -42,11 +42,11 @@ class BottleneckTrace(Trace):
     state_numbers
         How many numbers the hidden state holds (``d_h``), whatever the length.
     rnn_flow
-        ``(n, n)`` 0/1: 1 where position i can draw on position j at all (j <= i): seed 001's
+        ``(n, n)`` 0/1: 1 where position i can draw on position j at all (j <= i):
         ``np.tril(np.ones((n, n)))``. A causal mask allows attention exactly the same pairs, so this
         matrix says nothing of what separates the two: the path length (``rnn_path_lengths``).
     attention_flow
-        ``(n, n)`` 0/1: all ones, seed 001's ``np.ones``: attention without a mask reaches every pair.
+        ``(n, n)`` 0/1: all ones: attention without a mask reaches every pair.
     rnn_hops
         ``(n,)``: steps through the hidden state from the first word to word i (i).
     attention_hops
@@ -60,8 +60,13 @@ class BottleneckTrace(Trace):
         as the RNN's), not how many steps it takes.
     attention_path_lengths
         ``(n, n)``: attention without a mask: 1 step between any two words, 0 on the diagonal.
+    nudge
+        What :func:`attention_math.rnn.final_state_change` adds to every number of one word.
+    final_state_change
+        ``(n,)``: how far the last hidden state moves when word j's numbers all change by ``nudge``,
+        in this untrained RNN (random weights): the share of each word left in the one vector.
     source
-        Where the sentence and its translation come from.
+        Where the sentence, its translation and the RNN's weights come from.
     """
 
     seed: int
@@ -80,6 +85,8 @@ class BottleneckTrace(Trace):
     rnn_path_lengths: np.ndarray
     causal_attention_path_lengths: np.ndarray
     attention_path_lengths: np.ndarray
+    nudge: float
+    final_state_change: np.ndarray
     source: str
 
     @property
@@ -113,10 +120,8 @@ def bottleneck_trace(
 ) -> BottleneckTrace:
     """Run a small random RNN over an example sentence and record how information can flow.
 
-    Follows seed 000 "The Problem Without Attention" (English to Spanish through one
-    fixed-size vector), seed 001 part 1 (``np.tril`` against ``np.ones`` adjacency)
-    and seed 003 "Before Attention: The RNN Bottleneck" / "With Attention: Direct Access".
-    ``hidden_size`` defaults to the embedding width.
+    The RNN is untrained: its weights are drawn from ``default_rng(seed)``. ``hidden_size``
+    defaults to the embedding width.
     """
     x = example.embeddings
     n, d = x.shape
@@ -142,5 +147,10 @@ def bottleneck_trace(
         rnn_hops=positions,
         attention_hops=(positions > 0).astype(int),
         **path_lengths(n),
-        source="seed 000 'The Problem Without Attention'; seed 001 part 1; seed 003 'Before Attention'",
+        nudge=0.5,
+        final_state_change=final_state_change(x, w_x, w_h, 0.5),
+        source=(
+            f"{example.source}; an untrained RNN, weights drawn from default_rng({seed}); "
+            "the Spanish is a human translation, not the RNN's output"
+        ),
     )
