@@ -1,6 +1,6 @@
 """Generating one token at a time with a KV cache, and the multiply-adds it saves.
 
-Follows seed 004 slide 13 (``CachedAttention``): each new token writes its key
+Each new token writes its key
 and value into the cache and attends with its one query row over the cache so far.
 The scene runs one attention head of width d = 4; a real model keeps such a cache in
 every layer, for every head (GPT-2 small's numbers close the scene).
@@ -74,7 +74,10 @@ class KVCacheScene(ExplainerScene):
     name = "kv-cache"
     title = "The KV cache"
     description = "Generating token by token: one new query row against cached keys and values, and the work saved."
-    sources = "seed 004 slide 13 'Performance Optimization with Attention Caching' (CachedAttention)"
+    sources = (
+        "key/value caching in autoregressive decoding (e.g. Hugging Face transformers' past_key_values); "
+        "GPT-2 small's sizes: Radford et al. 2019"
+    )
     poster_step = "one-new-row"
 
     options = ("sentence", "seed")
@@ -133,7 +136,9 @@ class KVCacheScene(ExplainerScene):
             self.say(f"Each is a row of d = {t.d} numbers: one attention head, {t.d} wide.")
             self.play(FadeIn(projections[1:]))
             if note is not None:
-                self.say("Embeddings: the notebook's for its words, seeded random numbers for any other.")
+                self.say(
+                    "Embeddings: hand-made ones for the words of “The cat sat on the mat”, seeded random numbers for any other."
+                )
                 self.play(FadeIn(note))
 
     def token_row(self, t, heading: Text, note: VGroup | None) -> tuple[VGroup, bool]:
@@ -299,7 +304,10 @@ class KVCacheScene(ExplainerScene):
                     run_time=0.6,
                 )
                 if step == 0:
-                    self.say(f"The query is scored against every cached key, divided by √d = √{t.d}.")
+                    self.say(
+                        f"The query is scored against every cached key; d is {t.d}, so each score is divided by its square root, "
+                        f"{format_number(t.scale, 0)}."
+                    )
                 self.play(FadeIn(new_scores), run_time=0.4)
                 if step == 0:
                     self.say("Softmax turns the scores into attention weights.")

@@ -1,7 +1,7 @@
 """Why attention divides by sqrt(d_k): sampled dot products, then one row under softmax.
 
-Follows seed 001 part 3 (1000 random pairs for d_k = 8, 64, 512) and seed 003
-"Why scaling matters" (one row of scores at d_k = 64, divided by 8).
+1000 random pairs for d_k = 8, 64, 512, then one row of scores at d_k = 64, divided by 8
+(Vaswani et al. 2017, footnote 4: q · k has mean 0 and variance d_k).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ class ScalingScene(ExplainerScene):
     name = "scaling"
     title = "Why divide by √d_k"
     description = "Dot products grow with d_k; dividing by √d_k keeps softmax smooth instead of one-hot."
-    sources = "seed 001 part 3; seed 003 'Why scaling matters'"
+    sources = "Vaswani et al. 2017, 3.2.1 and footnote 4 (q · k has variance d_k; dividing by √d_k)"
     poster_step = "softmax-with-scaling"
 
     options = ("seed",)
@@ -232,7 +232,7 @@ class ScalingScene(ExplainerScene):
         scaled_title.match_y(self.unscaled_title)
         leader = int(t.row_scaled_weights.argmax())
         with self.step("softmax-with-scaling"):
-            self.say(f"Divide by the square root of {format_number(t.row_d_k, 0)}, which is {format_number(t.row_scale, 0)}.")
+            self.say(f"d_k is {format_number(t.row_d_k, 0)}, so divide by its square root, {format_number(t.row_scale, 0)}.")
             self.play(FadeIn(scale))
             self.play(ReplacementTransform(self.raw.copy(), scaled), run_time=1.5)
             self.say(f"The scores shrink to between {format_number(spread.min(), 2)} and {format_number(spread.max(), 2)}.")

@@ -1,4 +1,4 @@
-"""From scores to weights: softmax as exponentiate, sum, divide, on seed 000's Exercise 2.
+"""From scores to weights: softmax as exponentiate, sum, divide, on a query "cat" and three keys.
 
 Follows seed 000 "Attention Mathematics" (softmax turns similarities into weights
 that sum to 1; large values make it too sharp) and Exercise 2 (query "cat"
@@ -35,7 +35,7 @@ class SoftmaxScene(ExplainerScene):
     name = "softmax"
     title = "Softmax: from scores to weights"
     description = "Exponentiate, sum, divide: scores become weights that sum to 1; wider gaps make them sharper."
-    sources = "seed 000 'Attention Mathematics' and Exercise 2; seed 003 'Step 3: Apply Softmax'"
+    sources = "Vaswani et al. 2017, 3.2.1 (softmax over the scores); query and keys made up by hand"
 
     @classmethod
     def build_trace(cls):
@@ -87,11 +87,11 @@ class SoftmaxScene(ExplainerScene):
             self.scores = self.column("scores", 2, -1.9)
             self.scores_title = self.column_title(r"s = q \cdot k", self.scores)
             self.keys = keys
-            self.say(f"Exercise 2 of the course: the query “{query}” is [{', '.join(format_number(v, 1) for v in t.query)}].")
+            self.say(f"A small example: the query “{query}” is [{', '.join(format_number(v, 1) for v in t.query)}].")
             self.play(FadeIn(heading), FadeIn(query_row))
             self.say(f"It meets {format_number(len(t.tokens), 0)} keys: {', '.join(t.tokens)}.")
             self.play(FadeIn(keys_title), FadeIn(keys), FadeIn(self.scores_title))
-            self.say("Each score is the dot product of the query with one key, not scaled, as in the exercise.")
+            self.say("Each score is the dot product of the query with one key, not yet scaled.")
             expansions = VGroup(*[self.expansion(j) for j in range(len(t.tokens))]).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
             expansions.move_to(EXPANSIONS_AT).align_to(keys.row_labels, LEFT)
             for j, expansion in enumerate(expansions):
@@ -174,12 +174,10 @@ class SoftmaxScene(ExplainerScene):
             chart_name.move_to([self.bar_chart.bars.get_center()[0], self.weights_title.get_y(), 0])
             self.play(GrowFromEdge(self.bar_chart.bars, DOWN), FadeIn(self.bar_chart.labels), FadeIn(chart_name), run_time=1.2)
             self.play(FadeIn(self.bar_chart.numbers, lag_ratio=0.1))
-            note = label(
-                theme, "computed from the scores (the notebook's printed answer is off)", size=theme.min_size, color=theme.muted
-            )
+            note = label(theme, "e keeps the order, makes every weight positive", size=theme.min_size, color=theme.muted)
             note.next_to(total, DOWN, buff=0.35).align_to(total, LEFT)
             self.note = note
-            self.say("The notebook prints a different answer, but its own code gives these.")
+            self.say("Why e to the power? It turns any score, even a negative one, into a positive number, keeping the order.")
             self.play(FadeIn(note))
 
     def show_sum_to_one(self, t):
@@ -243,8 +241,10 @@ class SoftmaxScene(ExplainerScene):
                 self.play(FadeIn(title), FadeIn(scores), run_time=0.6)
                 self.play(GrowFromEdge(bars.bars, DOWN), FadeIn(bars.labels), FadeIn(bars.numbers), run_time=1.0)
             self.say("The bigger the gaps, the closer softmax gets to one-hot.")
+            self.wait(0.3)
+            self.say("Multiplying the scores is dividing by a temperature: a low temperature sharpens, a high one flattens.")
             self.wait(0.5)
-            self.say("Wide vectors give big scores: that is why attention divides by the square root of d_k.")
+            self.say("Wide vectors give big scores: that is why attention divides by the square root of d_k, their width.")
             self.wait(0.5)
 
     def show_takeaway(self):

@@ -1,7 +1,6 @@
 """Printable worksheets: a scene's exercises on the very numbers its video shows, with an answer key.
 
-Exercises are built from the scene's trace, in the manner of the course notebook's exercises
-("Calculate attention weights manually"): the given numbers and the answers are
+Exercises are built from the scene's trace ("Calculate attention weights manually"): the given numbers and the answers are
 both read from the trace, so the handout, the video and ``trace.json`` agree.
 """
 
@@ -140,7 +139,7 @@ def scaling_exercises(trace: ScalingTrace) -> list[Exercise]:
 
 
 def softmax_exercises(trace: SoftmaxTrace) -> list[Exercise]:
-    """Seed 000's Exercise 2 by hand: dot products, then exponentiate, sum and divide."""
+    """Softmax by hand: dot products, then exponentiate, sum and divide."""
     keys = list(trace.tokens)
     dims = [f"d{d + 1}" for d in range(len(trace.query))]
     return [
@@ -156,7 +155,6 @@ def softmax_exercises(trace: SoftmaxTrace) -> list[Exercise]:
                 Table("sum", np.array([trace.exp_sum]), 3),
                 Table("attention weights", trace.weights, 3, columns=keys),
             ],
-            note="The course notebook prints 0.44, 0.38, 0.18 here; the computation gives the weights above.",
         ),
         Exercise(
             f"Multiply the scores by {', '.join(format_number(m, 0) for m in trace.multipliers)} and apply softmax again. "

@@ -86,7 +86,7 @@ class KVCacheTrace(Trace):
     real_cache_mib
         Their memory in float32, in MiB (``2**20`` bytes).
     source
-        The course material this follows.
+        What the numbers are: the head, its random weights, the cache.
     embeddings_source
         Where the embeddings come from (the example's ``source``), said on screen for a teacher's sentence.
     """
@@ -142,8 +142,7 @@ def kv_cache_trace(
 ) -> KVCacheTrace:
     """Generate ``example``'s tokens one at a time with a KV cache, and check it against recomputing.
 
-    Follows seed 004 slide 13 (``CachedAttention``; see
-    :func:`attention_math.generation.generate_with_cache`). The projections are
+    See :func:`attention_math.generation.generate_with_cache`. The projections are
     drawn from ``default_rng(seed)``.
     """
     rng = np.random.default_rng(seed)
@@ -201,6 +200,6 @@ def kv_cache_trace(
         real_numbers_per_token=per_token,
         real_cache_numbers=real_numbers,
         real_cache_mib=real_numbers * 4 / 2**20,  # float32
-        source="seed 004 slide 13, 'Performance Optimization with Attention Caching' (CachedAttention)",
+        source=f"one attention head with random projections drawn from default_rng({seed}), generating with a key/value cache",
         embeddings_source=example.source,
     )
