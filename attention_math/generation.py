@@ -78,7 +78,7 @@ def attention_macs(n: int, d: int) -> tuple[int, int]:
     return n * n * d, n * n * d
 
 
-LAYER_PARTS = ("Q, K, V projections", "Q Kᵀ", "weights · V", "output projection W_O", "feed-forward")
+LAYER_PARTS = ("Q, K, V projections", "Q Kᵀ", "weights · V", "output projection", "feed-forward")
 """The parts of one transformer layer whose multiply-adds :func:`layer_macs` counts, in its order."""
 
 

@@ -287,11 +287,12 @@ class ComplexityScene(ExplainerScene):
             self.clear()
             heading = self.heading(f"A whole layer of {t.layer_model}")
             sizes = VGroup(
-                formula(theme, r"d_\text{model} ="),
-                self.number("layer_d_model", 0, size=theme.body_size),
-                formula(theme, r"\quad d_\text{ff} ="),
-                self.number("layer_d_ff", 0, size=theme.body_size),
-            ).arrange(RIGHT, buff=0.15)
+                VGroup(formula(theme, r"d_\text{model} ="), self.number("layer_d_model", 0, size=theme.body_size)),
+                VGroup(formula(theme, r"d_\text{ff} ="), self.number("layer_d_ff", 0, size=theme.body_size)),
+            )
+            for pair in sizes:
+                pair.arrange(RIGHT, buff=0.15)
+            sizes.arrange(RIGHT, buff=0.5)
             pin(sizes, RIGHT, y=HEADING_LINE)
             quadratic = (1, 2)
             header = [
@@ -318,9 +319,8 @@ class ComplexityScene(ExplainerScene):
             growth = VGroup(
                 label(theme, "double n: the whole layer ×", color=theme.highlight),
                 self.number("layer_growth", 2, size=theme.body_size, color=theme.highlight),
-                label(theme, "(the n² rows ×", size=theme.small_size, color=theme.query),
+                label(theme, "    the n² rows: ×", size=theme.small_size, color=theme.query),
                 self.number("growth[0]", 0, size=theme.small_size, color=theme.query),
-                label(theme, ")", size=theme.small_size, color=theme.query),
             ).arrange(RIGHT, buff=0.15)
             growth.next_to(VGroup(*rows[-1]), DOWN, buff=0.5).set_x(0)
             note = self.note_lines(("Not counted: biases, layer norms, softmax, residual adds (each a small share).",))
@@ -419,11 +419,10 @@ class ComplexityScene(ExplainerScene):
                         label(theme, "tokens ×", color=theme.highlight),
                         self.number("layer_growth", 1, size=theme.body_size, color=theme.highlight),
                     ).arrange(RIGHT, buff=0.15),
-                    label(
-                        theme,
-                        "FlashAttention: never stored whole, same n²·d work  ·  Reformer, Longformer: only part",
-                        size=theme.small_size,
-                    ),
+                    VGroup(
+                        label(theme, "FlashAttention: never stored whole, but the same n²·d work", size=theme.small_size),
+                        label(theme, "Reformer, Longformer: only part of the matrix", size=theme.small_size),
+                    ).arrange(DOWN, aligned_edge=LEFT, buff=0.15),
                 )
                 .arrange(DOWN, buff=0.45, aligned_edge=LEFT)
                 .move_to(TAKEAWAY_AT)
