@@ -172,7 +172,8 @@ def bottleneck_exercises(trace: BottleneckTrace) -> list[Exercise]:
     words = list(trace.tokens)
     return [
         Exercise(
-            f"The sentence has {len(words)} words of {trace.embeddings.shape[1]} numbers each. "
+            f"The sentence has {len(words)} words of {trace.embeddings.shape[1]} numbers each, read by an untrained RNN "
+            "(random weights). "
             "How many numbers go in, and how many reach the translator through the RNN's last hidden state?",
             given=[Table("last hidden state", trace.hidden_states[-1], 2)],
             answer=[
@@ -344,13 +345,38 @@ def complexity_exercises(trace: ComplexityTrace) -> list[Exercise]:
         Exercise(
             f"For each sequence length n, in one head of width d = {trace.d}: how many attention weights (n²), "
             "how many bytes when they are all stored in float32 (4 each), and how many multiply-adds for QKᵀ and "
-            "for weights·V (n²d each)? What happens when n doubles?",
+            "for weights·V (n²d each)? What happens to these counts of the n × n part when n doubles?",
             answer=[
                 Table("weights", trace.weight_counts, 0, columns=lengths),
                 Table("bytes", trace.weight_bytes, 0, columns=lengths),
-                Table("multiply-adds", trace.total_macs, 0, columns=lengths),
+                Table("multiply-adds of QKᵀ and weights·V", trace.total_macs, 0, columns=lengths),
                 Table("growth when n doubles", trace.growth, 1),
             ],
+        ),
+        Exercise(
+            f"Now a whole layer of {trace.layer_model} (d_model = {trace.layer_d_model}, feed-forward "
+            f"{format_number(trace.layer_d_ff, 0)} wide), all heads: count the multiply-adds of each part, in billions, "
+            f"at n = {format_number(trace.layer_lengths[0], 0)} and n = {format_number(trace.layer_lengths[1], 0)}: "
+            "Q, K, V projections (3 n d²), QKᵀ and weights·V (n² d each), the output projection (n d²), "
+            "the feed-forward (2 n d d_ff). By how much does the whole layer grow when n doubles?",
+            answer=[
+                Table(
+                    "multiply-adds, billions",
+                    trace.layer_gmacs.T,
+                    2,
+                    rows=list(trace.layer_parts),
+                    columns=[format_number(n, 0) for n in trace.layer_lengths],
+                ),
+                Table(
+                    "whole layer, billions",
+                    trace.layer_total_gmacs,
+                    2,
+                    columns=[format_number(n, 0) for n in trace.layer_lengths],
+                ),
+                Table("growth of the whole layer when n doubles", np.array([trace.layer_growth]), 2),
+            ],
+            note="Biases, layer norms, softmax and residual adds are not counted. At this length the projections and "
+            "the feed-forward, which grow like n, outweigh the n × n part, so the layer grows by less than 4.",
         ),
     ]
 
