@@ -48,6 +48,10 @@ def fit(text: Text, width: float) -> Text:
     return text
 
 
+ROW_BOX_LABEL_ROOM = 0.12
+"""Room added between a row label's first glyph and the row box's left side, so the stroke never touches it."""
+
+
 class TrainedHeadsScene(ExplainerScene):
     name = "trained-heads"
     title = "Inside a trained transformer"
@@ -538,9 +542,9 @@ class TrainedHeadsScene(ExplainerScene):
         cells = Cells(cell_width, cell_height, theme.min_size, mono=cell_width >= 0.85)
         labels = AxisLabels(label_width, theme.min_size)
         heatmap = weights_heatmap(self, "weights", t.tokens, t.tokens, decimals, cells=cells, labels=labels)
-        # Centred, then kept inside the edges (the row box reaches 0.05 past the map on each side).
+        # Centred, then kept inside the edges (the row box reaches 0.05 past the map, and further left of the labels).
         heatmap.shift(UP * (grid_top - heatmap.cells.get_top()[1]) - RIGHT * heatmap.get_center()[0])
-        keep_inside(heatmap, left=LEFT_EDGE + 0.05, right=RIGHT_EDGE - 0.05)
+        keep_inside(heatmap, left=LEFT_EDGE + 0.05 + ROW_BOX_LABEL_ROOM, right=RIGHT_EDGE - 0.05)
         if t.top_key == i - 1:
             pattern = f"“{self.top_piece}”, the piece just before it."
         elif t.top_key == i + 1:
@@ -555,7 +559,7 @@ class TrainedHeadsScene(ExplainerScene):
             self.play(FadeIn(heatmap.cells), FadeIn(heatmap.numbers), run_time=1.5)
             self.say("These are the model's trained attention weights, and every row adds up to 1.")
             self.wait(0.5)
-            row_box = SurroundingRectangle(VGroup(heatmap.row(i), heatmap.row_labels[i]), color=theme.highlight, buff=0.03)
+            row_box = self.row_box(heatmap, i)
             self.say(f"Row “{self.query_piece}” is the one we followed: {shown_weight} on {pattern}")
             self.play(FadeIn(row_box))
             self.play(Indicate(heatmap.number(i, top), color=theme.highlight, scale_factor=1.4), run_time=1.2)
@@ -577,3 +581,10 @@ class TrainedHeadsScene(ExplainerScene):
                 f"Each of the {format_number(t.n_layers * t.n_heads, 0)} heads learns its own pattern; the model combines them all."
             )
             self.wait(0.5)
+
+    def row_box(self, heatmap, i: int) -> SurroundingRectangle:
+        """A box around row ``i`` and its label, tight above and below (rows touch) but clear of the label's ink on the left."""
+        box = SurroundingRectangle(VGroup(heatmap.row(i), heatmap.row_labels[i]), color=self.theme.highlight, buff=0.03)
+        right = box.get_right()[0]
+        box.stretch_to_fit_width(box.width + ROW_BOX_LABEL_ROOM)
+        return box.shift(RIGHT * (right - box.get_right()[0]))
