@@ -76,7 +76,7 @@ class KVCacheScene(ExplainerScene):
     description = "Generating token by token: one new query row against cached keys and values, and the work saved."
     sources = (
         "key/value caching in autoregressive decoding (e.g. Hugging Face transformers' past_key_values); "
-        "GPT-2 small's sizes: Radford et al. 2019"
+        "GPT-2 small's sizes: Radford et al. 2019; grouped-query attention: Ainslie et al. 2023"
     )
     poster_step = "one-new-row"
 
@@ -392,6 +392,10 @@ class KVCacheScene(ExplainerScene):
             self.play(FadeIn(titles[1]), FadeIn(equals), FadeIn(full), run_time=1.2)
             self.say(f"Every output matches: numpy's allclose says {t.outputs_match}.")
             self.play(Write(verdict))
+            self.say(
+                "Why exact? Under the causal mask no token looks at a later one, so a key or value, once written, never changes."
+            )
+            self.wait(0.5)
 
     # --- 5-7. counting the work ------------------------------------------------------
 
@@ -574,3 +578,8 @@ class KVCacheScene(ExplainerScene):
                 f"{format_number(t.real_cache_mib, 0)} MiB in float32, for one text."
             )
             self.play(FadeIn(real[1], shift=UP * 0.2), run_time=0.8)
+            self.say(
+                "Many recent models shrink it with grouped-query attention: "
+                "several query heads share one key head and one value head."
+            )
+            self.wait(0.5)
