@@ -219,8 +219,11 @@ class BottleneckScene(ExplainerScene):
                 max_value=float(change.max()),
             )
             bars.move_to(DOWN * 0.3)
-            axis = label(theme, "how far the last state moves", size=theme.small_size, color=theme.muted)
-            axis.next_to(heading, DOWN, buff=0.3).align_to(heading, LEFT)
+            axis = VGroup(
+                label(theme, "how far the last state moves when one word's numbers each get +", size=theme.small_size),
+                self.number("nudge", 1, size=theme.small_size),
+            ).arrange(RIGHT, buff=0.08)
+            axis.set_color(theme.muted).next_to(heading, DOWN, buff=0.3).align_to(heading, LEFT)
             note = self.note_lines((f"untrained RNN, random weights (seed {t.seed}): what this one keeps, not a law",))
 
             self.say(f"Add {format_number(t.nudge, 1)} to every number of one word, and measure how far the last state moves.")
