@@ -239,7 +239,7 @@ class QKVScene(ExplainerScene):
             self.play(FadeIn(w_name), FadeIn(w.cells), FadeIn(w.numbers), run_time=1.0)
             self.play(FadeIn(result_name), FadeIn(result.cells))
             self.work_one_entry(w, result)
-            self.say(f"These matrices are random, drawn with seed {self.seed} as in every scene; a trained model learns them.")
+            self.say(f"These matrices are random, drawn with seed {self.seed}; a trained model learns them.")
             self.play(Indicate(w_name, color=theme.highlight))
         self.previous = (w, w_name, result, result_name)
 
@@ -377,7 +377,10 @@ class QKVScene(ExplainerScene):
             )
             # Beside the cells, where long key words above them cannot reach.
             recipe.next_to(heatmap.cells, RIGHT, buff=0.5).set_y(heatmap.cells.get_y())
-            note = self.note_lines((f"Random projection matrices (seed {self.seed}): the pattern is chance, not meaning.",))
+            chosen = "every scene's default, not picked for this picture" if self.seed == QKV_SEED else "the seed asked for"
+            note = self.note_lines(
+                (f"Random projection matrices (seed {self.seed}), {chosen}: the pattern is chance, not meaning.",)
+            )
             picture = VGroup(heatmap, names, recipe)
             keep_inside(center_between(picture, heading, note))
             self.play(FadeIn(heading), FadeIn(heatmap.row_labels), FadeIn(heatmap.col_labels), FadeIn(names), Write(recipe))
