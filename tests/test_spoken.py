@@ -108,7 +108,7 @@ def test_every_spoken_line_keeps_the_spoken_rules(name):
         if trailing_zero(spoken):
             broken.append(f"a trailing zero said aloud: {spoken!r}")
         quoted = re.findall(r"“([^”\s]+)”", written)
-        broken += [f"the quoted word {word!r} is not heard: {spoken!r}" for word in quoted if word not in spoken]
+        broken += [f"the quoted word {word!r} is not heard: {spoken!r}" for word in quoted if spoken_form(word) not in spoken]
         # A word beyond English's alphabet is heard only as a single quoted word ("gato"), never a foreign sentence.
         foreign = [word for word in re.findall(r"[^\W\d_]+", spoken) if not word.isascii() and word not in quoted]
         broken += [f"a foreign word in the English voice ({word}): {spoken!r}" for word in foreign]
