@@ -379,7 +379,10 @@ class QKVScene(ExplainerScene):
             recipe.next_to(heatmap.cells, RIGHT, buff=0.5).set_y(heatmap.cells.get_y())
             chosen = "every scene's default, not picked for this picture" if self.seed == QKV_SEED else "the seed asked for"
             note = self.note_lines(
-                (f"Random projection matrices (seed {self.seed}), {chosen}: the pattern is chance, not meaning.",)
+                (
+                    f"Random projection matrices (seed {self.seed}): the pattern is chance, not meaning.",
+                    f"Seed {self.seed}: {chosen}.",
+                )
             )
             picture = VGroup(heatmap, names, recipe)
             keep_inside(center_between(picture, heading, note))
