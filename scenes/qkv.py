@@ -391,10 +391,7 @@ class QKVScene(ExplainerScene):
                 self.play(FadeIn(heatmap.row(row)), run_time=0.4)
             self.say(self.top_line(i, tops))
             self.play(
-                *[
-                    FadeIn(SurroundingRectangle(heatmap.cell(i, j), color=theme.highlight, buff=0.02, stroke_width=5))
-                    for j in tops
-                ]
+                *[FadeIn(SurroundingRectangle(heatmap.cell(i, j), color=theme.text, buff=0.02, stroke_width=5)) for j in tops]
             )
             for group in same_embeddings(t):
                 words = " and ".join(f"“{t.key_tokens[j]}”" for j in group)
