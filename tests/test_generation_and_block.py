@@ -449,3 +449,18 @@ def test_block_trace_intermediates_fit_together():
     assert (trace.gpt3_layers, trace.gpt3_d_model, trace.gpt3_d_ff) == (96, 12_288, 49_152)
     data = json.loads(trace.to_json())
     assert data["kind"] == "TransformerBlockTrace"
+
+
+def test_the_gelu_examples_show_what_gelu_does_as_torch_computes_it():
+    """The three numbers the feed-forward step shows: a large one passed almost whole, a small positive shrunk, a negative near 0."""
+    trace = transformer_block_trace()
+    f = trace.focus
+    big, small, low = (int(k) for k in trace.gelu_examples)
+    before = torch.tensor(np.array(trace.pre_activation[f]))
+    after = F.gelu(before, approximate="tanh").numpy()  # GPT-2's gelu_new
+    np.testing.assert_allclose(trace.hidden[f], after, rtol=1e-12, atol=1e-15)
+    assert big == int(before.argmax()) and low == int(before.argmin())
+    assert before[small] == before[before >= 0.1].min()
+    assert after[big] / before[big] > 0.99  # large: passed almost whole
+    assert 0 < after[small] < 0.6 * before[small]  # small positive: shrunk, not kept (the false "keeps positive numbers")
+    assert before[low] < -1 and -0.17 < after[low] < 0  # negative: near 0, never below GELU's minimum

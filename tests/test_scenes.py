@@ -18,7 +18,7 @@ from scenes.kit.tables import NumberGrid
 from scenes.kit.text import label
 from scenes.theme import format_number, parse_number
 
-from .helpers import built_scene, check_shown_numbers
+from .helpers import build_without_video, built_scene, check_shown_numbers
 
 # The trace paths each scene must put on screen: its key numbers.
 REQUIRED_SOURCES = {
@@ -378,6 +378,22 @@ def test_qkv_heatmap_names_its_seed_and_shows_the_asymmetry_it_says():
     i, j = trace.query_tokens.index(first), trace.key_tokens.index(other)
     assert (on_screen[i, j], on_screen[j, i]) == (forward, backward)
     assert forward != backward
+
+
+@pytest.mark.xdist_group("qkv")
+def test_qkv_says_a_tie_when_the_two_copies_of_the_tie_for_the_top_score():
+    """With seed 1348 "cat" scores "The" and "the" highest, equally (one embedding, so one key): the line says a tie, not a winner."""
+    scene_class = SCENES["qkv"]
+    trace = scene_class.build_trace(seed=1348)
+    q, k = torch.tensor(np.array(trace.q)), torch.tensor(np.array(trace.k))
+    row = (q @ k.T / 2)[trace.focus]
+    tied = [trace.key_tokens[j] for j in torch.nonzero(row == row.max()).ravel().tolist()]
+    assert tied == ["The", "the"]  # the torch reference: two keys share the top score exactly
+    scene = build_without_video(scene_class, trace=trace)
+    caption = scene.steps[-1].caption
+    top = format_number(float(row.max()), 2)
+    assert f"“cat” scores highest with “The” and “the”, tied at {top}." in caption
+    assert "“The” and “the” have the same embedding, so the same key" in caption
 
 
 def test_scaling_formula_matches_the_computation():
