@@ -428,3 +428,31 @@ def test_caption_cues_follow_subtitle_practice(scene):
     assert " ".join(cue.text.replace("\n", " ") for cue in cues) == " ".join(
         " ".join(step.caption.split()) for step in scene.steps
     )
+
+
+@pytest.mark.parametrize("name", ["transformer-block", "complexity", "trained-heads", "bottleneck"])
+def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
+    """GELU shrinks small positives; a cost says what it counts; the trained model is named as it is; the RNN is untrained."""
+    scene = built_scene(name)
+    t = scene.trace
+    said = {step.name: step.caption for step in scene.steps}
+    everything = " ".join(said.values())
+    if name == "transformer-block":
+        assert "keeps positive numbers" not in everything
+        f, small = t.focus, int(t.gelu_examples[1])
+        shrunk = f"small positive ones shrink ({format_number(t.pre_activation[f, small], 2)} → {format_number(t.hidden[f, small], 2)})"
+        assert shrunk in said["feed-forward"]
+        assert any("one token: 32 numbers, 8 per line" in text for text in scene.recording.texts["feed-forward"])
+    elif name == "complexity":
+        assert "the cost is multiplied by" not in everything
+        assert f"multiplies the whole layer by {format_number(t.layer_growth, 2)}, not 4" in said["whole-layer"]
+        assert "W_O and the feed-forward" in said["multiply-adds"]
+        assert "but still does the n²·d work" in said["takeaway"]
+    elif name == "trained-heads":
+        assert "trained BERT model" not in everything
+        assert "distilled from a larger model and fine-tuned to turn sentences into embeddings" in said["all-72-heads"]
+    else:
+        assert any("untrained" in text for text in scene.recording.texts["one-vector"])
+        change = t.final_state_change
+        fading = f"Change “{t.tokens[0]}”: it moves {format_number(change[0], 2)}. Change “{t.tokens[-1]}”: {format_number(change[-1], 2)}."
+        assert fading in said["early-words-fade"] and change[0] < change[-1]
