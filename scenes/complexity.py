@@ -293,7 +293,7 @@ class ComplexityScene(ExplainerScene):
             for pair in sizes:
                 pair.arrange(RIGHT, buff=0.15)
             sizes.arrange(RIGHT, buff=0.5)
-            pin(sizes, RIGHT, y=HEADING_LINE)
+            sizes.next_to(heading, DOWN, buff=0.25).align_to(heading, LEFT)
             quadratic = (1, 2)
             header = [
                 label(theme, "multiply-adds, billions", size=theme.small_size, color=theme.muted),
