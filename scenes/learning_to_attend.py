@@ -107,17 +107,25 @@ class LearningToAttendScene(ExplainerScene):
             names[0].next_to(source, LEFT, buff=0.3)
             names[1].next_to(target, LEFT, buff=0.3)
             with_attention = VGroup(
-                label(theme, "with attention: each output step scores every input position", size=theme.small_size,
-                      color=self.attention_color),
+                label(
+                    theme,
+                    "with attention: each output step scores every input position",
+                    size=theme.small_size,
+                    color=self.attention_color,
+                ),
                 formula(theme, *ADDITIVE_SCORE, size=theme.formula_size),
                 formula(theme, *ATTENTION_WEIGHTS, size=theme.formula_size),
             ).arrange(DOWN, buff=0.2)
             without = VGroup(
-                label(theme, "without: the decoder sees only the encoder's final state", size=theme.small_size,
-                      color=self.baseline_color),
+                label(
+                    theme,
+                    "without: the decoder sees only the encoder's final state",
+                    size=theme.small_size,
+                    color=self.baseline_color,
+                ),
                 formula(theme, *NO_ATTENTION, size=theme.formula_size),
             ).arrange(DOWN, buff=0.2)
-            models = VGroup(with_attention, without).arrange(DOWN, buff=0.4).next_to(rows, DOWN, buff=0.45)
+            VGroup(with_attention, without).arrange(DOWN, buff=0.4).next_to(rows, DOWN, buff=0.45)
             history = self.note_lines(
                 (
                     "Additive attention: Bahdanau, Cho and Bengio, 2014,",
@@ -365,8 +373,14 @@ class LearningToAttendScene(ExplainerScene):
         baseline = LineChart(theme, t.baseline_accuracy_by_length, LENGTH_CHART, 0.0, 1.0, color=self.baseline_color)
         k = len(t.lengths)
         points = VGroup(
-            *[Dot(attention.to_point(i, t.attention_accuracy_by_length[i]), radius=0.07, color=self.attention_color) for i in range(k)],
-            *[Dot(baseline.to_point(i, t.baseline_accuracy_by_length[i]), radius=0.07, color=self.baseline_color) for i in range(k)],
+            *[
+                Dot(attention.to_point(i, t.attention_accuracy_by_length[i]), radius=0.07, color=self.attention_color)
+                for i in range(k)
+            ],
+            *[
+                Dot(baseline.to_point(i, t.baseline_accuracy_by_length[i]), radius=0.07, color=self.baseline_color)
+                for i in range(k)
+            ],
         )
         ticks = VGroup(
             label(theme, "1", size=theme.small_size, mono=True).next_to(attention.to_point(0, 1.0), LEFT, buff=0.15),
@@ -375,9 +389,7 @@ class LearningToAttendScene(ExplainerScene):
         title = label(theme, "held-out token accuracy", size=theme.small_size, color=theme.muted)
         title.next_to(attention.to_point(0, 1.0), UP, buff=0.2).align_to(attention.axes, LEFT)
         spacing = attention.to_point(1, 0)[0] - attention.to_point(0, 0)[0]
-        table = self.grid(
-            "lengths", 0, cell_width=spacing, cell_height=0.45, font_size=theme.small_size
-        )
+        table = self.grid("lengths", 0, cell_width=spacing, cell_height=0.45, font_size=theme.small_size)
         accuracies = VGroup(
             self.grid("attention_accuracy_by_length", 2, cell_width=spacing, cell_height=0.45, font_size=theme.small_size),
             self.grid("baseline_accuracy_by_length", 2, cell_width=spacing, cell_height=0.45, font_size=theme.small_size),
@@ -442,7 +454,9 @@ class LearningToAttendScene(ExplainerScene):
         points = VGroup(
             label(theme, "The attention weights were learned from the loss, not written.", size=theme.body_size),
             label(theme, "They found the reversal's alignment: the anti-diagonal.", size=theme.body_size),
-            label(theme, "Without attention, one state carries the whole sequence: fine short, lossy long.", size=theme.body_size),
+            label(
+                theme, "Without attention, one state carries the whole sequence: fine short, lossy long.", size=theme.body_size
+            ),
             label(theme, "Transformers keep the idea, with a scaled dot product as the score.", size=theme.body_size),
         ).arrange(DOWN, buff=0.4, aligned_edge=LEFT)
         BODY.shrink_to_fit(points)

@@ -97,9 +97,7 @@ class SentimentAttentionScene(ExplainerScene):
         t, theme = self.trace, self.theme
         with self.step("the-classifier"):
             heading = self.heading("A classifier that learns where to look")
-            steps = VGroup(
-                *[formula(theme, tex, size=theme.formula_size) for tex in POOLING]
-            ).arrange(DOWN, buff=0.35)
+            steps = VGroup(*[formula(theme, tex, size=theme.formula_size) for tex in POOLING]).arrange(DOWN, buff=0.35)
             words = VGroup(
                 label(theme, "each word gets a score from its embedding e", size=theme.small_size, color=theme.muted),
                 label(theme, "softmax turns the scores into weights", size=theme.small_size, color=theme.muted),

@@ -162,7 +162,6 @@ def repackage(job: RenderJob) -> RenderResult:
     if manifest is None:
         raise RuntimeError(f"{final}: no readable manifest to repackage from")
     started = time.monotonic()
-    scene_class = SCENES[job.scene]
     with staging_folder(folders, f"{job.folder}-{job.quality}") as staging:
         package = staging / "package"
         package.mkdir()
