@@ -26,7 +26,7 @@ LOSS_CHART = Region(LEFT_EDGE + 1.3, -1.0, -2.3, 1.5)
 """The training loss: the left half under the heading."""
 ACCURACY_CHART = Region(1.6, RIGHT_EDGE - 1.5, -2.3, 1.5)
 """Training and held-out accuracy: the right half, room right of it for the final values."""
-WEIGHTS_WIDTH = 9.2
+WEIGHTS_WIDTH = 7.8
 """Widest a review's row of weights gets; its probability goes right of it."""
 MAX_WORDS = 10
 """Most words a teacher's sentence may have: each gets a cell wide enough for its weight."""
@@ -192,7 +192,7 @@ class SentimentAttentionScene(ExplainerScene):
 
     # --- 3. where it looks ------------------------------------------------------------------------
 
-    def review_row(self, index: int, top: bool = True) -> VGroup:
+    def review_row(self, index: int) -> VGroup:
         """Review ``index``: its words over their learned weights, then the prediction and P(positive)."""
         t, theme = self.trace, self.theme
         n = int(t.sentence_lengths[index])
@@ -209,24 +209,23 @@ class SentimentAttentionScene(ExplainerScene):
         grid.col_labels.set_color(theme.text)
         probability = t.probabilities[index]
         answer = VGroup(
-            label(theme, verdict(probability), size=theme.small_size, color=theme.value if probability > 0.5 else theme.query),
             VGroup(
-                label(theme, "P =", size=theme.small_size, color=theme.muted),
+                label(theme, f"says {verdict(probability)}, P =", size=theme.small_size),
                 self.number(f"probabilities[{index}]", 2, size=theme.small_size),
-            ).arrange(RIGHT, buff=0.1),
-        ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
-        answer.next_to(grid.cells, RIGHT, buff=0.35)
+            ).arrange(RIGHT, buff=0.12)
+        )
         truth = t.labels[index]
         if truth >= 0:
-            mark = "✓" if t.predictions[index] == truth else "✗"
-            written = label(
-                theme,
-                f"{mark} written as {verdict(truth)}",
-                size=theme.min_size,
-                color=theme.value if mark == "✓" else theme.masked,
+            right = t.predictions[index] == truth
+            answer.add(
+                label(
+                    theme,
+                    f"written as {verdict(truth)} {'✓' if right else '✗'}",
+                    size=theme.small_size,
+                    color=theme.value if right else theme.masked,
+                )
             )
-            written.next_to(answer, RIGHT, buff=0.3)
-            answer.add(written)
+        answer.arrange(DOWN, buff=0.1, aligned_edge=LEFT).next_to(grid.cells, RIGHT, buff=0.4)
         return VGroup(grid, answer)
 
     def shown_reviews(self) -> list[int]:
