@@ -11,7 +11,7 @@ from __future__ import annotations
 from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, Indicate, SurroundingRectangle, VGroup
 
 from attention_math.learning import import_torch
-from attention_math.sentiment import NEGATIONS, SentimentSettings, check_sentence
+from attention_math.sentiment import NEGATIONS, SentimentSettings, check_sentence, vocabulary
 from attention_math.traces.sentiment_attention import sentiment_attention_trace
 
 from .kit import ExplainerScene
@@ -62,6 +62,8 @@ class SentimentAttentionScene(ExplainerScene):
     max_tokens = MAX_WORDS
     trains = True
     """Built from a training run cached in the render's cache folder (see :func:`scenes.build_trace`)."""
+    vocabulary = staticmethod(vocabulary)
+    """The words a ``--sentence`` may use: the classifier has an embedding for these only."""
 
     @classmethod
     def build_trace(cls, sentence: str | None = None, seed: int = 0, cache_dir=None):
