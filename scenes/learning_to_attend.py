@@ -28,9 +28,9 @@ LEFT_CHART = Region(LEFT_EDGE + 1.3, -1.0, -2.3, 1.5)
 """The loss curves: the left half under the heading, room left of it for the axis numbers."""
 RIGHT_CHART = Region(1.6, RIGHT_EDGE - 1.5, -2.3, 1.5)
 """The accuracy curves: the right half, room right of it for the final values."""
-HEATMAP_ROOM = Region(LEFT_EDGE, 1.0, -3.3, BODY_TOP)
+HEATMAP_ROOM = Region(LEFT_EDGE, 3.0, -3.3, BODY_TOP)
 """Where the example's attention matrix goes: left of the alignment curve."""
-ALIGNMENT_CHART = Region(2.4, RIGHT_EDGE - 0.5, -0.9, 1.5)
+ALIGNMENT_CHART = Region(3.9, RIGHT_EDGE - 0.5, -0.9, 1.5)
 """The mean weight on the mirrored position over training, right of the matrix."""
 LENGTH_CHART = Region(LEFT_EDGE + 3.5, RIGHT_EDGE - 0.9, -0.7, 1.9)
 """Accuracy against length: the curves, with the table of their numbers underneath."""
@@ -171,9 +171,11 @@ class LearningToAttendScene(ExplainerScene):
         )
         for end, chart, values in zip(ends, (first, second), (getattr(t, attention), getattr(t, baseline))):
             end.next_to(chart.to_point(self.last, values[-1]), RIGHT, buff=0.15)
+            # Clear of the last step's number under the axis's end.
+            end.set_y(max(end.get_y(), first.to_point(0, low)[1] + end.height / 2 + 0.15))
         if abs(ends[0].get_y() - ends[1].get_y()) < ends[0].height + 0.1:  # close curves: labels apart
             upper, lower = (ends[0], ends[1]) if ends[0].get_y() >= ends[1].get_y() else (ends[1], ends[0])
-            lower.next_to(upper, DOWN, buff=0.1).align_to(upper, LEFT)
+            upper.next_to(lower, UP, buff=0.1).align_to(lower, LEFT)
         return VGroup(first.axes, title, ticks), first.curve, second.curve, ends
 
     def train_both(self):
@@ -219,7 +221,8 @@ class LearningToAttendScene(ExplainerScene):
         """The example's attention matrix at checkpoint ``index``: output steps down, input positions across."""
         t, theme = self.trace, self.theme
         n = t.length
-        cell = min(0.66, (HEATMAP_ROOM.width - 0.5) / n), min(0.46, (HEATMAP_ROOM.height - 1.3) / n)
+        # Cells as wide as the room allows, so neighbouring numbers never run together.
+        cell = min(0.86, (HEATMAP_ROOM.width - 0.5) / n), min(0.46, (HEATMAP_ROOM.height - 1.3) / n)
         grid = weights_heatmap(
             self,
             f"snapshots[{index}]",
@@ -269,7 +272,12 @@ class LearningToAttendScene(ExplainerScene):
             stamp.next_to(batches, DOWN, buff=0.45).set_x(curve.to_point(self.last / 2, 0.0)[0])
             stamps.append(CONTENT.keep_inside(stamp))
         dots = [Dot(curve.to_point(index, t.mirror_weight_curve[index]), radius=0.09, color=theme.highlight) for index in shown]
-        mirror = VGroup(*[grids[-1].cell(i, t.length - 1 - i) for i in range(t.length)])
+        mirror = VGroup(
+            *[
+                SurroundingRectangle(grids[-1].cell(i, t.length - 1 - i), color=theme.highlight, buff=0.0, stroke_width=4)
+                for i in range(t.length)
+            ]
+        )
         with self.step("attention-is-learned"):
             self.clear()
             heading = self.heading("Where the attention model looks, as it learns")
@@ -296,7 +304,7 @@ class LearningToAttendScene(ExplainerScene):
                 f"After {count(t.checkpoints[-1])} batches the weight sits on the anti-diagonal, "
                 f"{format_number(t.mirror_weight_curve[-1], 2)} on average."
             )
-            self.play(Create(SurroundingRectangle(mirror, color=theme.highlight, buff=0.02, stroke_width=3)), run_time=1.2)
+            self.play(Create(mirror), run_time=1.2)
             self.say("Nobody wrote this alignment. The network learned it from the loss alone.")
             self.wait(0.5)
 
