@@ -167,7 +167,10 @@ def test_bad_options_exit_2_naming_the_problem(args, message, tmp_path, monkeypa
 
 def test_good_options_render_into_their_own_folders(tmp_path, monkeypatch):
     monkeypatch.setattr(workers, "WORKER", fake_workers.renders)
-    for args in (["learning-to-attend", "--length", "6", "--seed", "3"], ["sentiment-attention", "--sentence", "Not bad at all!"]):
+    for args in (
+        ["learning-to-attend", "--length", "6", "--seed", "3"],
+        ["sentiment-attention", "--sentence", "Not bad at all!"],
+    ):
         result = CliRunner().invoke(render.main, [*args, "--media-dir", str(tmp_path)])
         assert result.exit_code == 0, result.output
     calls = fake_workers.calls(tmp_path)
