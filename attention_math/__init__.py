@@ -69,12 +69,14 @@ from .traces.causal_mask import CausalMaskTrace, causal_mask_trace
 from .traces.complexity import ComplexityTrace, complexity_trace
 from .traces.cross_attention import CrossAttentionTrace, cross_attention_trace
 from .traces.kv_cache import KVCacheTrace, kv_cache_trace
+from .traces.learning_to_attend import LearningToAttendTrace, learning_to_attend_trace
 from .traces.multi_head import MultiHeadTrace, multi_head_trace
 from .traces.padding_mask import PaddingMaskTrace, padding_mask_trace
 from .traces.positional_encoding import PositionalTrace, positional_trace
 from .traces.qkv import qkv_trace
 from .traces.scaling import ScalingTrace, scaling_trace
 from .traces.self_attention import AttentionTrace, attention_trace, self_attention_trace
+from .traces.sentiment_attention import SentimentAttentionTrace, sentiment_attention_trace
 from .traces.softmax import SoftmaxTrace, softmax_trace
 from .traces.trained_heads import TrainedHeadsTrace, trained_heads_trace
 from .traces.transformer_block import TransformerBlockTrace, transformer_block_trace
@@ -181,4 +183,9 @@ __all__ = [
     "trained_forward",
     "trained_heads_trace",
     "trained_token_count",
+    # trained here with torch (optional extra)
+    "LearningToAttendTrace",
+    "learning_to_attend_trace",
+    "SentimentAttentionTrace",
+    "sentiment_attention_trace",
 ]

@@ -44,7 +44,7 @@ __all__ = [
 
 TORCH_HINT = (
     "The learning scenes train a small model with torch, an optional extra: "
-    "install it with `pip install torch==2.13.0` (the CPU wheel) or `pip install -e '.[test]'`."
+    "install it with `make learning` or `pip install -e '.[learning]'` (the CPU wheel, torch==2.13.0)."
 )
 
 CACHE_FORMAT = 1

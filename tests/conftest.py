@@ -15,6 +15,7 @@ from hypothesis import settings
 from manim import config
 
 import render
+import scenes.training
 from scenes import SCENES
 
 from .helpers import built_scene
@@ -141,6 +142,25 @@ def _work_in_a_temporary_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
 
 
+def shared_folder(tmp_path_factory):
+    """The run's folder every test process shares (the workers' common parent under xdist)."""
+    basetemp = tmp_path_factory.getbasetemp()
+    return basetemp.parent if os.environ.get("PYTEST_XDIST_WORKER") else basetemp
+
+
+@pytest.fixture(scope="session", autouse=True)
+def training_cache(tmp_path_factory):
+    """The one folder of training runs for the whole run, so each model is trained once per run, not once per test.
+
+    The scenes that train a model (``learning-to-attend``, ``sentiment-attention``) read their runs from
+    :data:`scenes.training.TRAINING_CACHE` when built without a cache folder; the first process to need a
+    run trains it under a lock there (see :func:`scenes.training.trained`), every other one reads it.
+    """
+    folder = shared_folder(tmp_path_factory) / "training"
+    scenes.training.TRAINING_CACHE = folder
+    return folder
+
+
 @pytest.fixture(scope="session")
 def rendered(tmp_path_factory):
     """`python render.py scaling --quality low`, for real, into a fresh media folder (its cache beside it): ``(media, result)``.
@@ -148,8 +168,7 @@ def rendered(tmp_path_factory):
     Made once per run and shared by every test process (the first to ask renders, under a lock): treat it as
     read-only, and copy it to change it. ``result`` has the CLI's ``exit_code``, ``stdout`` and ``stderr``.
     """
-    basetemp = tmp_path_factory.getbasetemp()
-    shared = basetemp.parent if os.environ.get("PYTEST_XDIST_WORKER") else basetemp  # one folder for all workers of a run
+    shared = shared_folder(tmp_path_factory)  # one folder for all workers of a run
     media, cache, outcome = shared / "rendered" / "media", shared / "rendered" / "cache", shared / "rendered" / "result.json"
     with FileLock(shared / "rendered.lock"):
         if not outcome.exists():

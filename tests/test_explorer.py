@@ -100,6 +100,8 @@ ATTENTION = {
     "softmax": {},
     "scaling": {},
     "complexity": {},
+    "learning-to-attend": {},
+    "sentiment-attention": {},
 }
 
 

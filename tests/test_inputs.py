@@ -31,7 +31,12 @@ ADVERSARIAL = (
     r"\input{/etc/hostname} 50% a_b # { <eos>",
     '</span> & "quoted" café 猫 🙂',
 )
-SENTENCE_SCENES = [name for name, scene in SCENES.items() if "sentence" in scene.options and name != "trained-heads"]
+# trained-heads reads WordPiece pieces and sentiment-attention only words of its vocabulary: each has its own tests.
+SENTENCE_SCENES = [
+    name
+    for name, scene in SCENES.items()
+    if "sentence" in scene.options and name != "trained-heads" and not getattr(scene, "vocabulary", None)
+]
 
 
 def test_sentence_scenes_are_the_ones_that_show_a_sentence():

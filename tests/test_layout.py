@@ -31,7 +31,9 @@ def extremes(name: str) -> list[dict]:
     """The largest and smallest inputs the scene's options allow: the longest word, the sizes (and a token's sentences)."""
     scene = SCENES[name]
     variants = []
-    if "sentence" in scene.options and "token" not in scene.options:
+    if getattr(scene, "vocabulary", None):  # only words it has embeddings for: its longest ones
+        variants.append({"sentence": " ".join(sorted(scene.vocabulary(), key=len)[-scene.max_tokens :])})
+    elif "sentence" in scene.options and "token" not in scene.options:
         # The most words (each long) and the fewest are built in test_inputs.py, which checks this rule on them too.
         long_word = "w" * MAX_TOKEN_CHARACTERS
         variants.append({"sentence": " ".join([long_word] + ["mm"] * (scene.max_tokens - 1))})

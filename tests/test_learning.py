@@ -1,7 +1,7 @@
 """The two models trained with torch: their attention against numpy, determinism, the cache, and what the runs show.
 
-Small runs everywhere but one: the default reversal run, trained once for the module
-(about 80 s of CPU) and read by the tests of what the scenes will claim.
+Small runs everywhere but one: the default reversal run, trained once per test run in the
+folder the scenes' tests share (about 80 s of CPU) and read by the tests of what the scenes will claim.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from attention_math.reversal import OptionOutOfRange, ReversalSettings  # noqa: 
 from attention_math.sentiment import SentimentSettings, UnknownWord  # noqa: E402
 from attention_math.traces.learning_to_attend import learning_to_attend_trace  # noqa: E402
 from attention_math.traces.sentiment_attention import sentiment_attention_trace  # noqa: E402
+from scenes.training import trained  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL_REVERSAL = ReversalSettings(length=5, steps=40, eval_every=20, heldout_per_length=20)
@@ -31,15 +32,15 @@ SMALL_SENTIMENT = SentimentSettings(epochs=20, eval_every=10)
 
 
 @pytest.fixture(scope="module")
-def default_reversal(tmp_path_factory):
-    """The reversal run at its default settings, trained once for this module."""
-    return learning_to_attend_trace(ReversalSettings(), tmp_path_factory.mktemp("learning-cache"))
+def default_reversal(training_cache):
+    """The reversal run at its default settings, trained once per test run (shared with the scene's tests)."""
+    return trained("reversal", training_cache, lambda folder: learning_to_attend_trace(ReversalSettings(), folder))
 
 
 @pytest.fixture(scope="module")
-def default_sentiment(tmp_path_factory):
-    """The sentiment run at its default settings (a few seconds), with the default showcase."""
-    return sentiment_attention_trace(SentimentSettings(), cache_dir=tmp_path_factory.mktemp("sentiment-cache"))
+def default_sentiment(training_cache):
+    """The sentiment run at its default settings (a few seconds), with the default showcase, shared likewise."""
+    return trained("sentiment", training_cache, lambda folder: sentiment_attention_trace(SentimentSettings(), cache_dir=folder))
 
 
 # --- the attention layers against a hand computation ---------------------------------------------

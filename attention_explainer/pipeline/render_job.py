@@ -20,7 +20,7 @@ from xml.etree import ElementTree
 from manim import tempconfig
 from manim.renderer.cairo_renderer import CairoRenderer
 
-from scenes import SCENES
+from scenes import SCENES, build_trace
 from scenes.theme import THEMES
 
 from ..options import QUALITIES, RenderJob
@@ -104,7 +104,7 @@ def render_scene(job: RenderJob) -> RenderResult:
             renderer = CairoRenderer(file_writer_class=encoder.PackagingWriter)
             narrator = narrator_for(job)
             scene = scene_class(
-                trace=scene_class.build_trace(**job.inputs),
+                trace=build_trace(job.scene, job.inputs, job.cache_dir),
                 theme=THEMES[job.theme],
                 renderer=renderer,
                 **({"voice": narrator, "speak": spoken_form} if narrator else {}),
@@ -162,14 +162,13 @@ def repackage(job: RenderJob) -> RenderResult:
     if manifest is None:
         raise RuntimeError(f"{final}: no readable manifest to repackage from")
     started = time.monotonic()
-    scene_class = SCENES[job.scene]
     with staging_folder(folders, f"{job.folder}-{job.quality}") as staging:
         package = staging / "package"
         package.mkdir()
         for entry in manifest["files"]:
             if entry["part"] == "render":
                 link_or_copy(final / entry["path"], package / entry["path"])
-        write_package(package, job, scene_class.build_trace(**job.inputs), manifest["render_hash"], package_hash(job))
+        write_package(package, job, build_trace(job.scene, job.inputs, job.cache_dir), manifest["render_hash"], package_hash(job))
         publish(package, final, staging)
     return published_result(job, time.monotonic() - started)
 

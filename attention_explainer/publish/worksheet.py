@@ -18,9 +18,11 @@ from attention_math import (
     ComplexityTrace,
     CrossAttentionTrace,
     KVCacheTrace,
+    LearningToAttendTrace,
     MultiHeadTrace,
     PositionalTrace,
     ScalingTrace,
+    SentimentAttentionTrace,
     SoftmaxTrace,
     Trace,
     TrainedHeadsTrace,
@@ -472,6 +474,101 @@ def cross_attention_exercises(trace: CrossAttentionTrace) -> list[Exercise]:
     ]
 
 
+def learning_to_attend_exercises(trace: LearningToAttendTrace) -> list[Exercise]:
+    """The learned alignment read off the example's matrix, and the bottleneck read off accuracy by length."""
+    n = trace.length
+    writes, reads = [f"{t + 1}: {letter}" for t, letter in enumerate(trace.example_target)], list(trace.example_source)
+    lengths = [str(length) for length in trace.lengths]
+    return [
+        Exercise(
+            f"Before training, the attention model's weights on a held-out sequence are flat. Each row shares 1 among "
+            f"{n} input positions: what weight does each get? To reverse the sequence, which input position should "
+            f"output step t read?",
+            given=[
+                Table(
+                    "weights before training (rows: output steps, columns: input letters)", trace.snapshots[0], 2, writes, reads
+                )
+            ],
+            answer=[Table("flat attention: 1 / n", np.array([trace.uniform_weight]), 2)],
+            note=f"Output step t should read input position {n} − t + 1 (counting from 1): the anti-diagonal.",
+        ),
+        Exercise(
+            f"After {trace.steps:,} batches of training, circle the weight on the mirrored position in each row. "
+            "Is it the largest in its row? Over all held-out sequences, the mean of these weights is given below: "
+            "compare it with flat attention.",
+            given=[Table("weights after training", trace.snapshots[-1], 2, writes, reads)],
+            answer=[
+                Table(
+                    f"mean weight on the mirrored position over {trace.heldout_per_length} held-out sequences, and flat",
+                    np.array([trace.mirror_weight, trace.uniform_weight]),
+                    2,
+                    columns=["trained", "flat"],
+                )
+            ],
+            note="Nobody wrote this alignment: training on the loss alone put the weight there.",
+        ),
+        Exercise(
+            "Both trained models were measured at every length. At which lengths does the model without attention "
+            "keep up with the one with attention, and where does it fall behind? Why would it?",
+            given=[Table("lengths", trace.lengths, 0)],
+            answer=[
+                Table("token accuracy with attention", trace.attention_accuracy_by_length, 2, columns=lengths),
+                Table("token accuracy without attention", trace.baseline_accuracy_by_length, 2, columns=lengths),
+            ],
+            note="Without attention the decoder sees only the encoder's final state: one vector must carry the "
+            "whole sequence, which is enough for short sequences and not for long ones.",
+        ),
+    ]
+
+
+def sentiment_attention_exercises(trace: SentimentAttentionTrace) -> list[Exercise]:
+    """Softmax of one review's scores; the misleading negation; accuracy with and without negations."""
+    first = trace.focus
+    n = int(trace.sentence_lengths[first])
+    words = list(trace.sentences[first])
+    exercises = [
+        Exercise(
+            f"The classifier scored each word of “{' '.join(words)}”. Apply softmax to get the attention weights: "
+            "exponentiate each score, add them up, divide each by the sum. Which word gets the most weight?",
+            given=[Table("scores", trace.scores[first, :n], 2, columns=words)],
+            answer=[Table("attention weights", trace.weights[first, :n], 2, columns=words)],
+        )
+    ]
+    if trace.misleading >= 0:
+        k, top = trace.misleading, trace.misleading_top
+        review = list(trace.sentences[k])[: int(trace.sentence_lengths[k])]
+        exercises.append(
+            Exercise(
+                f"The review “{' '.join(review)}” gives nearly all its weight to “{review[top]}”. Each word read alone "
+                "as a one-word review gets the probability below. The review's logit is the weighted average of its "
+                "words' lone logits: what probability of positive do you expect for the review?",
+                given=[
+                    Table("attention weights", trace.weights[k, : len(review)], 2, columns=review),
+                    Table("P(positive) of each word alone", trace.word_alone[k, : len(review)], 2, columns=review),
+                ],
+                answer=[Table("P(positive) of the review", np.array([trace.probabilities[k]]), 2)],
+                note="Close to the most weighted word's own reading: the weights say which words were pooled, "
+                "not what they mean together.",
+            )
+        )
+    exercises.append(
+        Exercise(
+            f"Of the {trace.n_heldout} held-out reviews, {trace.n_heldout_negated} contain not, never, hardly or nothing. "
+            "Which group would you expect the classifier to get right more often, and why?",
+            answer=[
+                Table(
+                    "held-out accuracy",
+                    np.array([trace.heldout_accuracy_negated, trace.heldout_accuracy_plain]),
+                    2,
+                    columns=["with a negation", "without"],
+                )
+            ],
+            note="A weighted average of the words cannot turn “good” around: “not good” and “not bad” cannot both be right.",
+        )
+    )
+    return exercises
+
+
 EXERCISES_BY_TRACE = {
     AttentionTrace: attention_exercises,
     CrossAttentionTrace: cross_attention_exercises,
@@ -484,6 +581,8 @@ EXERCISES_BY_TRACE = {
     TransformerBlockTrace: block_exercises,
     ComplexityTrace: complexity_exercises,
     TrainedHeadsTrace: trained_heads_exercises,
+    LearningToAttendTrace: learning_to_attend_exercises,
+    SentimentAttentionTrace: sentiment_attention_exercises,
 }
 
 

@@ -42,7 +42,9 @@ class SentimentAttentionTrace(Trace):
         those and on the rest.
     sentences
         The reviews a scene shows: the user's sentence (if any) first, then the showcase reviews
-        (never trained on), then the misleading case when it is not already among them.
+        (never trained on), then the misleading case when it is not already among them. In
+        ``trace.json`` each is padded with empty words to the longest, as ``weights`` is with zeros,
+        so every field is a rectangular array.
     labels
         Each shown review's true label, 1 positive and 0 negative; -1 for the user's sentence (none known).
     sentence_lengths
@@ -112,6 +114,13 @@ class SentimentAttentionTrace(Trace):
     n_misleading: int
     n_heldout_wrong: int
     source: str
+
+    def to_dict(self) -> dict:
+        """All fields, JSON-ready, the reviews padded with empty words to one length (see ``sentences``)."""
+        data = super().to_dict()
+        width = self.weights.shape[1]
+        data["sentences"] = [list(words) + [""] * (width - len(words)) for words in self.sentences]
+        return data
 
     def words_with_weights(self, index: int) -> list[tuple[str, float]]:
         """Review ``index``'s words with their weights, in order."""

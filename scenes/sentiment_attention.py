@@ -1,0 +1,369 @@
+"""Sentiment with learned attention: where a trained classifier looks, what it says, and where the weights mislead.
+
+A classifier that pools a review's words with learned attention weights is trained here
+(torch, an optional extra) on short film reviews written for this project. The scene shows
+the run's own numbers: its curves, the weights on a few held-out reviews with the prediction
+and its probability, and a review where going by the most weighted word is wrong.
+"""
+
+from __future__ import annotations
+
+from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, Indicate, SurroundingRectangle, VGroup
+
+from attention_math.learning import import_torch
+from attention_math.sentiment import NEGATIONS, SentimentSettings, check_sentence, vocabulary
+from attention_math.traces.sentiment_attention import sentiment_attention_trace
+
+from .kit import ExplainerScene
+from .kit.charts import LineChart
+from .kit.heatmaps import AxisLabels, Cells, weights_heatmap
+from .kit.layout import BODY, BODY_TOP, CONTENT, LEFT_EDGE, RIGHT_EDGE, Region, center_in, hang_from, pin
+from .kit.text import formula, label
+from .theme import format_number
+from .training import trained
+
+LOSS_CHART = Region(LEFT_EDGE + 1.3, -1.0, -2.3, 1.5)
+"""The training loss: the left half under the heading."""
+ACCURACY_CHART = Region(1.6, RIGHT_EDGE - 1.5, -2.3, 1.5)
+"""Training and held-out accuracy: the right half, room right of it for the final values."""
+WEIGHTS_WIDTH = 7.8
+"""Widest a review's row of weights gets; its probability goes right of it."""
+MAX_WORDS = 10
+"""Most words a teacher's sentence may have: each gets a cell wide enough for its weight."""
+
+POOLING = (
+    r"\mathrm{score}_i = v^\top \tanh(W e_i + b)",
+    r"\alpha = \mathrm{softmax}(\mathrm{score})",
+    r"P(\mathrm{positive}) = \sigma\big(u^\top \textstyle\sum_i \alpha_i\, e_i + c\big)",
+)
+
+
+def verdict(probability: float) -> str:
+    """The classifier's answer in words."""
+    return "positive" if probability > 0.5 else "negative"
+
+
+def quoted(words) -> str:
+    return "“" + " ".join(words) + "”"
+
+
+class SentimentAttentionScene(ExplainerScene):
+    name = "sentiment-attention"
+    title = "Sentiment: where a classifier learns to look"
+    description = (
+        "A classifier trained here pools a review's words with learned attention: where it looks, what it says, "
+        "and where the weights alone mislead."
+    )
+    sources = "short film reviews written for this project; classifier trained here with torch"
+    poster_step = "where-it-looks"
+
+    options = ("sentence", "seed")
+    min_tokens = 1
+    max_tokens = MAX_WORDS
+    trains = True
+    """Built from a training run cached in the render's cache folder (see :func:`scenes.build_trace`)."""
+    vocabulary = staticmethod(vocabulary)
+    """The words a ``--sentence`` may use: the classifier has an embedding for these only."""
+
+    @classmethod
+    def build_trace(cls, sentence: str | None = None, seed: int = 0, cache_dir=None):
+        settings = SentimentSettings(seed=seed)
+        return trained("sentiment", cache_dir, lambda folder: sentiment_attention_trace(settings, sentence, cache_dir=folder))
+
+    @classmethod
+    def check_settings(cls, settings: dict) -> None:
+        """A sentence's words must be in the classifier's vocabulary; training needs torch (the optional extra)."""
+        if "sentence" in settings:
+            check_sentence(settings["sentence"])  # UnknownWord, a ValueError naming the word
+        import_torch()
+
+    @classmethod
+    def inputs_as_rendered(cls, trace) -> list[tuple[str, str]]:
+        facts = []
+        if trace.labels and trace.labels[0] == -1:  # the teacher's sentence comes first, with no known label
+            facts.append(("sentence", " ".join(trace.sentences[0])))
+        facts.append(("seed", str(trace.seed)))
+        return facts
+
+    def construct(self):
+        self.introduce_the_classifier()
+        self.train_it()
+        self.show_where_it_looks()
+        self.show_where_it_misleads()
+        self.sum_up()
+
+    # --- 1. the classifier and its reviews --------------------------------------------------
+
+    def introduce_the_classifier(self):
+        """Step 1: the model (additive scores, softmax, pooled words, a logistic read-out) and the reviews it learns from."""
+        t, theme = self.trace, self.theme
+        with self.step("the-classifier"):
+            heading = self.heading("A classifier that learns where to look")
+            steps = VGroup(*[formula(theme, tex, size=theme.formula_size) for tex in POOLING]).arrange(DOWN, buff=0.35)
+            words = VGroup(
+                label(theme, "each word gets a score from its embedding e", size=theme.small_size, color=theme.muted),
+                label(theme, "softmax turns the scores into weights", size=theme.small_size, color=theme.muted),
+                label(theme, "the weighted sum of the words is read out", size=theme.small_size, color=theme.muted),
+            )
+            for word, step in zip(words, steps):
+                word.next_to(step, DOWN, buff=0.1)
+            model = VGroup(*[VGroup(step, word) for step, word in zip(steps, words)]).arrange(DOWN, buff=0.3)
+            hang_from(model, BODY_TOP)
+            data = VGroup(
+                VGroup(
+                    self.number("n_reviews", 0, size=theme.body_size, color=theme.highlight),
+                    label(theme, "short film reviews, written for this project (no data set)", size=theme.body_size),
+                ).arrange(RIGHT, buff=0.2),
+                VGroup(
+                    label(theme, "trained on", size=theme.small_size, color=theme.muted),
+                    self.number("n_training", 0, size=theme.small_size),
+                    label(theme, "· held out, never trained on:", size=theme.small_size, color=theme.muted),
+                    self.number("n_heldout", 0, size=theme.small_size),
+                ).arrange(RIGHT, buff=0.15),
+            ).arrange(DOWN, buff=0.2)
+            BODY.shrink_to_fit(data)
+            data.next_to(model, DOWN, buff=0.5)
+            self.say("A classifier reads a film review and says whether it is positive.")
+            self.play(FadeIn(heading))
+            self.say("Each word gets a score from its embedding, the same additive form as Bahdanau's attention.")
+            self.play(FadeIn(model[0], shift=UP * 0.2))
+            self.say("Softmax turns the scores into weights, and the review becomes the weighted sum of its words.")
+            self.play(FadeIn(model[1:], shift=UP * 0.2, lag_ratio=0.3), run_time=1.5)
+            self.say(
+                f"It learns from {count(t.n_reviews)} short reviews that were written for this project, "
+                "with sentiment words, plain words and negations."
+            )
+            self.play(FadeIn(data[0]))
+            self.say(f"{count(t.n_heldout)} of them are held out: the classifier never trains on them.")
+            self.play(FadeIn(data[1]))
+
+    # --- 2. training ----------------------------------------------------------------------------
+
+    def train_it(self):
+        """Step 2: the training loss, and accuracy on the training and held-out reviews, over the epochs."""
+        t, theme = self.trace, self.theme
+        last = len(t.curve_epochs) - 1
+        high_loss = float(max(1.0, t.train_loss.max()))
+        loss = LineChart(theme, t.train_loss, LOSS_CHART, 0.0, high_loss, color=theme.key)
+        train = LineChart(theme, t.train_accuracy, ACCURACY_CHART, 0.0, 1.0, color=theme.key)
+        heldout = LineChart(theme, t.heldout_accuracy, ACCURACY_CHART, 0.0, 1.0, color=theme.value)
+        frames = VGroup()
+        for chart, name, high in ((loss, "training loss", high_loss), (train, "accuracy", 1.0)):
+            frames.add(
+                VGroup(
+                    chart.axes,
+                    label(theme, name, size=theme.body_size).next_to(chart.to_point(last / 2, high), UP, buff=0.25),
+                    label(theme, format_number(high, 0), size=theme.small_size, mono=True).next_to(
+                        chart.to_point(0, high), LEFT, buff=0.15
+                    ),
+                    label(theme, "0", size=theme.small_size, mono=True).next_to(chart.to_point(0, 0), LEFT, buff=0.15),
+                    self.number("curve_epochs[0]", 0).next_to(chart.to_point(0, 0), DOWN, buff=0.15),
+                    self.number(f"curve_epochs[{last}]", 0).next_to(chart.to_point(last, 0), DOWN, buff=0.15),
+                )
+            )
+        epochs = label(theme, "epochs (passes over the training reviews)", size=theme.small_size, color=theme.muted)
+        epochs.next_to(frames[0][4], DOWN, buff=0.1).set_x(0)
+        ends = VGroup(
+            self.number(f"train_accuracy[{last}]", 2, size=theme.body_size, color=theme.key),
+            self.number(f"heldout_accuracy[{last}]", 2, size=theme.body_size, color=theme.value),
+        )
+        ends[0].next_to(train.to_point(last, t.train_accuracy[-1]), RIGHT, buff=0.15)
+        ends[1].next_to(heldout.to_point(last, t.heldout_accuracy[-1]), RIGHT, buff=0.15)
+        if abs(ends[0].get_y() - ends[1].get_y()) < ends[0].height + 0.1:
+            upper, lower = (ends[0], ends[1]) if ends[0].get_y() >= ends[1].get_y() else (ends[1], ends[0])
+            lower.next_to(upper, DOWN, buff=0.1).align_to(upper, LEFT)
+        legend = VGroup(
+            label(theme, "on the training reviews", size=theme.small_size, color=theme.key),
+            label(theme, "on the held-out reviews", size=theme.small_size, color=theme.value),
+        ).arrange(RIGHT, buff=0.8)
+        pin(legend, DOWN, CONTENT).set_x(0)
+        with self.step("training"):
+            self.clear()
+            heading = self.heading("Training: the weights are learned with the classifier")
+            self.say(f"Training adjusts the embeddings, the scores and the read-out together, for {count(t.epochs)} epochs.")
+            self.play(FadeIn(heading), FadeIn(frames), FadeIn(epochs))
+            self.play(Create(loss.curve), run_time=1.5)
+            self.say("Nobody tells it which words matter: the weights are whatever helps the loss.")
+            self.play(FadeIn(legend), Create(train.curve), Create(heldout.curve), run_time=2)
+            self.say(
+                f"It ends right on {format_number(t.train_accuracy[-1], 2)} of the training reviews "
+                f"and {format_number(t.heldout_accuracy[-1], 2)} of the held-out ones."
+            )
+            self.play(FadeIn(ends))
+            self.play(Indicate(ends[1], color=theme.highlight), run_time=1)
+
+    # --- 3. where it looks ------------------------------------------------------------------------
+
+    def review_row(self, index: int) -> VGroup:
+        """Review ``index``: its words over their learned weights, then the prediction and P(positive)."""
+        t, theme = self.trace, self.theme
+        n = int(t.sentence_lengths[index])
+        width = min(1.05, WEIGHTS_WIDTH / max(int(t.sentence_lengths.max()), 1))
+        grid = weights_heatmap(
+            self,
+            f"weights[{index}, :{n}]",
+            None,
+            list(t.sentences[index]),
+            2,
+            cells=Cells(width, 0.5, number_size=theme.small_size, mono=False),
+            labels=AxisLabels(size=theme.small_size),
+        )
+        grid.col_labels.set_color(theme.text)
+        probability = t.probabilities[index]
+        answer = VGroup(
+            VGroup(
+                label(theme, f"says {verdict(probability)}, P =", size=theme.small_size),
+                self.number(f"probabilities[{index}]", 2, size=theme.small_size),
+            ).arrange(RIGHT, buff=0.12)
+        )
+        truth = t.labels[index]
+        if truth >= 0:
+            right = t.predictions[index] == truth
+            answer.add(
+                label(
+                    theme,
+                    f"written as {verdict(truth)} {'✓' if right else '✗'}",
+                    size=theme.small_size,
+                    color=theme.value if right else theme.masked,
+                )
+            )
+        answer.arrange(DOWN, buff=0.1, aligned_edge=LEFT).next_to(grid.cells, RIGHT, buff=0.4)
+        return VGroup(grid, answer)
+
+    def shown_reviews(self) -> list[int]:
+        """The reviews of the third step: the teacher's sentence first (if any), then held-out reviews with no negation."""
+        t = self.trace
+        special = {t.misleading, t.contrast}
+        plain = [
+            k
+            for k in range(len(t.sentences))
+            if k not in special and (t.labels[k] == -1 or not NEGATIONS.intersection(t.sentences[k]))
+        ]
+        return plain[:4]
+
+    def show_where_it_looks(self):
+        """Step 3: the learned weights on a few held-out reviews, with the prediction and its probability."""
+        t, theme = self.trace, self.theme
+        shown = self.shown_reviews()
+        rows = VGroup(*[self.review_row(k) for k in shown]).arrange(DOWN, buff=0.45, aligned_edge=LEFT)
+        BODY.shrink_to_fit(rows)
+        center_in(rows, BODY)
+        first = shown[0]
+        top = int(t.weights[first].argmax())
+        with self.step("where-it-looks"):
+            self.clear()
+            heading = self.heading("Where it looks: learned weights on held-out reviews")
+            self.play(FadeIn(heading))
+            if t.labels[first] == -1:
+                self.say("First your sentence, which the classifier never saw.")
+            else:
+                self.say("Reviews the classifier never trained on, with the weight it gives each word.")
+            self.play(FadeIn(rows[0]), run_time=1.2)
+            self.say(
+                f"Most weight goes to “{t.sentences[first][top]}”: {format_number(t.weights[first, top], 2)}. "
+                f"It says {verdict(t.probabilities[first])}, P = {format_number(t.probabilities[first], 2)}."
+            )
+            self.play(Indicate(rows[0][0].column(top), color=theme.highlight), run_time=1.2)
+            if len(rows) > 1:
+                self.say("On the others too, the weight lands on the words that carry the sentiment.")
+                self.play(FadeIn(rows[1:], lag_ratio=0.3), run_time=2)
+            self.say("Words like “the”, “was” and “a” get almost nothing.")
+            self.wait(0.5)
+
+    # --- 4. where the weights mislead ----------------------------------------------------------------
+
+    def show_where_it_misleads(self):
+        """Step 4: a negated review the classifier gets wrong by its most weighted word, and one weighted alike."""
+        t, theme = self.trace, self.theme
+        negated = VGroup(
+            VGroup(
+                label(theme, "held-out reviews with not, never, hardly or nothing:", size=theme.small_size, color=theme.muted),
+                self.number("heldout_accuracy_negated", 2, size=theme.body_size, color=theme.masked),
+                label(theme, "right", size=theme.small_size, color=theme.muted),
+            ).arrange(RIGHT, buff=0.2),
+            VGroup(
+                label(theme, "held-out reviews without them:", size=theme.small_size, color=theme.muted),
+                self.number("heldout_accuracy_plain", 2, size=theme.body_size, color=theme.value),
+                label(theme, "right", size=theme.small_size, color=theme.muted),
+            ).arrange(RIGHT, buff=0.2),
+        ).arrange(DOWN, buff=0.2, aligned_edge=RIGHT)
+        with self.step("where-weights-mislead"):
+            self.clear()
+            heading = self.heading("Where the weights alone mislead")
+            self.play(FadeIn(heading))
+            if t.misleading < 0:
+                self.say("In this run, no held-out review went wrong by following its most weighted word.")
+                center_in(negated, BODY)
+                self.play(FadeIn(negated))
+                self.say(
+                    f"Negations still cost accuracy: {format_number(t.heldout_accuracy_negated, 2)} right with them, "
+                    f"{format_number(t.heldout_accuracy_plain, 2)} without."
+                )
+                self.wait(0.5)
+                return
+            cases = [t.misleading] + ([t.contrast] if t.contrast >= 0 else [])
+            rows = VGroup(*[self.review_row(k) for k in cases]).arrange(DOWN, buff=0.5, aligned_edge=LEFT)
+            top = t.misleading_top
+            word = t.sentences[t.misleading][top]
+            alone = VGroup(
+                label(theme, f"“{word}” read alone as a review: P =", size=theme.small_size, color=theme.muted),
+                self.number(f"word_alone[{t.misleading}, {top}]", 2, size=theme.body_size, color=theme.highlight),
+            ).arrange(RIGHT, buff=0.2)
+            group = VGroup(rows, alone, negated).arrange(DOWN, buff=0.5)
+            BODY.shrink_to_fit(group)
+            hang_from(group, BODY_TOP)
+            box = SurroundingRectangle(rows[0][0].column(top), color=theme.highlight, buff=0.04)
+            self.say(
+                f"{quoted(t.sentences[t.misleading])} was written as {verdict(t.labels[t.misleading])}; "
+                f"the classifier says {verdict(t.probabilities[t.misleading])}, "
+                f"P = {format_number(t.probabilities[t.misleading], 2)}."
+            )
+            self.play(FadeIn(rows[0]), run_time=1.2)
+            self.say(
+                f"Nearly all its weight, {format_number(t.weights[t.misleading, top], 2)}, is on “{word}”, "
+                f"and “{word}” alone reads P = {format_number(t.word_alone[t.misleading, top], 2)}."
+            )
+            self.play(Create(box), FadeIn(alone))
+            if t.contrast >= 0:
+                self.say(
+                    f"{quoted(t.sentences[t.contrast])} means the opposite, yet its weights look the same: "
+                    f"P = {format_number(t.probabilities[t.contrast], 2)}."
+                )
+                self.play(FadeIn(rows[1]), run_time=1.2)
+            self.say("The weights say which words were pooled, not what they mean together.")
+            self.say(
+                f"Over the held-out reviews with a negation, {format_number(t.heldout_accuracy_negated, 2)} are right; "
+                f"without one, {format_number(t.heldout_accuracy_plain, 2)}."
+            )
+            self.play(FadeIn(negated))
+
+    # --- 5. takeaway ----------------------------------------------------------------------------------
+
+    def sum_up(self):
+        """Step 5: what the run showed."""
+        theme = self.theme
+        points = VGroup(
+            label(theme, "The weights were learned with the classifier, not written.", size=theme.body_size),
+            label(theme, "They land on the words that carry sentiment.", size=theme.body_size),
+            label(theme, "A high weight says a word was used, not what it means in context.", size=theme.body_size),
+            label(theme, "A weighted average cannot get both “not good” and “not bad” right.", size=theme.body_size),
+        ).arrange(DOWN, buff=0.4, aligned_edge=LEFT)
+        BODY.shrink_to_fit(points)
+        center_in(points, BODY)
+        note = self.source_note()
+        with self.step("takeaway"):
+            self.clear()
+            heading = self.heading("What the run showed")
+            self.say("The attention weights were learned, and they found the sentiment words.")
+            self.play(FadeIn(heading), FadeIn(points[:2], lag_ratio=0.3), run_time=1.5)
+            self.say("But a weight says where the classifier looked, not what the words mean together.")
+            self.say(
+                "Its verdict is a weighted average of what each word means alone, "
+                "so it cannot get both “not good” and “not bad” right."
+            )
+            self.play(FadeIn(points[2:], lag_ratio=0.3), FadeIn(note), run_time=1.5)
+
+
+def count(value: float) -> str:
+    """A whole number as the screen writes it."""
+    return format_number(value, 0)

@@ -1,0 +1,229 @@
+"""The two scenes trained with torch: what they show is the run's, what they say is what the run shows, and their options.
+
+The scenes are built without video from the run the whole test run shares (see ``training_cache`` in
+conftest.py), each scene's tests in its own group, so a model is trained once and a scene built once per worker.
+"""
+
+from __future__ import annotations
+
+import sys
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import render
+from attention_explainer.pipeline import workers
+from scenes import SCENES, build_trace
+from scenes.learning_to_attend import LearningToAttendScene
+from scenes.theme import format_number
+
+from . import fake_workers
+from .helpers import built_scene, check_shown_numbers
+
+pytest.importorskip("torch", reason="torch (the learning extra) is not installed")
+
+LEARNING = pytest.mark.xdist_group("learning-to-attend")
+SENTIMENT = pytest.mark.xdist_group("sentiment-attention")
+
+
+def said(scene) -> str:
+    return " ".join(step.caption for step in scene.steps)
+
+
+def on_screen(scene) -> set[str]:
+    return {text for texts in scene.recording.texts.values() for text in texts}
+
+
+def sources(scene) -> set[str]:
+    return {shown.source for shown in scene.shown}
+
+
+# --- learning-to-attend --------------------------------------------------------------------------
+
+
+@LEARNING
+def test_learning_to_attend_shows_both_models_accuracy_and_loss_from_the_run():
+    scene = built_scene("learning-to-attend")
+    t = scene.trace
+    check_shown_numbers(scene)
+    last = len(t.checkpoints) - 1
+    for field in ("attention_accuracy", "baseline_accuracy", "attention_loss", "baseline_loss"):
+        assert f"{field}[{last}]" in sources(scene)
+    words = said(scene)
+    assert format_number(t.final_attention_accuracy, 2) in words and format_number(t.final_baseline_accuracy, 2) in words
+    assert t.final_attention_accuracy > t.final_baseline_accuracy  # what the scene says of the default run
+
+
+@LEARNING
+def test_the_example_goes_from_flat_to_the_anti_diagonal_on_screen():
+    scene = built_scene("learning-to-attend")
+    t = scene.trace
+    shown = [f"snapshots[{index}]" for index in t.snapshot_indices]
+    assert set(shown) <= sources(scene)
+    assert t.snapshot_indices[0] == 0 and t.snapshot_indices[-1] == len(t.checkpoints) - 1
+    n = t.length
+    mirrored = t.snapshots[:, np.arange(n), n - 1 - np.arange(n)].mean(axis=1)
+    first, final = mirrored[t.snapshot_indices[0]], mirrored[t.snapshot_indices[-1]]
+    assert abs(first - 1 / n) < 0.02 and final > 0.5, (first, final)  # flat, then the anti-diagonal
+    assert {"mirror_weight", "uniform_weight", "mirror_argmax"} <= sources(scene)
+    assert format_number(t.mirror_weight, 2) in said(scene)
+
+
+@LEARNING
+def test_learning_to_attend_names_additive_attention_as_the_transformers_predecessor():
+    scene = built_scene("learning-to-attend")
+    text = " ".join(on_screen(scene))
+    assert "Bahdanau, Cho and Bengio, 2014," in text and "(2017)" in text
+    assert "Bahdanau, Cho and Bengio in 2014" in said(scene) and "scaled dot product" in said(scene)
+    assert "learned, not written" in said(scene)
+
+
+@LEARNING
+def test_where_the_model_without_attention_keeps_up_is_said_from_the_run():
+    scene = built_scene("learning-to-attend")
+    t = scene.trace
+    kept = [int(length) for length, same in zip(t.lengths, t.baseline_keeps_up) if same]
+    step = next(step for step in scene.steps if step.name == "accuracy-by-length")
+    assert scene.keeps_up_line(kept) in step.caption
+    assert {"attention_accuracy_by_length", "baseline_accuracy_by_length", "lengths"} <= sources(scene)
+
+
+def test_the_keeps_up_line_follows_the_run_whatever_it_shows():
+    lengths = np.arange(3, 11)
+    scene = SimpleNamespace(trace=SimpleNamespace(lengths=lengths))
+    line = LearningToAttendScene.keeps_up_line
+    assert "lengths 3 to 5" in line(scene, [3, 4, 5]) and "keeps up" in line(scene, [3, 4, 5])
+    assert "length 3," in line(scene, [3])
+    assert "every length, even the shortest" in line(scene, [])
+    assert "no bottleneck" in line(scene, list(lengths))
+
+
+# --- sentiment-attention -------------------------------------------------------------------------
+
+
+@SENTIMENT
+def test_sentiment_scene_shows_weights_predictions_and_probabilities_from_the_run():
+    scene = built_scene("sentiment-attention")
+    t = scene.trace
+    check_shown_numbers(scene)
+    step = next(step for step in scene.steps if step.name == "where-it-looks")
+    for k in scene.shown_reviews():
+        n = t.sentence_lengths[k]
+        assert {f"weights[{k}, :{n}]", f"probabilities[{k}]"} <= sources(scene)
+        words = scene.recording.texts[step.name]
+        assert set(t.sentences[k]) <= words
+    assert any("written for this project" in text for text in on_screen(scene))
+
+
+@SENTIMENT
+def test_the_misleading_negation_is_shown_with_its_numbers():
+    scene = built_scene("sentiment-attention")
+    t = scene.trace
+    assert t.misleading >= 0, "the default run has a review where the most weighted word misleads"
+    k, top = t.misleading, t.misleading_top
+    assert t.predictions[k] != t.labels[k]  # the classifier is wrong on it
+    assert {f"probabilities[{k}]", f"word_alone[{k}, {top}]", "heldout_accuracy_negated", "heldout_accuracy_plain"} <= sources(
+        scene
+    )
+    step = next(step for step in scene.steps if step.name == "where-weights-mislead")
+    assert f"“{t.sentences[k][top]}”" in step.caption
+    assert format_number(t.probabilities[k], 2) in step.caption
+    assert format_number(t.heldout_accuracy_negated, 2) in step.caption
+
+
+def test_the_review_is_the_weighted_average_of_its_words_read_alone(training_cache):
+    """What the scene says of the model (its verdict averages the words' lone logits) holds for the run."""
+    t = build_trace("sentiment-attention", {})
+    for k, n in enumerate(t.sentence_lengths):
+        alone = np.clip(t.word_alone[k, :n], 1e-12, 1 - 1e-12)
+        logit = float(t.weights[k, :n] @ np.log(alone / (1 - alone)))
+        assert 1 / (1 + np.exp(-logit)) == pytest.approx(t.probabilities[k], abs=1e-4)
+
+
+# --- options and the missing extra ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["sentiment-attention", "--sentence", "the film was splendiferous"], "'splendiferous' is not in the classifier's"),
+        (["learning-to-attend", "--length", "11"], "--length must be a whole number from 4 to 10"),
+        (["learning-to-attend", "--length", "3"], "--length must be a whole number from 4 to 10"),
+        (["learning-to-attend", "--seed", "-1"], "--seed must be a whole number"),
+        (["learning-to-attend", "--sentence", "a b"], "learning-to-attend takes no --sentence"),
+        (["sentiment-attention", "--length", "5"], "sentiment-attention takes no --length"),
+        (["worksheet", "sentiment-attention", "--sentence", "good zzz"], "'zzz' is not in the classifier's"),
+    ],
+)
+def test_bad_options_exit_2_naming_the_problem(args, message, tmp_path, monkeypatch):
+    monkeypatch.setattr(workers, "WORKER", fake_workers.renders)
+    result = CliRunner().invoke(render.main, [*args, "--media-dir", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
+    assert fake_workers.calls(tmp_path) == []
+
+
+def test_good_options_render_into_their_own_folders(tmp_path, monkeypatch):
+    monkeypatch.setattr(workers, "WORKER", fake_workers.renders)
+    for args in (
+        ["learning-to-attend", "--length", "6", "--seed", "3"],
+        ["sentiment-attention", "--sentence", "Not bad at all!"],
+    ):
+        result = CliRunner().invoke(render.main, [*args, "--media-dir", str(tmp_path)])
+        assert result.exit_code == 0, result.output
+    calls = fake_workers.calls(tmp_path)
+    assert ("learning-to-attend", "high", "dark", "length=6", "seed=3") in calls
+    assert ("sentiment-attention", "high", "dark", "sentence=Not bad at all!") in calls
+    # The defaults given explicitly are no setting at all: the default's folder.
+    result = CliRunner().invoke(
+        render.main, ["learning-to-attend", "--length", "10", "--seed", "0", "--media-dir", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    assert fake_workers.calls(tmp_path)[-1] == ("learning-to-attend", "high", "dark")
+    assert result.stdout.strip() == str(tmp_path / "learning-to-attend" / "high" / "learning-to-attend.mp4")
+
+
+@pytest.mark.parametrize("name", ["learning-to-attend", "sentiment-attention"])
+def test_without_torch_the_scene_says_how_to_install_it(name, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", None)  # as if the extra were not installed
+    monkeypatch.setattr(workers, "WORKER", fake_workers.renders)
+    result = CliRunner().invoke(render.main, [name, "--media-dir", str(tmp_path)])
+    assert result.exit_code == 1, result.output
+    assert "make learning" in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert fake_workers.calls(tmp_path) == []
+
+
+def test_all_without_torch_skips_both_and_renders_the_rest(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", None)
+    monkeypatch.setattr(workers, "WORKER", fake_workers.renders)
+    result = CliRunner().invoke(render.main, ["all", "--media-dir", str(tmp_path), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    for name in ("learning-to-attend", "sentiment-attention"):
+        assert f"{name}: skipped" in result.output
+    assert "make learning" in result.output
+    rendered = {call[0] for call in fake_workers.calls(tmp_path)}
+    assert "learning-to-attend" not in rendered and "sentiment-attention" not in rendered and "scaling" in rendered
+
+
+def test_a_render_keeps_its_run_in_its_cache_folder_and_reads_it_back(tmp_path, monkeypatch):
+    from attention_math import sentiment
+
+    first = build_trace("sentiment-attention", {}, tmp_path)
+    assert [path.name.split("-")[0] for path in (tmp_path / "training").glob("*.json")] == ["sentiment"]
+
+    def no_training(settings):
+        raise AssertionError("trained again")
+
+    monkeypatch.setattr(sentiment, "_train", no_training)
+    assert build_trace("sentiment-attention", {}, tmp_path).to_json() == first.to_json()
+
+
+@pytest.mark.parametrize("name", ["learning-to-attend", "sentiment-attention"])
+def test_the_catalog_lists_both_with_their_options(name):
+    assert name in SCENES
+    result = CliRunner().invoke(render.main, ["list"])
+    assert result.exit_code == 0 and name in result.output
+    assert "--length (4-10, default 10)" in result.output
