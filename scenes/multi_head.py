@@ -324,7 +324,7 @@ class MultiHeadScene(ExplainerScene):
             shown = VGroup()
             for k, page in enumerate(pages):
                 sources, titles = [f"weights[{h}]" for h in page], [f"head {h + 1}" for h in page]
-                patterns = HeadGrid(self, sources, titles, t.tokens, PATTERNS, vmax=float(t.weights.max()))
+                patterns = HeadGrid(self, sources, titles, t.tokens, PATTERNS)
                 maps, titles, decimals = patterns.maps, patterns.titles, patterns.decimals
                 if k == 0:
                     n = len(t.tokens)
