@@ -140,9 +140,7 @@ class PositionalEncodingScene(ExplainerScene):
             )
             left_map, left_name = self.weights_column(a, "weights_a", CENTRES[0])
             right_map, right_name = self.weights_column(b, "weights_b", CENTRES[1])
-            note = self.note_lines(
-                ("Shortcut: Q = K = V = X, no W_Q, W_K, W_V. Learned ones act on each row alone: same result, reordered.",)
-            )
+            note = self.note_lines(("Shortcut: Q = K = V = X, no W_Q, W_K, W_V (learned ones act row by row: the same result)",))
             self.play(FadeIn(note))
             self.play(self.order_boxes.animate.set_stroke(opacity=0.0), run_time=0.5)
             self.remove(self.order_boxes)
