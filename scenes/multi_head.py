@@ -255,13 +255,12 @@ class MultiHeadScene(ExplainerScene):
             keep_inside(equation.move_to(EQUATIONS_AT), left=None, right=None, top=sentence.get_bottom()[1] - 0.4)
             self.say("One attention head gives each token one set of attention weights.")
             self.play(FadeIn(heading))
-            self.say("Several heads give several sets, computed side by side from slices of the same matrices.")
+            self.say("Several heads give several sets, side by side.")
             self.play(FadeIn(sentence, lag_ratio=0.1), run_time=1.2)
             self.say("Each head is ordinary attention, with queries, keys and values of its own.")
             self.play(Write(equation[0]), run_time=1.2)
             self.say("Their outputs are joined and mixed by one more matrix, W_O.")
             self.play(Write(equation[1]), run_time=1.2)
-            self.say("Everything here is random, untrained: it shows the mechanics, not what heads learn.")
 
     # --- 2. the input ------------------------------------------------------------------
 
@@ -302,7 +301,6 @@ class MultiHeadScene(ExplainerScene):
             self.say(f"W_Q is a {d_model} by {d_model} projection matrix, random here.")
             self.play(Indicate(q_name[0], color=self.theme.highlight), run_time=1.0)
             self.say("Keys and values are made the same way, with W_K and W_V.")
-            self.wait(0.5)
         self.q, self.q_name = q, q_name
 
     # --- 4. the split into heads -------------------------------------------------------
@@ -494,7 +492,6 @@ class MultiHeadScene(ExplainerScene):
             )
             self.say("Each output number is a sum over all the heads' columns, so it has no head of its own: no colour.")
             self.say(f"The result has the input's shape, {seq} by {d_model}, ready for the next layer.")
-            self.wait(0.5)
 
     # --- 8. the same idea at GPT-3's scale ---------------------------------------------
 
