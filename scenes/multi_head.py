@@ -43,7 +43,7 @@ from .kit.tables import NumberGrid
 from .kit.text import elided_label, formula, label, word_rows
 from .theme import format_number
 
-CELL_WIDTH, CELL_HEIGHT = 0.95, 0.41
+CELL_WIDTH, CELL_HEIGHT = 0.95, 0.4
 """A (seq, columns) matrix's cells: wide enough for "−1.3" at the small size clear of both borders."""
 LABEL_BUFF = 0.15
 """Gap between a row label and its row (as NumberGrid draws it)."""
@@ -317,14 +317,14 @@ class MultiHeadScene(ExplainerScene):
         q = self.q
         with self.step("split-into-heads"):
             shape = VGroup(
-                formula(theme, rf"d_{{head}} = {d_model} \div {t.n_heads} = {t.d_head}", size=theme.min_formula_size),
-                formula(theme, rf"({seq}, {d_model}) \to ({t.n_heads}, {seq}, {t.d_head})", size=theme.min_formula_size),
+                formula(theme, rf"d_{{head}} = d_{{model}} \div h = {d_model} \div {t.n_heads} = {t.d_head}"),
+                formula(theme, rf"({seq}, {d_model}) \to ({t.n_heads}, {seq}, {t.d_head})"),
             ).set_color(theme.highlight)
-            shape.arrange(RIGHT, buff=0.6)
-            heading = self.heading("Split into heads")
-            pin(shape, RIGHT, y=heading.get_y())
             titles = self.head_titles(q)
             owned = self.column_numbers(q)
+            # In the room under the matrix, where the split leaves it.
+            shape.arrange(DOWN, buff=0.45).next_to(owned, DOWN, buff=0.8)
+            shape.shift(LEFT * shape.get_center()[0])
             colour = [
                 part.animate.set_color(theme.head_color(head))
                 if not isinstance(part, NumberGrid)
@@ -473,7 +473,7 @@ class MultiHeadScene(ExplainerScene):
         seq, d_model = t.concat.shape
         concat = self.concat
         with self.step("output-projection"):
-            below = self.concat_numbers.get_bottom()[1] - 0.55
+            below = self.concat_numbers.get_bottom()[1] - 0.75
             output = self.columns(lambda h, a, b: f"output[:, {a}:{b}]", below, with_labels=False)
             output_labels = concat.row_labels.copy().shift(
                 output.grids[0].cells.get_center() - concat.grids[0].cells.get_center()
