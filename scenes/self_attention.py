@@ -358,12 +358,13 @@ class SelfAttentionScene(ExplainerScene):
             note = self.note_with_numbers(
                 (
                     (f"{origin}, Q = K = V = X: dot products, not learned meaning.",),
+                    # Words without descenders: the row lines up on the bottoms of its parts.
                     (
-                        "Colours 0 to 1. Weights",
+                        "Colour scale 0 to 1. Values from",
                         format_number(lowest, 2),
                         "to",
                         format_number(highest, 2),
-                        f"around 1/{n} =",
+                        "near an even share of",
                         ("uniform_weight", 2),
                     ),
                 )
