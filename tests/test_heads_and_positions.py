@@ -50,9 +50,7 @@ def test_splitting_into_heads_adds_no_parameters_or_multiply_adds(n_heads):
     """What the no-extra-cost step shows: PyTorch's module has as many parameters with 1 head as with h, and the
     scores' multiply-adds counted from the arrays' shapes are the same split or whole; only the weights multiply."""
     t = multi_head_trace(d_model=16, n_heads=n_heads)
-    one, split = (
-        torch.nn.MultiheadAttention(16, h, bias=False, batch_first=True, dtype=torch.float64) for h in (1, n_heads)
-    )
+    one, split = (torch.nn.MultiheadAttention(16, h, bias=False, batch_first=True, dtype=torch.float64) for h in (1, n_heads))
     counts = [sum(p.numel() for p in module.parameters()) for module in (one, split)]
     assert counts[0] == counts[1] == t.cost_projection_params[0] == t.cost_projection_params[1]
     heads, seq, d_head = t.q_heads.shape
