@@ -207,7 +207,8 @@ class CausalMaskScene(ExplainerScene):
             # Many rows start right under the heading, clear of the note at the bottom.
             if self.n > 6:
                 picture.shift(UP * (BODY_TOP - picture.get_top()[1]))
-            self.note = self.note_lines((shortcut,)) if self.course else self.source_note(more=(shortcut,))
+            # A teacher's sentence needs its two lines of sources there; its eight rows leave no room for a third.
+            self.note = self.note_lines((shortcut,)) if self.course else self.source_note()
             self.say(
                 f"Start from the scores, with a shortcut: no W_Q, W_K or W_V, so Q, K and V are {embeddings} themselves,",
                 spoken=f"Start from the scores, with a shortcut: no learned projections, "
