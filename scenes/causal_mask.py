@@ -19,6 +19,7 @@ from manim import (
     UP,
     FadeIn,
     FadeOut,
+    Indicate,
     Line,
     ReplacementTransform,
     SurroundingRectangle,
@@ -177,7 +178,8 @@ class CausalMaskScene(ExplainerScene):
         # The scores' cells 0.8 wide and M's 0.6, 1.4 apart, as in the course example; all narrower when they do not fit.
         narrow = min(1.0, (CONTENT_WIDTH - self.label_width() - 0.15) / (self.n * 1.4 + 1.4))
         self.cells = cells = {"cell_width": 0.8 * narrow, "cell_height": min(0.55, 3.6 / self.n), "font_size": theme.min_size}
-        embeddings = "the course embeddings" if self.course else "your sentence's embeddings (see the bottom line)"
+        embeddings = "the embeddings" if self.course else "your sentence's embeddings (see the bottom line)"
+        shortcut = "Shortcut: Q = K = V = X, no W_Q, W_K, W_V. A word's score with itself is its length squared."
         with self.step("minus-infinity"):
             self.clear()
             self.minus_heading = self.heading("Masked scores: −∞ above the diagonal")
@@ -205,8 +207,13 @@ class CausalMaskScene(ExplainerScene):
             # Many rows start right under the heading, clear of the note at the bottom.
             if self.n > 6:
                 picture.shift(UP * (BODY_TOP - picture.get_top()[1]))
-            self.note = None if self.course else self.source_note()
-            self.say(f"Start from the scores: Q = K = V = {embeddings},")
+            # A teacher's sentence needs its two lines of sources there; its eight rows leave no room for a third.
+            self.note = self.note_lines((shortcut,)) if self.course else self.source_note()
+            self.say(
+                f"Start from the scores, with a shortcut: no W_Q, W_K or W_V, so Q, K and V are {embeddings} themselves,",
+                spoken=f"Start from the scores, with a shortcut: no learned projections, "
+                f"so the queries, keys and values are {embeddings} themselves,",
+            )
             self.play(
                 FadeIn(self.minus_heading),
                 FadeIn(scores.row_labels),
@@ -280,6 +287,14 @@ class CausalMaskScene(ExplainerScene):
             self.play(FadeIn(SurroundingRectangle(weights.row(0), color=theme.highlight, buff=0.03)))
             self.say(f"“{second}” splits {format_number(t.weights[1, 0], 2)} and {format_number(t.weights[1, 1], 2)}.")
             self.play(FadeIn(SurroundingRectangle(weights.row(1), color=theme.highlight, buff=0.03)))
+            if t.weights[1, 1] > t.weights[1, 0]:
+                self.say(
+                    f"It keeps more for itself because Q = K: “{second}” scored with itself is its own length squared. "
+                    "That is the shortcut, not meaning.",
+                    spoken=f"It keeps more for itself because the queries equal the keys: “{second}” scored with itself "
+                    "is its own length squared. That is the shortcut, not meaning.",
+                )
+                self.play(Indicate(weights.number(1, 1), color=theme.highlight))
 
     def bert_versus_gpt(self):
         """Step 5: the same scores with no mask (BERT) and with the causal mask (GPT)."""
@@ -306,8 +321,19 @@ class CausalMaskScene(ExplainerScene):
             self.say(f"{visible}, summing to 1.")
             self.play(FadeIn(maps[1][2]))
             if self.course:
-                note = self.note_lines(("Course embeddings: small numbers, close scores, so the weights spread out.",))
-                self.say("The course's small embeddings give close scores, so the weights are spread out;")
+                note = self.note_with_numbers(
+                    (
+                        (
+                            "Small embeddings, close scores: the weights stay near an even share, 1/" + str(n) + " =",
+                            ("uniform_weight", 2),
+                        ),
+                    )
+                )
+                self.say("These small embeddings give close scores,")
+                self.say(
+                    f"so the weights stay near an even share, 1/{n};",
+                    spoken=f"so the weights stay near an even share, one in {n};",
+                )
                 self.play(FadeIn(note))
                 self.say("what the mask changes is where they may go.")
 

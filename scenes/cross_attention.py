@@ -189,13 +189,16 @@ class CrossAttentionScene(ExplainerScene):
             self.say("Each decoder query copies the partner of the word it writes, plus a little noise.")
             self.play(FadeIn(recipe[1:]))
             self.play(TransformFromCopy(vectors[0][1], vectors[1][1]), FadeIn(vectors[1][0]), run_time=1.5)
-            self.say(f"A trained decoder learns queries like these; the one writing “{self.writes}” points at “{self.partner}”.")
+            self.say(
+                f"So the query writing “{self.writes}” points at “{self.partner}” by construction: "
+                "this shows the mechanism, it finds nothing."
+            )
             self.play(FadeIn(SurroundingRectangle(table[i], color=theme.highlight, buff=0.08)))
 
     def queries_and_keys(self):
         """Step 3: Q from the decoder, K and V from the encoder."""
         t, theme = self.trace, self.theme
-        cells = {"cell_width": 0.72, "cell_height": 0.5, "font_size": theme.min_size, "label_size": theme.min_size}
+        cells = {"cell_width": 0.8, "cell_height": 0.5, "font_size": theme.min_size, "label_size": theme.min_size}
         with self.step("q-from-decoder-kv-from-encoder"):
             self.clear()
             heading = self.heading("Q from the decoder, K and V from the encoder")
@@ -210,7 +213,8 @@ class CrossAttentionScene(ExplainerScene):
             self.play(FadeIn(q_name), FadeIn(q), run_time=1.5)
             self.say(f"The keys and values come from the encoder: one row per English word, {len(self.english)} rows.")
             self.play(FadeIn(k_name), FadeIn(k), run_time=1.5)
-            self.say("No projections here: K and V are the English vectors themselves.")
+            self.say("A shortcut: no projections here, so K and V are the English vectors themselves.")
+            self.say("A real layer applies W_Q to the decoder's vectors, and W_K and W_V to the encoder's.")
 
     def one_query(self):
         """Step 4: one decoder query's scores against the 6 keys, and its attention weights."""
@@ -234,7 +238,10 @@ class CrossAttentionScene(ExplainerScene):
             self.say(f"a dot product, divided by the square root of {t.d_k}.")
             self.play(FadeIn(heading), FadeIn(self.scores_name), FadeIn(scores.col_labels))
             self.play(FadeIn(scores.cells), FadeIn(scores.numbers, lag_ratio=0.1), run_time=1.2)
-            self.say(f"Its score for “{self.english[top]}” is {format_number(t.scaled_scores[i, top], 2)}, the largest.")
+            self.say(
+                f"Its score for “{self.english[top]}” is {format_number(t.scaled_scores[i, top], 2)}, the largest, "
+                "as the query was built to make it."
+            )
             self.play(FadeIn(SurroundingRectangle(scores.cells[top], color=theme.highlight, buff=0.06)))
             self.say(f"Softmax gives “{self.english[top]}” {format_number(t.weights[i, top], 2)} of its attention weight.")
             self.play(FadeIn(bars_name), FadeIn(bars.labels), GrowFromEdge(bars.bars, DOWN), run_time=1.2)
@@ -255,7 +262,7 @@ class CrossAttentionScene(ExplainerScene):
                 product=f"weighted_values[{i}, {{j}}]",
                 output=f"output[{i}]",
                 output_name=formula(theme, r"\textstyle\sum_j w_j v_j ="),
-                cell_width=0.9,
+                cell_width=0.95,
                 row_height=0.48,
                 label_width=1.2,
                 label_color=theme.key,
@@ -317,12 +324,19 @@ class CrossAttentionScene(ExplainerScene):
             self.say(f"That is a {n_q} by {n_k} matrix, not a square, and each row sums to 1.")
             for r in range(n_q):
                 self.play(FadeIn(heatmap.row(r)), run_time=0.4)
-            self.say(
-                "Each row's largest weight lands on the partner of the word it writes."
-                if follows
-                else "Each row's largest weight is boxed; with this seed not every one lands on its partner."
+            built = self.note_lines(
+                (
+                    "Toy queries, each built as its partner's vector plus noise:",
+                    "the boxes show what they were built to find, not a finding.",
+                )
             )
-            self.play(*[FadeIn(box) for box in boxes])
+            self.say(
+                "As built, each row's largest weight lands on the partner of the word it writes."
+                if follows
+                else "Each row's largest weight is boxed; with this seed the noise moves some off their partners."
+            )
+            self.play(*[FadeIn(box) for box in boxes], FadeIn(built))
+            self.say("That demonstrates the mechanism; a trained decoder has to learn such queries.")
             self.say("No mask here: the English sentence is complete, so every position may see all of it.")
 
     def self_versus_cross(self):
@@ -333,9 +347,10 @@ class CrossAttentionScene(ExplainerScene):
             self.clear()
             heading = self.heading("Self-attention vs cross-attention")
             maps = []
+            n_q, n_k = len(self.positions), len(self.english)
             for source, rows, title, row_color, width in (
-                ("self_weights", self.english, "Self: Q, K, V from English", theme.key, 1.0),
-                ("weights", self.positions, "Cross: Q decoder, K, V English", theme.query, 2.0),
+                ("self_weights", self.english, f"Self, {n_k} × {n_k}: Q, K, V English", theme.key, 1.0),
+                ("weights", self.positions, f"Cross, {n_q} × {n_k}: Q decoder, K, V English", theme.query, 2.0),
             ):
                 labels = AxisLabels(width, theme.min_size, key_lines=1, query_color=row_color)
                 heatmap = weights_heatmap(self, source, rows, self.english, cells=cells, labels=labels)
@@ -345,19 +360,39 @@ class CrossAttentionScene(ExplainerScene):
             maps[1].shift(RIGHT * (RIGHT_EDGE - maps[1].get_right()[0]))
             for m in maps:
                 m.shift(UP * (2.6 - m.get_top()[1]))
-            diagonal = VGroup(
-                *[SurroundingRectangle(maps[0][1].cell(j, j), color=theme.highlight, buff=0.03) for j in range(len(self.english))]
+            t = self.trace
+            own = [j for j in range(n_k) if int(t.self_weights[j].argmax()) == j]
+            diagonal = VGroup(*[SurroundingRectangle(maps[0][1].cell(j, j), color=theme.highlight, buff=0.03) for j in own])
+            # The English word two decoder positions share as partner: their rows copy that word's self row.
+            shared = next((k for k in range(n_k) if list(t.alignment).count(k) > 1), t.alignment[t.focus])
+            copies = [r for r, k in enumerate(t.alignment) if k == shared]
+            echoes = VGroup(
+                SurroundingRectangle(maps[0][1].row(shared), color=theme.value, buff=0.03),
+                *[SurroundingRectangle(maps[1][1].row(r), color=theme.value, buff=0.03) for r in copies],
             )
-            note = label(
-                theme, "toy vectors, no projections: each word matches itself best", size=theme.small_size, color=theme.muted
+            note = self.note_lines(
+                (
+                    "Self: no projections, so each word's score with itself is its length squared.",
+                    "Cross rows nearly repeat their partner's self row: the queries were built from those vectors.",
+                    "In a decoder layer: masked self-attention, then cross-attention, then the feed-forward.",
+                )
             )
-            note.next_to(VGroup(*maps), DOWN, buff=0.35).set_x(0)
+            rows = " and ".join(f"“{self.positions[r]}”" for r in copies)
             self.say("In self-attention, Q, K and V come from one sequence, so the matrix is square.")
             self.play(FadeIn(heading))
             self.play(FadeIn(maps[0]), run_time=1.2)
-            self.say("Here the English sentence attends to itself.")
-            self.play(FadeIn(diagonal), FadeIn(note))
-            self.say("With these toy vectors and no projections, each word matches itself best.")
+            self.say(
+                "Here the English attends to itself; with no projections each word's score with itself is its "
+                "length squared, so the diagonal wins.",
+            )
+            self.play(FadeIn(diagonal), FadeIn(note[0]))
             self.say("In cross-attention, Q comes from the decoder and K and V from the encoder:")
             self.play(FadeIn(maps[1]), run_time=1.2)
-            self.say("one row per decoder position, one column per English word.")
+            self.say(f"{n_q} rows, one per decoder position, against {n_k} columns, one per English word.")
+            self.say(
+                f"The numbers look alike because we built each query from its partner: {rows} both copy “{self.english[shared]}”."
+            )
+            self.play(FadeIn(echoes), FadeIn(note[1]))
+            self.say("What differs is where the queries come from, and so the shape.")
+            self.say("In a decoder layer, cross-attention comes after masked self-attention and before the feed-forward.")
+            self.play(FadeIn(note[2]))

@@ -8,7 +8,6 @@ table is redrawn with the model this video runs beside GPT-3 (Brown et al. 2020,
 
 from __future__ import annotations
 
-import numpy as np
 from manim import (
     DOWN,
     LEFT,
@@ -18,7 +17,6 @@ from manim import (
     FadeOut,
     Indicate,
     ReplacementTransform,
-    SurroundingRectangle,
     TransformFromCopy,
     VGroup,
     Write,
@@ -45,25 +43,47 @@ from .kit.tables import NumberGrid
 from .kit.text import elided_label, formula, label, word_rows
 from .theme import format_number
 
-CELL_WIDTH = 0.72
-"""Wide enough for "−0.5" at the smallest font with a gap, so 16 columns fit the frame (hence d_model ≤ 16)."""
-CELL_HEIGHT = 0.4
+CELL_WIDTH, CELL_HEIGHT = 0.95, 0.4
+"""A (seq, columns) matrix's cells: wide enough for "−1.3" at the small size clear of both borders."""
 LABEL_BUFF = 0.15
 """Gap between a row label and its row (as NumberGrid draws it)."""
 MAX_LABEL_WIDTH = 2.0
 """Widest a token label gets beside a matrix; a longer word is elided (it is shown whole in the first step)."""
 GRID_TOP = 2.35
 """Top edge of the (seq, d_model) matrices, under the heading and their name."""
-BLOCK_GAP = 0.2
-"""Gap between two heads' blocks."""
-PATTERNS = Region(LEFT_EDGE, RIGHT_EDGE, SAFE_BOTTOM + 0.55, BODY_TOP)
-"""Room for the heatmaps of a page of heads, above the note that says where the numbers come from."""
+DOTS_WIDTH = 0.5
+"""Room of a "⋯" that stands for columns or heads not shown."""
+HEAD_GAP = 0.45
+"""Gap between two heads' column blocks once they are split apart."""
+PATTERNS = Region(LEFT_EDGE, RIGHT_EDGE, SAFE_BOTTOM + 0.85, BODY_TOP)
+"""Room for the heatmaps of a page of heads, above the two lines that say where the numbers come from."""
 EQUATIONS_AT = DOWN * 1.2
 """Where the two equations of the first step go, unless the teacher's words reach lower."""
 HEADER_Y, ROW_STEP = 2.45, 0.6
 """Scale table: height of the column names, row spacing."""
 VIDEO_X, GPT3_X = 1.75, 4.75
 """Scale table: centres of the two model columns."""
+
+
+def column_plan(d_head: int, n_heads: int) -> list[tuple[int | None, int, int]]:
+    """Which columns of a (seq, d_model) matrix are drawn: runs ``(head, first, end)`` and "⋯" as ``(head, 0, 0)``.
+
+    Few, large cells: at most three heads (the first two, "⋯" for the middle ones as ``(None, 0, 0)``, the
+    last), and of a head wider than three columns only its first one or two and its last, a "⋯" between.
+    """
+    heads = list(range(n_heads)) if n_heads <= 3 else [0, 1, None, n_heads - 1]
+    first = 2 if n_heads <= 2 else 1
+    plan: list[tuple[int | None, int, int]] = []
+    for h in heads:
+        if h is None:
+            plan.append((None, 0, 0))
+            continue
+        start, end = h * d_head, (h + 1) * d_head
+        if d_head <= 3:
+            plan.append((h, start, end))
+        else:
+            plan += [(h, start, start + first), (h, 0, 0), (h, end - 1, end)]
+    return plan
 
 
 def plural(count: int, noun: str) -> str:
@@ -100,6 +120,7 @@ class MultiHeadScene(ExplainerScene):
         self.show_input(t)
         self.show_projection(t)
         self.show_split(t)
+        self.show_no_extra_cost(t)
         self.show_patterns(t)
         self.show_concat(t)
         self.show_output(t)
@@ -123,17 +144,72 @@ class MultiHeadScene(ExplainerScene):
         grid.add(labels)
         return labels
 
-    def wide_grid(self, source: str, with_labels: bool = True) -> NumberGrid:
-        """A (seq, d_model) matrix with one decimal, tokens on the left, centred in the frame."""
-        size = self.theme.small_size
-        width = self.trace.d_model * CELL_WIDTH
-        label_w = self.token_label_width(width, size)
-        left = -(label_w + LABEL_BUFF + width) / 2 + label_w + LABEL_BUFF
-        grid = self.grid(source, 1, cell_width=CELL_WIDTH, cell_height=CELL_HEIGHT, font_size=self.theme.min_size)
-        align_to_cells(grid, grid.cells, left, GRID_TOP)
+    def columns(self, source, top: float, split: bool = False, colored: bool = False, with_labels: bool = True) -> VGroup:
+        """A (seq, d_model) matrix drawn as the columns of :func:`column_plan`, centred, its cells' top at ``top``.
+
+        ``source(head, first, end)`` names the trace path of a run of columns. With ``split`` the heads
+        stand apart; with ``colored`` each head's cells take its colour. The result's ``parts`` maps each
+        head (None for the heads left out) to its grids and "⋯", ``grids`` lists every grid, and
+        ``row_labels`` are the tokens left of the first one.
+        """
+        t, theme = self.trace, self.theme
+        picture, grids, parts = VGroup(), [], {}
+        x, previous = 0.0, "start"
+        for head, first, end in column_plan(t.d_head, t.n_heads):
+            if split and previous != "start" and head != previous:
+                x += HEAD_GAP
+            previous = head
+            color = theme.head_color(head) if colored and head is not None else theme.muted
+            if end == 0:
+                dots = label(theme, "⋯", size=theme.body_size, color=color)
+                dots.move_to(RIGHT * (x + DOTS_WIDTH / 2) + UP * (top - len(t.tokens) * CELL_HEIGHT / 2))
+                parts.setdefault(head, VGroup()).add(dots)
+                picture.add(dots)
+                x += DOTS_WIDTH
+                continue
+            grid = self.grid(source(head, first, end), 1, cell_width=CELL_WIDTH, cell_height=CELL_HEIGHT, mono_numbers=False)
+            align_to_cells(grid, grid.cells, x, top)
+            if colored:
+                grid.cells.set_fill(color, opacity=0.22).set_stroke(color, width=2.5)
+            grids.append(grid)
+            parts.setdefault(head, VGroup()).add(grid)
+            picture.add(grid)
+            x += (end - first) * CELL_WIDTH
+        label_w = self.token_label_width(picture.width, theme.small_size)
         if with_labels:
-            self.row_labels(grid, label_w, size)
-        return grid
+            self.row_labels(grids[0], label_w, theme.small_size)  # inside the first grid: they move with it
+        # Centred with the labels; the labels stand left of the first grid.
+        picture.shift(LEFT * (picture.get_center()[0]))
+        picture.grids, picture.parts = grids, parts
+        picture.row_labels = grids[0].row_labels if with_labels else VGroup()
+        return picture
+
+    def column_numbers(self, picture: VGroup) -> VGroup:
+        """Which columns of d_model each head owns ("1–2" under head 1...), in its colour, "columns" under the tokens."""
+        t, theme = self.trace, self.theme
+        numbers = VGroup()
+        for head, part in picture.parts.items():
+            if head is None:
+                continue
+            first, last = head * t.d_head + 1, (head + 1) * t.d_head
+            text = f"{first}–{last}" if last > first else f"{first}"
+            cells = VGroup(*[m.cells for m in part if isinstance(m, NumberGrid)])
+            numbers.add(label(theme, text, size=theme.min_size, color=theme.head_color(head)).next_to(cells, DOWN, buff=0.12))
+        name = label(theme, "columns", size=theme.min_size, color=theme.muted)
+        name.next_to(picture.grids[0].cells, LEFT, buff=LABEL_BUFF).align_to(numbers, DOWN)
+        return VGroup(name, *numbers)
+
+    def head_titles(self, picture: VGroup) -> VGroup:
+        """ "head h" in the head's colour over each head's columns (none over the "⋯" of heads left out)."""
+        theme = self.theme
+        titles = VGroup()
+        for head, part in picture.parts.items():
+            if head is None:
+                continue
+            title = label(theme, f"head {head + 1}", size=theme.min_size, color=theme.head_color(head))
+            cells = VGroup(*[m.cells for m in part if isinstance(m, NumberGrid)])
+            titles.add(title.next_to(cells, UP, buff=0.12))
+        return titles
 
     def matrix_name(self, grid: NumberGrid, *parts) -> VGroup:
         """A matrix's name (formulas and words side by side), just above its cells, inside the frame."""
@@ -160,6 +236,11 @@ class MultiHeadScene(ExplainerScene):
         """The teacher's words, whole, in boxes, wrapped onto as many lines as the frame's width needs, at the body's top."""
         return pin(word_rows(self.theme, self.trace.tokens, CONTENT_WIDTH), UP, BODY)
 
+    def elision_words(self) -> str:
+        """What the "⋯" stand for, said under a matrix's name."""
+        t = self.trace
+        return f"{t.d_model} columns, {sum(end - first for _, first, end in column_plan(t.d_head, t.n_heads))} shown"
+
     # --- 1. the idea -------------------------------------------------------------------
 
     def show_idea(self, t):
@@ -174,7 +255,7 @@ class MultiHeadScene(ExplainerScene):
             keep_inside(equation.move_to(EQUATIONS_AT), left=None, right=None, top=sentence.get_bottom()[1] - 0.4)
             self.say("One attention head gives each token one set of attention weights.")
             self.play(FadeIn(heading))
-            self.say("Several heads side by side can follow several kinds of relationship.")
+            self.say("Several heads give several sets, side by side.")
             self.play(FadeIn(sentence, lag_ratio=0.1), run_time=1.2)
             self.say("Each head is ordinary attention, with queries, keys and values of its own.")
             self.play(Write(equation[0]), run_time=1.2)
@@ -188,134 +269,151 @@ class MultiHeadScene(ExplainerScene):
         with self.step("the-input"):
             self.clear()
             heading = self.heading("The input")
-            x = self.wide_grid("x")
-            x_name = self.matrix_name(x, self.maths("X"), self.words(f"{seq} tokens × {d_model} numbers, random (seed {t.seed})"))
+            x = self.columns(lambda h, a, b: f"x[:, {a}:{b}]", GRID_TOP)
+            x_name = self.matrix_name(
+                x.grids[0], self.maths("X"), self.words(f"{seq} tokens × {d_model} numbers, random (seed {t.seed})")
+            )
+            elided = self.words(f"⋯ columns not shown ({self.elision_words()})").next_to(x, DOWN, buff=0.3)
             self.current_heading = heading
             self.say(f"Our input: {plural(seq, 'token')}, each a vector of d_model = {d_model} numbers.")
             self.play(FadeIn(heading), FadeIn(x_name))
-            self.play(FadeIn(x.row_labels, lag_ratio=0.1), FadeIn(x.cells), FadeIn(x.numbers), run_time=1.5)
-            self.say(f"The numbers are random, drawn with seed {t.seed}.")
+            self.play(FadeIn(x), FadeIn(elided), run_time=1.5)
+            self.say(f"The numbers are random, drawn with seed {t.seed}; a few columns stand for all {d_model}.")
             self.play(Indicate(x_name[1], color=self.theme.highlight), run_time=1.0)
-        self.x, self.x_name = x, x_name
+        self.x, self.x_name, self.elided = x, x_name, elided
 
     # --- 3. one big projection ---------------------------------------------------------
 
     def show_projection(self, t):
         seq, d_model = t.q.shape
         with self.step("project"):
-            q = self.wide_grid("q")
-            q_name = self.matrix_name(q, self.maths(r"Q = X\,W_Q", self.theme.query), self.words(f"still {seq} × {d_model}"))
+            q = self.columns(lambda h, a, b: f"q[:, {a}:{b}]", GRID_TOP)
+            q_name = self.matrix_name(
+                q.grids[0], self.maths(r"Q = X\,W_Q", self.theme.query), self.words(f"still {seq} × {d_model}")
+            )
             self.say("One big projection makes the queries of all heads at once.")
             self.play(
                 self.retitle("One projection for all heads"),
                 ReplacementTransform(self.x_name, q_name),
-                ReplacementTransform(self.x.cells, q.cells),
-                ReplacementTransform(self.x.numbers, q.numbers),
+                ReplacementTransform(self.x, q),
                 run_time=1.5,
             )
-            self.add(q)
-            # X's labels were faded in on their own: they leave too (Q has the same labels), so Q can move.
-            self.remove(self.x, self.x.row_labels)
             self.say(f"W_Q is a {d_model} by {d_model} projection matrix, random here.")
             self.play(Indicate(q_name[0], color=self.theme.highlight), run_time=1.0)
             self.say("Keys and values are made the same way, with W_K and W_V.")
-            self.wait(0.5)
-        self.q = q
+        self.q, self.q_name = q, q_name
 
     # --- 4. the split into heads -------------------------------------------------------
 
+    def split_shifts(self, picture: VGroup) -> dict:
+        """How far each head's part of an unsplit ``picture`` moves when the heads stand :data:`HEAD_GAP` apart, centred."""
+        heads = list(picture.parts)
+        middle = (len(heads) - 1) / 2
+        return {head: RIGHT * (k - middle) * HEAD_GAP for k, head in enumerate(heads)}
+
     def show_split(self, t):
         theme = self.theme
-        q = self.q
         seq, d_model = t.q.shape
+        q = self.q
         with self.step("split-into-heads"):
             shape = VGroup(
-                formula(theme, rf"d_{{head}} = {d_model} \div {t.n_heads} = {t.d_head}", size=theme.min_formula_size),
-                formula(theme, rf"({seq}, {d_model}) \to ({t.n_heads}, {seq}, {t.d_head})", size=theme.min_formula_size),
+                formula(theme, rf"d_{{head}} = d_{{model}} \div h = {d_model} \div {t.n_heads} = {t.d_head}"),
+                formula(theme, rf"({seq}, {d_model}) \to ({t.n_heads}, {seq}, {t.d_head})"),
             ).set_color(theme.highlight)
-            shape.arrange(RIGHT, buff=0.6)
-            heading = self.heading("Split into heads")
-            pin(shape, RIGHT, y=heading.get_y())
-            pairs = VGroup(
-                *[
-                    SurroundingRectangle(
-                        VGroup(q.cell(0, h * t.d_head), q.cell(seq - 1, (h + 1) * t.d_head - 1)),
-                        color=theme.highlight,
-                        buff=0.0,
-                        stroke_width=3,
-                    )
-                    for h in range(t.n_heads)
-                ]
-            )
-            blocks, titles = self.head_blocks("q_heads", top=-0.65)
+            titles = self.head_titles(q)
+            owned = self.column_numbers(q)
+            # In the room under the matrix, where the split leaves it.
+            shape.arrange(DOWN, buff=0.45).next_to(owned, DOWN, buff=0.8)
+            shape.shift(LEFT * shape.get_center()[0])
+            colour = [
+                part.animate.set_color(theme.head_color(head))
+                if not isinstance(part, NumberGrid)
+                else part.cells.animate.set_fill(theme.head_color(head), opacity=0.22).set_stroke(
+                    theme.head_color(head), width=2.5
+                )
+                for head, parts in q.parts.items()
+                if head is not None
+                for part in parts
+            ]
             if t.n_heads == 1:
                 self.say(f"With one head nothing is split: it keeps all {d_model} columns.")
             else:
-                self.say(f"Now split the {d_model} columns among the {t.n_heads} heads: {t.d_head} each.")
-            self.play(self.retitle("Split into heads"), FadeIn(pairs, lag_ratio=0.1), FadeIn(shape[0]), run_time=1.5)
+                self.say(f"Now split the {d_model} columns among the {t.n_heads} heads: {t.d_head} each, in its own colour.")
+            self.play(
+                self.retitle("Split into heads"),
+                *colour,
+                FadeIn(shape[0]),
+                FadeOut(self.q_name),
+                FadeOut(self.elided),
+                FadeIn(titles),
+                FadeIn(owned),
+                run_time=1.5,
+            )
             self.say(f"The reshape turns ({seq}, {d_model}) into ({t.n_heads}, {seq}, {t.d_head}).")
-            self.play(FadeIn(shape[1]), FadeIn(titles, lag_ratio=0.05), run_time=0.8)
-            moves = []
-            for h, block in blocks:
-                columns = range(h * t.d_head, (h + 1) * t.d_head)
-                moves.append(TransformFromCopy(VGroup(*[q.cell(i, j) for i in range(seq) for j in columns]), block.cells))
-                moves.append(TransformFromCopy(VGroup(*[q.number(i, j) for i in range(seq) for j in columns]), block.numbers))
+            self.play(FadeIn(shape[1]), run_time=0.8)
+            shifts = self.split_shifts(q)
+            heads = [head for head in q.parts if head is not None]
+            moves = [q.parts[head].animate.shift(shift) for head, shift in shifts.items()]
+            moves += [title.animate.shift(shifts[head]) for title, head in zip(titles, heads)]
+            moves += [number.animate.shift(shifts[head]) for number, head in zip(owned[1:], heads)]
+            moves.append(owned[0].animate.shift(shifts[next(iter(shifts))]))
             self.say("No number changes: they are only regrouped, head by head.")
-            self.play(*moves, *[FadeIn(block.row_labels) for _, block in blocks], run_time=2)
+            self.play(*moves, run_time=1.5)
 
-    def head_blocks(self, source: str, top: float) -> tuple[list[tuple[int, NumberGrid]], list]:
-        """One (seq, d_head) grid per head in a row, "head h" above each, tokens left of the first.
+    # --- 5. no extra cost --------------------------------------------------------------
 
-        When all heads do not fit the frame's width at a readable size, the middle ones are
-        left out and a "⋯" stands for them: the first heads, ⋯, the last head.
-        """
-        t, theme = self.trace, self.theme
-        size = theme.small_size
-        block_width = t.d_head * CELL_WIDTH
-        title_width = label(theme, f"head {t.n_heads}", size=theme.min_size).width
-        step = max(block_width, title_width) + BLOCK_GAP
-        # As wide as the labels of the full matrix, which the blocks come from and go back to.
-        label_w = self.token_label_width(t.d_model * CELL_WIDTH, size)
-        dots_width = 0.6
-        shown = list(range(t.n_heads))
-        if label_w + LABEL_BUFF + t.n_heads * step - BLOCK_GAP > CONTENT_WIDTH:
-            fits = int((CONTENT_WIDTH - label_w - LABEL_BUFF - dots_width + BLOCK_GAP) // step)
-            shown = list(range(max(1, fits - 1))) + [t.n_heads - 1]
-        elided = len(shown) < t.n_heads
-        total = label_w + LABEL_BUFF + len(shown) * step - BLOCK_GAP + (dots_width if elided else 0.0)
-        left = -total / 2 + label_w + LABEL_BUFF
-        blocks, titles = [], []
-        x = left
-        for k, h in enumerate(shown):
-            if k == len(shown) - 1 and elided:
-                dots = label(theme, "⋯", size=theme.body_size, color=theme.muted)
-                dots.move_to([x + dots_width / 2 - BLOCK_GAP / 2, top - len(t.tokens) * CELL_HEIGHT / 2, 0])
-                titles.append(dots)
-                x += dots_width
-            block = self.grid(f"{source}[{h}]", 1, cell_width=CELL_WIDTH, cell_height=CELL_HEIGHT, font_size=theme.min_size)
-            align_to_cells(block, block.cells, x + (step - BLOCK_GAP - block_width) / 2, top)
-            if k == 0:
-                self.row_labels(block, label_w, size)
-            title = label(theme, f"head {h + 1}", size=theme.min_size, color=theme.highlight)
-            titles.append(title.next_to(block.cells, UP, buff=0.12))
-            blocks.append((h, block))
-            x += step
-        return blocks, VGroup(*titles)
+    def show_no_extra_cost(self, t):
+        theme = self.theme
+        with self.step("no-extra-cost"):
+            self.clear()
+            heading = self.heading("Splitting adds no parameters or multiply-adds")
+            header = VGroup(
+                label(theme, t.cost_models[0], size=theme.body_size, color=theme.key).move_to([VIDEO_X, HEADER_Y, 0]),
+                label(theme, t.cost_models[1], size=theme.body_size, color=theme.key).move_to([GPT3_X, HEADER_Y, 0]),
+            )
+            rows = [
+                ("W_Q, W_K, W_V, W_O: numbers", r"4\, d_{model}^2", "cost_projection_params"),
+                ("scores: multiply-adds", r"n^2 d_{model} = h\, n^2 d_{head}", "cost_score_macs"),
+                ("weights × values: multiply-adds", "", "cost_value_macs"),
+                ("attention weights", r"h\, n^2", "cost_weights"),
+            ]
+            table = VGroup(
+                *[
+                    self.table_row(name, tex, (source, source), HEADER_Y - (k + 1) * ROW_STEP)
+                    for k, (name, tex, source) in enumerate(rows)
+                ]
+            )
+            note = self.note_lines(
+                (
+                    f"d_model = h × d_head: {t.d_model} = {t.n_heads} × {t.d_head}; n = {len(t.tokens)} tokens.",
+                    "Each head uses a slice of the same matrices.",
+                )
+            )
+            self.say("Does splitting cost anything? Compare one head as wide as the model with the split.")
+            self.play(FadeIn(heading), FadeIn(header), FadeIn(note))
+            self.say(f"The matrices are the same {t.d_model} by {t.d_model} ones: each head just takes a slice of their columns.")
+            self.play(FadeIn(table[0]), run_time=0.8)
+            self.say(
+                f"The scores cost the same too: {t.n_heads} heads of {t.d_head} numbers "
+                f"do the multiply-adds of one head of {t.d_model}, and so do weights times values."
+            )
+            self.play(FadeIn(table[1]), FadeIn(table[2]), run_time=0.8)
+            self.say(f"What grows is the number of attention weights: {t.n_heads} maps instead of one, so {t.n_heads} patterns.")
+            self.play(FadeIn(table[3]), run_time=0.8)
 
-    # --- 5. a pattern per head ---------------------------------------------------------
+    # --- 6. a pattern per head ---------------------------------------------------------
 
     def show_patterns(self, t):
         theme = self.theme
         # Four heatmaps a page (2 x 2), so each cell is wide enough to read: 8 heads take two pages.
         pages = [list(range(first, min(first + 4, t.n_heads))) for first in range(0, t.n_heads, 4)]
-        # The strongest single weight of each head: which word looks most at which.
-        peaks = [np.unravel_index(int(np.argmax(t.weights[h])), t.weights[h].shape) for h in range(t.n_heads)]
-
         with self.step("head-patterns"):
             self.clear()
             heading = self.heading(f"{plural(t.n_heads, 'head')}, {plural(t.n_heads, 'attention pattern')}")
-            picked = " (picked for clear patterns)" if t.seed == PATTERN_SEED else ""
-            note = self.note_lines((f"random projection matrices, seed {t.seed}{picked}",))
+            picked = ", picked so the maps differ clearly" if t.seed == PATTERN_SEED else ""
+            note = self.note_lines(
+                (f"Random, untrained projections (seed {t.seed}{picked}):", "the patterns mean nothing. Colours run from 0 to 1.")
+            )
             if t.n_heads == 1:
                 self.say(f"The head runs ordinary attention with its {t.d_head}-number queries and keys.")
             else:
@@ -324,11 +422,13 @@ class MultiHeadScene(ExplainerScene):
             shown = VGroup()
             for k, page in enumerate(pages):
                 sources, titles = [f"weights[{h}]" for h in page], [f"head {h + 1}" for h in page]
-                patterns = HeadGrid(self, sources, titles, t.tokens, PATTERNS, vmax=float(t.weights.max()))
-                maps, titles, decimals = patterns.maps, patterns.titles, patterns.decimals
+                patterns = HeadGrid(self, sources, titles, t.tokens, PATTERNS)
+                maps, titles = patterns.maps, patterns.titles
+                for title, h in zip(titles, page):
+                    title.set_color(theme.head_color(h))
                 if k == 0:
                     n = len(t.tokens)
-                    self.say(f"So each gets its own {n} × {n} pattern of attention weights.")
+                    self.say(f"So each gets its own {n} × {n} pattern of attention weights, every row summing to 1.")
                 else:
                     heads = f"Head {page[0] + 1}" if len(page) == 1 else f"Heads {page[0] + 1} to {page[-1] + 1}"
                     self.say(f"{heads}: patterns of their own again.")
@@ -337,60 +437,61 @@ class MultiHeadScene(ExplainerScene):
                     self.play(FadeIn(heatmap), FadeIn(title), run_time=0.5)
                 shown = VGroup(*maps, titles)
                 if k == 0:
-                    self.say("The projection matrices are random, not trained: the patterns mean nothing yet.")
-                    self.wait(0.3)
-                # The head of this page whose strongest weight is largest: where the pattern is clearest.
-                h = max(page, key=lambda head: t.weights[head][peaks[head]])
-                i, j = peaks[h]
-                weight = format_number(t.weights[h, i, j], decimals)
-                self.say(f"In head {h + 1}, “{t.tokens[i]}” looks most at “{t.tokens[j]}”: weight {weight}.")
-                box = SurroundingRectangle(maps[page.index(h)].cell(i, j), color=theme.highlight, buff=0.0, stroke_width=5)
-                self.play(FadeIn(box), Indicate(titles[page.index(h)], color=theme.highlight), run_time=1.0)
-                shown.add(box)
+                    self.say("The projections are random, not trained, so these patterns mean nothing:")
+                    self.say("they only show that each head weighs the same words its own way.")
+            self.say("What trained heads attend to is the subject of the trained-heads video.")
 
-    # --- 6. concatenate ----------------------------------------------------------------
+    # --- 7. concatenate ----------------------------------------------------------------
 
     def show_concat(self, t):
         seq, d_model = t.concat.shape
+        d = t.d_head
         with self.step("concatenate"):
             self.clear()
-            heading = self.heading("Concatenate the heads")
-            blocks, titles = self.head_blocks("head_outputs", top=GRID_TOP - 0.35)
+            heading = self.heading(f"Concatenate the heads: {seq} × {d_model} again")
+            self.current_heading = heading
+            blocks = self.columns(
+                lambda h, a, b: f"head_outputs[{h}, :, {a - h * d}:{b - h * d}]", GRID_TOP, split=True, colored=True
+            )
+            titles = VGroup(self.head_titles(blocks), self.column_numbers(blocks))
             self.say(f"Each head returns {plural(t.d_head, 'number')} per token: its weights times its values.")
-            self.play(FadeIn(heading), FadeIn(titles), *[FadeIn(b) for _, b in blocks], run_time=1.2)
-            concat = self.wide_grid("concat")
-            heads = ", ".join(f"head {h + 1}" for h in range(t.n_heads)) if t.n_heads <= 2 else f"head 1, …, head {t.n_heads}"
-            concat_name = self.matrix_name(concat, self.words(f"Concat({heads}): {seq} × {d_model}"))
-            moves = [
-                block.animate.shift(concat.cell(0, h * t.d_head).get_center() - block.cell(0, 0).get_center())
-                for h, block in blocks
-            ]
-            self.say(f"Side by side, every token has {d_model} numbers again: the concatenation.")
-            self.play(*moves, ReplacementTransform(titles, concat_name), run_time=1.5)
-            self.remove(*[block for _, block in blocks])
-            self.add(concat)
+            self.play(FadeIn(heading), FadeIn(titles), FadeIn(blocks), run_time=1.2)
+            concat = self.columns(lambda h, a, b: f"concat[:, {a}:{b}]", GRID_TOP, colored=True)
+            joined_titles = VGroup(self.head_titles(concat), self.column_numbers(concat))
+            self.say(f"Side by side, every token has {d_model} numbers again; each head keeps its colour and its columns.")
+            self.play(
+                *[ReplacementTransform(a, b) for a, b in zip(blocks, concat)],
+                ReplacementTransform(titles, joined_titles),
+                run_time=1.5,
+            )
             self.wait(0.5)
-        self.concat = concat
+        self.concat, self.concat_numbers = concat, joined_titles[1]
 
-    # --- 7. the output projection ------------------------------------------------------
+    # --- 8. the output projection ------------------------------------------------------
 
     def show_output(self, t):
         seq, d_model = t.concat.shape
         concat = self.concat
         with self.step("output-projection"):
-            output = self.wide_grid("output", with_labels=False)
-            output.shift(DOWN * (seq * CELL_HEIGHT + 0.75))
-            output_labels = concat.row_labels.copy().shift(output.cells.get_center() - concat.cells.get_center())
+            below = self.concat_numbers.get_bottom()[1] - 0.75
+            output = self.columns(lambda h, a, b: f"output[:, {a}:{b}]", below, with_labels=False)
+            output_labels = concat.row_labels.copy().shift(
+                output.grids[0].cells.get_center() - concat.grids[0].cells.get_center()
+            )
             output_name = self.matrix_name(
-                output, self.maths(r"\mathrm{output} = \mathrm{Concat}\; W_O", self.theme.text), self.words(f"{seq} × {d_model}")
+                output.grids[0],
+                self.maths(r"\mathrm{output} = \mathrm{Concat}\; W_O", self.theme.text),
+                self.words(f"{seq} × {d_model}"),
             )
-            self.say(f"A last {d_model} by {d_model} projection matrix, W_O, mixes what the heads found.")
-            self.play(FadeIn(output_name), FadeIn(output_labels))
+            self.say(f"A last {d_model} by {d_model} projection matrix, W_O, mixes the heads.")
+            self.play(self.retitle("Mix the heads with W_O"), FadeIn(output_name), FadeIn(output_labels))
             self.play(
-                TransformFromCopy(concat.cells, output.cells), TransformFromCopy(concat.numbers, output.numbers), run_time=1.8
+                *[TransformFromCopy(VGroup(*[g for g in concat.grids]), VGroup(*[g for g in output.grids]))],
+                FadeIn(VGroup(*[m for m in output if not isinstance(m, NumberGrid)])),
+                run_time=1.8,
             )
+            self.say("Each output number is a sum over all the heads' columns, so it has no head of its own: no colour.")
             self.say(f"The result has the input's shape, {seq} by {d_model}, ready for the next layer.")
-            self.wait(0.5)
 
     # --- 8. the same idea at GPT-3's scale ---------------------------------------------
 

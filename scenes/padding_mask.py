@@ -146,7 +146,13 @@ class PaddingMaskScene(ExplainerScene):
         with self.step("pads-leak-without-a-mask"):
             self.clear()
             heading = self.heading(f"No padding mask: the {PAD} keys take weight")
-            note = label(theme, f"Q = K = V = course embeddings; {PAD} = zeros", size=theme.small_size, color=theme.muted)
+            note = VGroup(
+                label(theme, f"Shortcut: Q = K = V = X, no W_Q, W_K, W_V. Here a {PAD} is a zero vector.", **self.aside),
+                VGroup(
+                    label(theme, f"Small embeddings, close scores: weights near an even 1/{n} =", **self.aside),
+                    self.number("uniform_weight", 2, **self.aside),
+                ).arrange(RIGHT, buff=0.12),
+            ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
             note.next_to(heading, DOWN, buff=0.25).align_to(heading, LEFT)
             unmasked = self.heatmap("unmasked_weights", tokens, tokens)
             unmasked.move_to(LEAK_AT)
@@ -158,12 +164,26 @@ class PaddingMaskScene(ExplainerScene):
             pad_boxes = VGroup(*[SurroundingRectangle(unmasked.column(j), color=theme.masked, buff=0.04) for j in self.pads])
             share = format_number(t.pad_share[t.focus], 2)
             self.say("In an encoder such as BERT, every token may look at every other token.")
-            self.play(FadeIn(heading), FadeIn(note), FadeIn(unmasked.row_labels), FadeIn(unmasked.col_labels))
+            self.play(FadeIn(heading), FadeIn(unmasked.row_labels), FadeIn(unmasked.col_labels))
+            self.say(
+                "A shortcut keeps the numbers few: Q, K and V are the embeddings themselves, with no W_Q, W_K or W_V.",
+                spoken="A shortcut keeps the numbers few: the queries, keys and values are the embeddings themselves, "
+                "with no learned projections.",
+            )
+            self.play(FadeIn(note[0]))
             self.say("Without a padding mask, the pads are keys like any other.")
             for r in range(n):
                 self.play(FadeIn(unmasked.row(r)), run_time=0.4)
-            self.say("A pad's embedding is all zeros, yet softmax still gives it weight.")
+            self.say(
+                "Here a pad's vector is all zeros, so its scores are 0, and softmax still gives it weight.",
+            )
             self.play(FadeIn(pad_boxes))
+            self.say("In BERT a pad is not even zeros: position and segment embeddings are added to every token, pads too.")
+            self.say(
+                f"These small embeddings give close scores, so every weight stays near an even share of 1/{n}.",
+                spoken=f"These small embeddings give close scores, so every weight stays near an even share of one in {n}.",
+            )
+            self.play(FadeIn(note[1]))
             self.say(f"“{tokens[t.focus]}” spends {share} of its attention on the {len(self.pads)} pads, which mean nothing.")
             self.play(FadeIn(shares_name), FadeIn(shares, lag_ratio=0.1))
 
@@ -297,6 +317,13 @@ class PaddingMaskScene(ExplainerScene):
             pad_columns = VGroup(
                 *[SurroundingRectangle(grid.column(j), color=theme.masked, buff=0.04) for grid in (alone, both) for j in pads]
             )
+            positions_note = self.note_lines(
+                (
+                    "Same rows as without pads: true here, where the vectors carry no position.",
+                    "GPT-2 adds a learned vector per position: under left padding, its position ids",
+                    "must be rebuilt to count from the first real token.",
+                )
+            )
             first = t.left_queries[0]
             weights = [format_number(w, 2) for w in t.left_causal_weights[0]]
             on_pads = " and ".join(weights[j] for j in pads)
@@ -310,10 +337,21 @@ class PaddingMaskScene(ExplainerScene):
             self.play(FadeIn(pad_columns[: len(pads)]))
             self.say("Add the padding mask, and the pads get exactly 0 again.")
             self.play(FadeIn(names[1]), FadeIn(both), FadeIn(pad_columns[len(pads) :]), run_time=1.2)
-            self.say("The real rows are then exactly those of the sentence without padding.")
+            self.say("Here the real rows are then exactly those of the sentence without padding,")
+            self.say("because these vectors carry no position.")
+            self.play(FadeIn(positions_note))
+            self.say(
+                "GPT-2 adds a learned vector per position: with pads on the left, "
+                "its position numbers must be rebuilt to start at the first real token.",
+            )
             self.say("A padding mask is needed wherever a real token could otherwise see a pad.")
 
     # --- pieces -----------------------------------------------------------------------
+
+    @property
+    def aside(self) -> dict:
+        """How a note under a heading is drawn: small and muted."""
+        return {"size": self.theme.min_size, "color": self.theme.muted}
 
     def token_box(self, token: str, width: float = 1.3) -> VGroup:
         """A token in a box; pads in the masked colour."""

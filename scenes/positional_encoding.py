@@ -133,9 +133,15 @@ class PositionalEncodingScene(ExplainerScene):
         ia, ja = self.dog_to_man(a)
         ib, jb = self.dog_to_man(b)
         with self.step("same-weights"):
-            self.say("Run self-attention on each, with Q = K = V = X.")
+            self.say(
+                "Run self-attention on each, with a shortcut: Q = K = V = X, no W_Q, W_K or W_V.",
+                spoken="Run self-attention on each, with a shortcut: the queries, keys and values are the embeddings, "
+                "with no learned projections.",
+            )
             left_map, left_name = self.weights_column(a, "weights_a", CENTRES[0])
             right_map, right_name = self.weights_column(b, "weights_b", CENTRES[1])
+            note = self.note_lines(("Shortcut: Q = K = V = X, no W_Q, W_K, W_V (learned ones act row by row: the same result)",))
+            self.play(FadeIn(note))
             self.play(self.order_boxes.animate.set_stroke(opacity=0.0), run_time=0.5)
             self.remove(self.order_boxes)
             for heatmap, name in ((left_map, left_name), (right_map, right_name)):
@@ -151,8 +157,31 @@ class PositionalEncodingScene(ExplainerScene):
                 SurroundingRectangle(right_map.cell(ib, jb), color=theme.highlight, buff=0.0, stroke_width=5),
             )
             self.play(Create(marks), run_time=1.0)
+            self.say(
+                "Learned W_Q, W_K and W_V would not help: they act on each row alone, "
+                "so the same rows in another order still give the same weights, reordered.",
+                spoken="Learned projections would not help: they act on each row alone, "
+                "so the same rows in another order still give the same weights, reordered.",
+            )
+            self.own_weight_note(a, "weights_a", left_map)
             self.say("Without positions, attention cannot tell who bites whom.")
             self.play(Indicate(left_map.row_labels, color=theme.highlight), Indicate(right_map.row_labels, color=theme.highlight))
+
+    def own_weight_note(self, tokens, source: str, heatmap) -> None:
+        """What the shortcut Q = K causes: the word that looks most at itself, said and boxed (if one does)."""
+        theme = self.theme
+        weights = getattr(self.trace, source)
+        own = [r for r in range(len(tokens)) if int(np.argmax(weights[r])) == r]
+        if not own:
+            return
+        r = max(own, key=lambda row: weights[row, row])
+        self.say(
+            f"The shortcut shows in the diagonal: “{tokens[r]}” gives itself {format_number(weights[r, r], 2)}, "
+            "because with Q = K a word's score with itself is its length squared.",
+            spoken=f"The shortcut shows in the diagonal: “{tokens[r]}” gives itself {format_number(weights[r, r], 2)}, "
+            "because with the queries equal to the keys, a word's score with itself is its length squared.",
+        )
+        self.play(Indicate(heatmap.number(r, r), color=theme.highlight))
 
     def show_formula(self):
         """Step 3: the sinusoidal encoding, and the fingerprints of positions 0, 1 and 2."""
@@ -245,7 +274,7 @@ class PositionalEncodingScene(ExplainerScene):
         t, theme = self.trace, self.theme
         last_pos, last_dim = t.seq_len - 1, t.d_model - 1
         with self.step("fifty-positions"):
-            self.say(f"Now the course notebook's size: {t.seq_len} positions, {t.d_model} dimensions each.")
+            self.say(f"Now a larger size: {t.seq_len} positions, {t.d_model} dimensions each.")
             self.clear()
             heading = self.heading(f"Sinusoidal encoding, {t.seq_len} × {t.d_model}")
             grid = ColorGrid(theme, t.pe, cell_width=0.08, cell_height=0.09, vmin=t.pe_min, vmax=t.pe_max)

@@ -30,7 +30,7 @@ from manim import (
 from attention_math import THE_CAT_SAT, self_attention_trace, sentence_example
 
 from .kit import ExplainerScene
-from .kit.heatmaps import attention_heatmap, axis_names
+from .kit.heatmaps import AxisLabels, Cells, axis_names, weights_heatmap
 from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_AREA, SAFE_LEFT, SAFE_TOP, center_between, keep_inside, pin
 from .kit.tables import NumberGrid
 from .kit.text import elided_label, formula, label, word_rows
@@ -101,7 +101,7 @@ class SelfAttentionScene(ExplainerScene):
         self.row_height = min(0.55, 4.0 / n)
         top = 1.85 if n <= 6 else 2.1
         with self.step("embeddings"):
-            origin = "from the course notebook" if self.course else "made up for this video"
+            origin = "made up by hand for this example" if self.course else "made up for this video"
             self.say(f"Each word is a row of {t.x_query.shape[1]} numbers, its embedding, {origin}.")
             self.clear()
             heading = self.title_heading(self.query_name)
@@ -112,15 +112,26 @@ class SelfAttentionScene(ExplainerScene):
             centre = max(-4.4, LEFT_EDGE + x.row_labels.width + 0.15 + x.cells.width / 2)
             x.shift(RIGHT * (centre - x.cells.get_center()[0]) + UP * (top - x.cells.get_top()[1]))
             self.x_name = formula(theme, r"X = Q = K = V", size=theme.body_size).next_to(x.cells, UP, buff=0.3)
+            self.shortcut = self.note_lines(
+                (
+                    "Shortcut: no W_Q, W_K, W_V. Q, K and V are the embeddings themselves,",
+                    "so a word's score with itself is its length squared: that favours its own column.",
+                )
+            )
             self.play(FadeIn(heading))
             self.play(FadeIn(x.row_labels, lag_ratio=0.1), FadeIn(x.cells), FadeIn(x.numbers), run_time=1.5)
-            self.say("To keep every number in view, the queries, keys and values are these rows too.")
+            self.say(
+                "A shortcut: a real model makes Q, K and V with three learned matrices, W_Q, W_K and W_V.",
+                spoken="A shortcut: a real model makes the queries, keys and values with three learned matrices.",
+            )
             self.play(Write(self.x_name))
+            self.say("Here we skip them: the queries, keys and values are these rows themselves.")
+            self.play(FadeIn(self.shortcut))
             self.note = None
             if not self.course:
-                self.say("Words the notebook has keep its numbers; the others get made-up ones.")
+                self.say("Words of the example sentence keep its numbers; the others get made-up ones.")
                 self.note = self.source_note()
-                self.play(FadeIn(self.note))
+                self.play(FadeOut(self.shortcut), FadeIn(self.note))
         self.x = x
         self.first_column = x.cells.get_right()[0] + 1.0
 
@@ -130,7 +141,7 @@ class SelfAttentionScene(ExplainerScene):
         with self.step("query"):
             self.say(f"Take “{t.query_tokens[t.focus]}” as the query: which words should it look at?")
             query_box = SurroundingRectangle(self.x.row(t.focus), color=theme.query, buff=0.04)
-            fades = [FadeOut(self.note)] if self.note is not None else []
+            fades = [FadeOut(self.note)] if self.note is not None else [FadeOut(self.shortcut)]
             self.play(FadeIn(query_box), FadeIn(self.query_name), *fades)
             self.say("Its score for each key is the dot product of its query row with that key's row.")
 
@@ -226,6 +237,46 @@ class SelfAttentionScene(ExplainerScene):
                 f"“{t.query_tokens[i]}” gives the largest weight, {format_number(t.weights[i, top], 2)}, to “{t.key_tokens[top]}”."
             )
             self.play(Indicate(weights.numbers[top], color=theme.highlight))
+            self.explain_the_shortcut(top)
+            self.say(
+                f"Yet no weight is far from an even share, 1/{len(t.key_tokens)}: the scores differ little.",
+                spoken=f"Yet no weight is far from an even share, one in {len(t.key_tokens)}: the scores differ little.",
+            )
+            self.play(FadeIn(self.even_share))
+
+    def explain_the_shortcut(self, top: int) -> None:
+        """What Q = K does to the focus row: its score with itself is its squared length, said and boxed in the scores."""
+        t, theme = self.trace, self.theme
+        i = t.focus
+        n = len(t.key_tokens)
+        self.even_share = VGroup(
+            label(theme, f"even share 1/{n} =", size=theme.small_size, color=theme.muted),
+            self.number("uniform_weight", 2, size=theme.small_size, color=theme.muted),
+        ).arrange(RIGHT, buff=0.12)
+        self.even_share.next_to(self.total, DOWN, buff=0.2).align_to(self.total, LEFT)
+        keep_inside(self.even_share, left=None)
+        query = t.query_tokens[i]
+        box = SurroundingRectangle(self.raw.cells[i], color=theme.highlight, buff=0.03)
+        if top == i:
+            others = max(t.raw_scores[i, j] for j in range(n) if j != i)
+            rival = t.key_tokens[int(max((j for j in range(n) if j != i), key=lambda j: t.raw_scores[i, j]))]
+            self.say(
+                f"That is the shortcut at work: with Q = K, “{query}” scored with itself is its own length squared, "
+                f"{format_number(t.raw_scores[i, i], 2)}, more than with “{rival}”, {format_number(others, 2)}.",
+                spoken=f"That is the shortcut at work: with the queries equal to the keys, “{query}” scored with itself "
+                f"is its own length squared, {format_number(t.raw_scores[i, i], 2)}, "
+                f"more than with “{rival}”, {format_number(others, 2)}.",
+            )
+        else:
+            self.say(
+                f"With Q = K, “{query}” scored with itself is its own length squared, {format_number(t.raw_scores[i, i], 2)};",
+                spoken=f"With the queries equal to the keys, “{query}” scored with itself is its own length squared, "
+                f"{format_number(t.raw_scores[i, i], 2)};",
+            )
+            self.play(FadeIn(box))
+            self.say("another word's row is longer still and points the same way, so it wins here.")
+            return
+        self.play(FadeIn(box))
 
     def sum_the_values(self):
         """Step 6: the output, written out: each value row times its weight, then the rows added."""
@@ -301,14 +352,22 @@ class SelfAttentionScene(ExplainerScene):
             heading = self.heading("Attention weights: every query, every key")
             keys = [short(theme, token, 2.9) for token in t.key_tokens]
             cell = (1.05, min(0.62, 3.6 / n))
-            heatmap = attention_heatmap(self, "weights", self.labels, keys, cell=cell, scale=(0.0, None), label_width=LABEL_WIDTH)
-            note = self.note_lines(
+            heatmap = weights_heatmap(self, "weights", self.labels, keys, cells=Cells(*cell), labels=AxisLabels(LABEL_WIDTH))
+            lowest, highest = float(t.weights.min()), float(t.weights.max())
+            origin = "Embeddings made up by hand" if self.course else "Made-up embeddings"
+            note = self.note_with_numbers(
                 (
-                    "Embeddings made up by hand in the course notebook:",
-                    "the pattern shows their dot products, not learned meaning.",
+                    (f"{origin}, Q = K = V = X: dot products, not learned meaning.",),
+                    # Words without descenders: the row lines up on the bottoms of its parts.
+                    (
+                        "Colour scale 0 to 1. Values from",
+                        format_number(lowest, 2),
+                        "to",
+                        format_number(highest, 2),
+                        "near an even share of",
+                        ("uniform_weight", 2),
+                    ),
                 )
-                if self.course
-                else ("Made-up embeddings: the pattern is chance, not meaning.",)
             )
             names = axis_names(theme, heatmap)
             picture = VGroup(heatmap, names)
@@ -325,10 +384,24 @@ class SelfAttentionScene(ExplainerScene):
                 f"then “{t.key_tokens[strongest[1]]}” ({format_number(t.weights[i, strongest[1]], 2)})."
             )
             self.play(FadeIn(SurroundingRectangle(heatmap.row(i), color=theme.highlight, buff=0.03)))
-            if self.course:
-                self.say("These embeddings were made up by hand, so the pattern is not learned meaning.")
-            else:
-                self.say("These embeddings are made up, so the pattern is chance, not meaning.")
+            own = [r for r in range(n) if int(t.weights[r].argmax()) == r]
+            diagonal = VGroup(*[SurroundingRectangle(heatmap.cell(r, r), color=theme.query, buff=0.02) for r in own])
+            if own:
+                words = ", ".join(f"“{t.query_tokens[r]}”" for r in own)
+                self.say(
+                    f"{words} look most at themselves: with Q = K a word's score with itself is its length squared, "
+                    "which favours its own column. That is the shortcut, not meaning.",
+                    spoken=f"{words} look most at themselves: with the queries equal to the keys, a word's score with itself "
+                    "is its length squared, which favours its own column. That is the shortcut, not meaning.",
+                )
+                self.play(FadeIn(diagonal))
+            self.say(
+                f"And every weight lies between {format_number(lowest, 2)} and {format_number(highest, 2)}, "
+                f"near an even share of 1/{n}: these small embeddings give close scores, so no word looks anywhere decisively.",
+                spoken=f"And every weight lies between {format_number(lowest, 2)} and {format_number(highest, 2)}, "
+                f"near an even share of one in {n}: these small embeddings give close scores, "
+                "so no word looks anywhere decisively.",
+            )
             self.play(FadeIn(note))
 
     def title_heading(self, query_name) -> Text:

@@ -71,6 +71,12 @@ class Theme:
     hero_formula_size: int = 56
     """A formula shown alone as large as the frame allows, beside a heatmap it explains."""
     colormap: tuple[str, ...] = field(default=VIRIDIS)
+    heads: tuple[str, ...] = ()
+    """One colour per attention head (a head's columns, blocks and titles), kept through split and concatenation."""
+
+    def head_color(self, head: int) -> str:
+        """The colour of head ``head`` (numbered from 0); more heads than colours reuse them in turn."""
+        return self.heads[head % len(self.heads)]
 
     @property
     def text_colors(self) -> dict[str, str]:
@@ -83,6 +89,7 @@ class Theme:
             "value": self.value,
             "highlight": self.highlight,
             "masked": self.masked,
+            **{f"head {h + 1}": color for h, color in enumerate(self.heads)},
         }
 
 
@@ -98,6 +105,7 @@ DARK = Theme(
     masked="#E07A7A",
     line="#5A6070",
     surface="#1B1E26",
+    heads=("#F8A5C2", "#7FD3C6", "#C7A6F7", "#F6C177", "#9CCF6B", "#F4978E", "#8FB8F7", "#E2E27A"),
 )
 
 LIGHT = Theme(
@@ -112,6 +120,7 @@ LIGHT = Theme(
     masked="#B0281E",
     line="#9AA0AA",
     surface="#F1F2F4",
+    heads=("#B0306A", "#11756A", "#6B3FB0", "#8A5A00", "#3D7A12", "#B23A2E", "#2856A8", "#6B6B00"),
 )
 
 THEMES = {theme.name: theme for theme in (DARK, LIGHT)}

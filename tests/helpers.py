@@ -30,7 +30,7 @@ from attention_math import lookup
 from scenes import SCENES
 from scenes.theme import parse_number
 
-from .layout import layout_problems
+from .layout import glyph_clearance_problems, layout_problems
 
 # --- processes and the CLI ------------------------------------------------------------
 
@@ -120,6 +120,8 @@ class Recording:
     """Per step name: left, right, bottom and top of everything on screen when it ended."""
     layout_problems: dict[str, None] = field(default_factory=dict)
     """What :func:`.layout.layout_problems` found after any animation, once each, with its step (if watched)."""
+    glyph_problems: dict[str, None] = field(default_factory=dict)
+    """What :func:`.layout.glyph_clearance_problems` found after any animation, once each, with its step (if watched)."""
 
     def __call__(self, scene, ended) -> None:
         step = scene.steps[-1].name if scene.steps else "(before the first step)"
@@ -140,6 +142,8 @@ class Recording:
         if self.watch_layout:
             for problem in layout_problems(scene.mobjects):
                 self.layout_problems.setdefault(f"{step}: {problem}", None)
+            for problem in glyph_clearance_problems(scene.mobjects):
+                self.glyph_problems.setdefault(f"{step}: {problem}", None)
 
 
 def build_without_video(scene_class, media_dir: str | None = None, watch_layout: bool = False, observe=None, **scene_arguments):

@@ -122,3 +122,45 @@ def layout_problems(mobjects: list[Mobject]) -> list[str]:
                 )
                 break
     return problems
+
+
+CELL_CLEARANCE = 0.05
+"""Least gap, in units, between a number's ink and its cell's border line (7 px at 1080p; a border is 2 to 4 px wide)."""
+
+
+def glyph_clearance_problems(mobjects: list[Mobject], clearance: float = CELL_CLEARANCE) -> list[str]:
+    """Numbers whose ink comes closer than ``clearance`` to the border of the cell they are drawn in.
+
+    Walks every :class:`~scenes.kit.tables.NumberGrid` on screen and measures each visible number's
+    glyphs (the text's own outline box: its ink, not a box around it) against its cell's rectangle.
+    A number moved out of its cell (carried to another picture) is not in a cell and is left out.
+    """
+    from scenes.kit.tables import NumberGrid
+
+    problems: list[str] = []
+    grids: list[NumberGrid] = []
+
+    def walk(mobject: Mobject) -> None:
+        if isinstance(mobject, NumberGrid):
+            grids.append(mobject)
+        for part in mobject.submobjects:
+            walk(part)
+
+    for mobject in mobjects:
+        walk(mobject)
+    for grid in grids:
+        for cell, number in zip(grid.cells, grid.numbers):
+            if not any(_visible(part) for part in number.get_family()):
+                continue
+            ink, box = _box(number), _box(cell)
+            centre_x, centre_y = (ink.left + ink.right) / 2, (ink.bottom + ink.top) / 2
+            if not (box.left < centre_x < box.right and box.bottom < centre_y < box.top):
+                continue
+            gaps = (ink.left - box.left, box.right - ink.right, ink.bottom - box.bottom, box.top - ink.top)
+            if min(gaps) < clearance - 1e-9:
+                problems.append(
+                    f"glyphs near a border: {describe(number)} is {min(gaps):.3f} from its cell's edge "
+                    f"(cell {box.right - box.left:.2f} × {box.top - box.bottom:.2f}, ink {ink.right - ink.left:.2f} × "
+                    f"{ink.top - ink.bottom:.2f})"
+                )
+    return problems

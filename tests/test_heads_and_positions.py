@@ -45,6 +45,23 @@ def test_multi_head_trace_matches_torch_module(heads):
     np.testing.assert_allclose(t.weights, weights[0].detach().numpy(), rtol=1e-10, atol=1e-12)
 
 
+@pytest.mark.parametrize("n_heads", [1, 2, 8])
+def test_splitting_into_heads_adds_no_parameters_or_multiply_adds(n_heads):
+    """What the no-extra-cost step shows: PyTorch's module has as many parameters with 1 head as with h, and the
+    scores' multiply-adds counted from the arrays' shapes are the same split or whole; only the weights multiply."""
+    t = multi_head_trace(d_model=16, n_heads=n_heads)
+    one, split = (torch.nn.MultiheadAttention(16, h, bias=False, batch_first=True, dtype=torch.float64) for h in (1, n_heads))
+    counts = [sum(p.numel() for p in module.parameters()) for module in (one, split)]
+    assert counts[0] == counts[1] == t.cost_projection_params[0] == t.cost_projection_params[1]
+    heads, seq, d_head = t.q_heads.shape
+    # einsum's multiply-adds: one per (head, query, key, feature) of Q_i K_i^T.
+    split_scores = np.einsum("hqd,hkd->hqk", t.q_heads, t.k_heads)
+    assert split_scores.size * d_head == heads * seq * seq * d_head == t.cost_score_macs[1]
+    assert seq * seq * t.d_model == t.cost_score_macs[0] == t.cost_score_macs[1]
+    assert t.cost_value_macs[0] == t.cost_value_macs[1] == t.cost_score_macs[0]
+    assert t.cost_weights[1] == t.weights.size == n_heads * t.cost_weights[0]
+
+
 def test_multi_head_trace_shapes_follow_the_course(heads):
     t = heads
     assert (len(t.tokens), t.d_model, t.n_heads, t.d_head) == (6, 16, 8, 2)

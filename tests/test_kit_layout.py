@@ -108,7 +108,7 @@ def test_head_grid_fills_its_region_with_one_titled_map_per_head(heads):
     weights = rng.dirichlet(np.ones(len(tokens)), size=(heads, len(tokens)))
     scene = Source(weights=weights)
     region = Region(CONTENT.left, CONTENT.right, -3.0, 2.75)
-    grid = HeadGrid(scene, [f"weights[{h}]" for h in range(heads)], [f"head {h + 1}" for h in range(heads)], tokens, region, 1.0)
+    grid = HeadGrid(scene, [f"weights[{h}]" for h in range(heads)], [f"head {h + 1}" for h in range(heads)], tokens, region)
     assert len(grid.maps) == heads and [t.original_text for t in grid.titles] == [f"head {h + 1}" for h in range(heads)]
     columns = 1 if heads == 1 else 2
     for k, heatmap in enumerate(grid.maps):

@@ -71,6 +71,12 @@ def attention_exercises(trace: AttentionTrace) -> list[Exercise]:
                 Table("keys K, one row per key", trace.k, 2, rows=keys, columns=dims),
             ],
             answer=[Table("q · k", trace.raw_scores[i], 2, columns=keys)],
+            note=(
+                "Here Q = K = V = X, with no W_Q, W_K, W_V (a shortcut): a word's score with itself is its squared "
+                "length, which favours its own column."
+                if trace.w_q is None and trace.self_scores.size
+                else ""
+            ),
         ),
         Exercise(
             f"Divide each score by √d_k (d_k = {trace.d_k}).",
@@ -452,7 +458,9 @@ def cross_attention_exercises(trace: CrossAttentionTrace) -> list[Exercise]:
             "Apply softmax: exponentiate each score, add them up, divide each by the sum. "
             "Which English word gets the largest attention weight? Check that the weights add up to 1.",
             answer=[Table("attention weights", trace.weights[i], 3, columns=keys)],
-            note="There is no mask in cross-attention here: the whole English sentence is known, "
+            note="These are toy vectors: each decoder query was built as its English partner's vector plus noise, "
+            "so the largest weight lands on the partner by construction; a trained decoder learns such queries. "
+            "There is no mask in cross-attention here: the whole English sentence is known, "
             "so every decoder position may look at every English word.",
         ),
         Exercise(

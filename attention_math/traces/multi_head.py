@@ -69,6 +69,17 @@ class MultiHeadTrace(Trace):
         ``concat @ w_o``, ``(seq, d_model)``.
     source
         Where the inputs come from, said on screen.
+    cost_models
+        The two ways compared for cost: one head as wide as the model, and the heads of this pass.
+    cost_projection_params
+        Numbers in W_Q, W_K, W_V and W_O, ``4 * d_model**2`` both ways: a head's share of the columns is
+        a slice of the same matrices, so splitting adds no parameters.
+    cost_score_macs
+        Multiply-adds of the scores ``Q Kᵀ``: ``seq² * d_model`` for one head, ``heads * seq² * d_head`` split.
+    cost_value_macs
+        Multiply-adds of the weights times the values, the same two ways.
+    cost_weights
+        Attention weights the softmax makes: ``seq²`` for one head, ``heads * seq²`` split (the one cost that grows).
     scale_models
         Names of the compared models: this video's own model (``d_model`` and ``n_heads`` above,
         one layer), then GPT-3.
@@ -112,6 +123,11 @@ class MultiHeadTrace(Trace):
     concat: np.ndarray
     output: np.ndarray
     source: str
+    cost_models: tuple[str, ...]
+    cost_projection_params: np.ndarray
+    cost_score_macs: np.ndarray
+    cost_value_macs: np.ndarray
+    cost_weights: np.ndarray
     scale_models: tuple[str, ...]
     scale_d_model: np.ndarray
     scale_heads: np.ndarray
@@ -164,6 +180,9 @@ def multi_head_trace(
     attention_params = layer_attention_params * layers
     if np.any(d % heads):
         raise ValueError("every compared model needs d_model divisible by its number of heads")
+    seq = len(tokens)
+    _, _, d_head = result.q.shape  # (heads, seq, d_head)
+    projections = sum(w.size for w in (w_q, w_k, w_v, w_o))  # the same matrices whatever the number of heads
     return MultiHeadTrace(
         seed=seed,
         tokens=tuple(tokens),
@@ -185,6 +204,11 @@ def multi_head_trace(
         concat=result.concat,
         output=result.output,
         source=f"random embeddings and projection matrices, numpy default_rng({seed})",
+        cost_models=(f"1 head of {d_model}", f"{n_heads} heads of {d_head}"),
+        cost_projection_params=np.array([projections, projections]),
+        cost_score_macs=np.array([seq * seq * d_model, n_heads * seq * seq * d_head]),
+        cost_value_macs=np.array([seq * seq * d_model, n_heads * seq * seq * d_head]),
+        cost_weights=np.array([seq * seq, n_heads * seq * seq]),
         scale_models=tuple(m.name for m in models),
         scale_d_model=d,
         scale_heads=heads,

@@ -56,6 +56,11 @@ class AttentionTrace(Trace):
         Index of the query row a scene walks through one dot product at a time.
     focus_terms
         ``q[focus] * k``: the products whose row sums are ``raw_scores[focus]``.
+    uniform_weight
+        ``1 / n_k``: each key's weight if attention were spread evenly, what near-even weights are compared with.
+    self_scores
+        ``raw_scores[i, i]`` for each query (self-attention only, else empty): with Q = K a word's score with
+        itself is its squared length, ``|x_i|²``, which is why a long row looks most at itself.
     source
         Where the inputs come from, said on screen.
     """
@@ -80,6 +85,8 @@ class AttentionTrace(Trace):
     weighted_values: np.ndarray
     focus: int
     focus_terms: np.ndarray
+    uniform_weight: float
+    self_scores: np.ndarray
     source: str
 
     @property
@@ -145,6 +152,8 @@ def attention_trace(
         weighted_values=weighted_values,
         focus=focus,
         focus_terms=q[focus] * k,  # (n_k, d_k)
+        uniform_weight=1.0 / len(key_tokens),
+        self_scores=np.diagonal(raw_scores).copy() if self_attention else np.zeros(0),
         source=source,
     )
 

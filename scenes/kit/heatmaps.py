@@ -113,7 +113,8 @@ class HeadGrid(VGroup):
     maps and their labels fill ``region``; the first row's titles stand just over it.
     Cells are as large as the region allows, up to ``max_cell``; the numbers show two decimals
     where a cell is wide enough, else one. Neighbouring numbers are kept apart by borders in
-    the background colour.
+    the background colour. Colours run on the fixed scale 0 to 1 (as :func:`weights_heatmap`), so a
+    weight near 1/n looks as weak as it is, whatever the largest weight of the map.
 
     Attributes
     ----------
@@ -132,7 +133,6 @@ class HeadGrid(VGroup):
         titles: Sequence[str],
         tokens: Sequence[str],
         region: Region,
-        vmax: float,
         max_cell: tuple[float, float] = (0.8, 0.55),
         max_label_width: float = 2.0,
     ):
@@ -159,7 +159,7 @@ class HeadGrid(VGroup):
                 self.decimals,
                 heat=True,
                 vmin=0.0,
-                vmax=vmax,
+                vmax=1.0,
                 cell_width=cell_w,
                 cell_height=cell_h,
                 font_size=theme.min_size,

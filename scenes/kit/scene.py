@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import ClassVar, Iterator, Protocol, Sequence
 
-from manim import DOWN, FadeOut, Mobject, Scene, Text, VGroup
+from manim import DOWN, RIGHT, FadeOut, Mobject, Scene, Text, VGroup
 
 from attention_math import Trace, lookup
 
@@ -328,6 +328,26 @@ class ExplainerScene(Scene):
         commas = [k for k, c in enumerate(source) if c == ","] or [len(source)]
         cut = min(commas, key=lambda k: abs(k - len(source) / 2)) + 1
         return self.note_lines((source[:cut], source[cut:], *more))
+
+    def note_with_numbers(self, lines: Sequence[Sequence[str | tuple[str, int]]]) -> VGroup:
+        """Muted lines at the bottom of the frame mixing words and trace numbers: a part is text, or ``(path, decimals)``.
+
+        Each number is its own text read from the trace (so a line that says it finds it on screen as written).
+        """
+        theme = self.theme
+        rows = VGroup()
+        for parts in lines:
+            row = VGroup()
+            for part in parts:
+                if isinstance(part, tuple):
+                    row.add(self.number(part[0], part[1], size=theme.min_size, color=theme.muted, mono=False))
+                else:
+                    row.add(label(theme, part.strip(), size=theme.min_size, color=theme.muted))
+            rows.add(row.arrange(RIGHT, buff=0.12, aligned_edge=DOWN))
+        rows.arrange(DOWN, buff=0.12)
+        if rows.width > NOTE_WIDTH:
+            rows.scale_to_fit_width(NOTE_WIDTH)
+        return rows.move_to([0, SAFE_BOTTOM + rows.height / 2, 0])
 
     def note_lines(self, lines: tuple[str, ...]) -> VGroup:
         """Small muted lines at the bottom of the frame, no wider than it (empty lines dropped)."""

@@ -10,7 +10,22 @@ from manim import DOWN, LEFT, RIGHT, UP, Rectangle, Text, VGroup
 from ..theme import Theme, colormap_color, readable_on
 from .text import fit_label, label, label_lines, number_label
 
-__all__ = ["NumberGrid", "TokenRow", "shade_mask"]
+__all__ = ["CELL_PADDING", "NumberGrid", "TokenRow", "fitted_width", "shade_mask"]
+
+
+CELL_PADDING = 0.06
+"""Least gap between a number's ink and its cell's border line (8 px at 1080p), where the readable size allows."""
+
+
+def fitted_width(theme: Theme, number: Text, cell_width: float) -> float:
+    """How wide ``number`` may be drawn in a cell ``cell_width`` wide: clear of both borders by :data:`CELL_PADDING`.
+
+    A number never grows, and never shrinks below the theme's smallest readable size for the
+    padding (it then fills 90 % of the cell, as a cell too narrow for its number always did):
+    a scene that wants clear borders gives its numbers cells wide enough.
+    """
+    at_min_size = number.width * theme.min_size / number.font_size
+    return min(number.width, max(cell_width - 2 * CELL_PADDING, min(at_min_size, cell_width * 0.9)))
 
 
 class NumberGrid(VGroup):
@@ -85,7 +100,7 @@ class NumberGrid(VGroup):
                     cell.set_fill(fill, opacity=1)
                     text_color = readable_on(fill)
                 number = number_label(theme, value, decimals, size=font_size, color=text_color, mono=mono_numbers)
-                number.scale_to_fit_width(min(number.width, cell_width * 0.9))
+                number.scale_to_fit_width(fitted_width(theme, number, cell_width))
                 number.move_to(cell)
                 self.cells.add(cell)
                 self.numbers.add(number)
