@@ -65,7 +65,7 @@ class CausalMaskScene(ExplainerScene):
     name = "causal-mask"
     title = "Causal masking (GPT) vs bidirectional (BERT)"
     description = "GPT's lower-triangular mask: −∞ above the diagonal, softmax over the past; BERT vs GPT."
-    sources = "seed 001 part 7; seed 003 'Causal Masking', 'BERT vs GPT'; seed 002 masked_fill"
+    sources = "Vaswani et al. 2017, 3.2.3 (masking in the decoder); Radford et al. 2019 (GPT-2); Devlin et al. 2019 (BERT)"
 
     options = ("sentence",)
     max_tokens = 8

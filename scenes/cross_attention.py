@@ -57,7 +57,7 @@ class CrossAttentionScene(ExplainerScene):
     name = "cross-attention"
     title = "Cross-attention in translation"
     description = "A decoder's 7 queries attend to the encoder's 6 English keys and values: a 7×6 weight matrix."
-    sources = "seed 000 translation example; seed 004 slide 12 CrossAttention; seed 002 cross-attention exercise"
+    sources = "Vaswani et al. 2017, 3.2.3 (encoder-decoder attention); toy vectors built so translations align"
 
     options = ("seed",)
 

@@ -96,8 +96,7 @@ class MultiHeadScene(ExplainerScene):
     title = "Multi-head attention"
     description = "d_model {d_model} split into {heads} heads: {heads} attention patterns, concatenated and mixed by W_O."
     sources = (
-        "seed 000 'Multi-Head Attention'; seed 001 part 4; seed 003 'Multi-Head Attention' and 'Scale Comparison'; "
-        "GPT-3: Brown et al. 2020, Table 2.1"
+        "Vaswani et al. 2017, 3.2.2 (multi-head attention); GPT-3: Brown et al. 2020, Table 2.1"
     )
 
     options = ("sentence", "seed", "d_model", "heads")

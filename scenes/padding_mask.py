@@ -51,7 +51,7 @@ class PaddingMaskScene(ExplainerScene):
     name = "padding-mask"
     title = "Padding masks"
     description = "Pad a batch to one length, give <pad> keys weight exactly 0, and see when a decoder needs the padding mask."
-    sources = "seed 004 slide 9 'Attention Masking Strategies'; seed 002 masked_fill; seed 000 padding exercise"
+    sources = "Vaswani et al. 2017, 3.2.3 (masking); Devlin et al. 2019 (BERT); Radford et al. 2019 (GPT-2)"
 
     @classmethod
     def build_trace(cls):

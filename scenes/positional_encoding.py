@@ -60,7 +60,7 @@ class PositionalEncodingScene(ExplainerScene):
     name = "positional-encoding"
     title = "Positional encoding"
     description = "“dog bites man” = “man bites dog” to attention, until sin/cos position fingerprints are added."
-    sources = "seed 000 'Positional Encoding'; seed 001 part 5; seed 004 slide 5"
+    sources = "Vaswani et al. 2017, 3.5 (sinusoidal positional encoding)"
 
     options = ("seed",)
 
@@ -270,7 +270,7 @@ class PositionalEncodingScene(ExplainerScene):
         return VGroup(bar, top, bottom)
 
     def show_heatmap(self):
-        """Step 5: the course notebook's 50 x 128 encoding, one coloured square per number."""
+        """Step 5: a 50 x 128 encoding, one coloured square per number."""
         t, theme = self.trace, self.theme
         last_pos, last_dim = t.seq_len - 1, t.d_model - 1
         with self.step("fifty-positions"):

@@ -50,7 +50,7 @@ class SelfAttentionScene(ExplainerScene):
     name = "self-attention"
     title = "Self-attention, step by step"
     description = '"{sentence}": scores, scaling, softmax and the weighted sum, then the heatmap of all attention weights.'
-    sources = "seed 000 'Simple Attention Mechanism from Scratch' and 'Self-Attention Explained'"
+    sources = "Vaswani et al. 2017, 3.2.1 (scaled dot-product attention); embeddings made up by hand"
 
     options = ("sentence",)
     max_tokens = 8

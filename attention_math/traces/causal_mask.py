@@ -28,7 +28,7 @@ class CausalMaskTrace(AttentionTrace):
     Attributes
     ----------
     additive_mask
-        ``0`` where ``mask`` is True and ``-inf`` above the diagonal: seed 003 adds it to the
+        ``0`` where ``mask`` is True and ``-inf`` above the diagonal: it is added to the
         scores, ``masked_scores = scaled_scores + additive_mask``.
     bidirectional_weights
         ``softmax(scaled_scores)`` with no mask, ``(n, n)``: every query sees every key.

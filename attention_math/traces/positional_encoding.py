@@ -55,7 +55,7 @@ class PositionalTrace(Trace):
     weights_a_pos, weights_b_pos
         Self-attention weights with positions added; no longer a reordering of each other.
     seq_len, d_model
-        Size of the large encoding (50 positions x 128 dimensions, as in seed 000).
+        Size of the large encoding (50 positions x 128 dimensions).
     pe
         ``sinusoidal_encoding(seq_len, d_model)``.
     pe_min, pe_max
@@ -77,7 +77,7 @@ class PositionalTrace(Trace):
     similarity_min, similarity_max
         Its smallest and largest value (the ends of its colour scale).
     reference, near, far
-        The positions compared in seed 000: 5 with 6, and 5 with 30.
+        The positions compared: 5 with 6 (near), and 5 with 30 (far).
     similarity_near, similarity_far
         ``similarity[reference, near]`` and ``similarity[reference, far]``.
     """
