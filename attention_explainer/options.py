@@ -1,9 +1,14 @@
 """Validated settings: the only place what the user typed is checked.
 
-A teacher's own inputs for a scene (which options each scene takes, and their checks), and
+Which scenes (:func:`select`), a teacher's own inputs for each (:func:`check_inputs`, :func:`validate`),
+the voice (:func:`check_voice`) and a cluster's address (:func:`check_scheduler`), and
 :class:`RenderJob`, everything one render needs. Every check runs before anything is rendered
 and raises :class:`InvalidInput` with a message that says what is allowed, so the CLI can
-answer with a usage error (exit 2) instead of a traceback halfway through a render.
+answer with a usage error (exit 2) instead of a traceback halfway through a render; an optional
+extra that is not installed raises :class:`MissingExtra` (exit 1) saying how to install it.
+
+The scene catalog is passed in, never imported: settings are read by the pages too, which must
+not load manim.
 """
 
 from __future__ import annotations
@@ -15,7 +20,9 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
+
+from .voices import NarrationUnavailable, VoiceNotFound, resolve_voice
 
 __all__ = [
     "OPTIONS",
@@ -28,6 +35,11 @@ __all__ = [
     "QUALITIES",
     "FORMATS",
     "RenderJob",
+    "MissingExtra",
+    "select",
+    "check_inputs",
+    "check_voice",
+    "check_scheduler",
 ]
 
 QUALITIES = {
@@ -83,6 +95,16 @@ class RenderJob:
         """How progress lines name the render, e.g. ``scaling (high)``."""
         return f"{self.scene} ({self.quality})"
 
+    @property
+    def key(self) -> str:
+        """What tells one render from another in a run: its folder and quality (a batch renders one scene in several variants)."""
+        return f"{self.folder}/{self.quality}"
+
+    @property
+    def stem(self) -> str:
+        """The key as one file name, for what a render leaves in the cache (staging folders, logs): ``scaling-high``."""
+        return f"{self.folder}-{self.quality}"
+
 
 def voice_name(voice: str) -> str:
     """How a voice is named in folder names: ``joe``, or a voice file's name without ``.onnx``."""
@@ -96,7 +118,18 @@ MAX_SEED = 2**32 - 1
 
 
 class InvalidInput(ValueError):
-    """An option value a scene cannot use; the message says what it can."""
+    """An option value a scene cannot use; the message says what it can.
+
+    ``param`` names the argument or option it is about (``SCENES``, ``--voice``) when the message does not.
+    """
+
+    def __init__(self, message: str, param: str | None = None):
+        super().__init__(message)
+        self.param = param
+
+
+class MissingExtra(RuntimeError):
+    """An optional extra the input needs is not installed (the trained model, narration, Dask); the message says how to install it."""
 
 
 @dataclass(frozen=True)
@@ -249,3 +282,74 @@ def variant_folder(name: str, settings: dict[str, Any]) -> str:
     readable = " ".join(str(settings[key]) for key in sorted(settings))
     slug = "-".join(re.findall(r"[a-z0-9]+", readable.lower()))[:40].strip("-")
     return f"{name}--{slug}-{digest}" if slug else f"{name}--{digest}"
+
+
+def select(names: tuple[str, ...] | list[str], catalog: Mapping[str, type]) -> list[str]:
+    """Scene names in the order given, ``all`` expanded to the ``catalog``'s; an unknown name is :class:`InvalidInput`."""
+    if not names:
+        raise InvalidInput("name at least one scene to render, or `all` (see `python render.py list`)")
+    selected: list[str] = []
+    for name in names:
+        if name == "all":
+            selected += [n for n in catalog if n not in selected]
+        elif name in catalog:
+            if name not in selected:
+                selected.append(name)
+        else:
+            raise InvalidInput(f"unknown scene {name!r}. Valid scenes: {', '.join(catalog)}, or all.", param="SCENES")
+    return selected
+
+
+def check_inputs(
+    names: tuple[str, ...] | list[str], given: dict[str, Any], catalog: Mapping[str, type], skip_missing: bool = True
+) -> tuple[dict[str, dict], dict[str, str]]:
+    """The scenes ``names`` selects (see :func:`select`) with each one's checked settings, and the scenes skipped.
+
+    A value or option a scene cannot take is :class:`InvalidInput`. A scene that needs an optional
+    extra that is not installed raises :class:`MissingExtra` when it was named; when it came with
+    ``all`` (and ``skip_missing``) it is skipped instead: the second dict maps it to the advice.
+    """
+    selected = select(names, catalog)
+    named = {name for name in names if name != "all"}
+    checked, skipped = {}, {}
+    for name in selected:
+        try:
+            checked[name] = validate(catalog[name], given)
+        except ImportError as error:  # an optional extra (the trained model) is missing
+            if name in named or not skip_missing:
+                raise MissingExtra(str(error)) from None
+            skipped[name] = str(error)
+    return checked, skipped
+
+
+def check_voice(value: str) -> str:
+    """``--voice`` checked before anything renders: ``none``, ``joe`` or a voice file's absolute path.
+
+    A missing voice file (or its missing ``.onnx.json``) is :class:`InvalidInput` naming it; the
+    narration extra not installed is :class:`MissingExtra` with the command that installs it.
+    """
+    try:
+        resolved = resolve_voice(value)
+    except VoiceNotFound as error:
+        raise InvalidInput(str(error), param="--voice") from None
+    except NarrationUnavailable as error:
+        raise MissingExtra(str(error)) from None
+    if resolved is None:
+        return "none"
+    return "joe" if resolved.name == "joe" and value.strip().lower() == "joe" else str(resolved.model)
+
+
+def check_scheduler(address: str) -> None:
+    """Dask installed and ``address`` shaped like a scheduler's (``tcp://host:port``), before anything starts."""
+    try:
+        from distributed.comm import get_address_host_port
+    except ImportError:  # the embedded batch needs no Dask
+        raise MissingExtra(
+            "batch --scheduler needs Dask distributed: pip install -e '.[distributed]' (or `make distributed`)"
+        ) from None
+    try:
+        get_address_host_port(address)
+    except (ValueError, TypeError) as error:
+        raise InvalidInput(
+            f"{address!r} is not a scheduler address like tcp://host:8786 ({error})", param="--scheduler"
+        ) from None

@@ -15,7 +15,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from attention_explainer.publish.explorer import ExplorerError, explorer_data, explorer_page, read_trace, write_explorer
+from attention_explainer.pages.explorer import ExplorerError, explorer_data, explorer_page, read_trace, write_explorer
 from attention_math.trained import ModelNotInstalled
 from scenes import SCENES
 

@@ -7,13 +7,10 @@ calling process did before.
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import multiprocessing
 import os
 import queue
-import signal
-import sys
 import time
 import traceback
 from contextlib import contextmanager
@@ -27,11 +24,12 @@ from ..files import write_atomic
 from ..options import RenderJob
 from .folders import Folders
 from .freshness import WORKER_ENVIRONMENT
+from .processes import stop_on_signals
 from .render_job import RenderResult, render_scene
 from .staging import recover_staging
 from .timings import longest_first, record_render_time
 
-__all__ = ["render_in_worker", "render_all", "Outcome", "WORKER", "job_key"]
+__all__ = ["render_in_worker", "render_all", "Outcome", "WORKER"]
 
 
 class QueueProgress(logging.Handler):
@@ -76,16 +74,11 @@ def worker_environment():
                 os.environ[key] = value
 
 
-def job_key(job: RenderJob) -> str:
-    """What tells one render from another in a run: its folder and quality (a batch renders one scene in several variants)."""
-    return f"{job.folder}/{job.quality}"
-
-
 @dataclass
 class Outcome:
     """What a batch of renders gave: the finished ones by scene, and the names that failed.
 
-    ``by_job`` and ``failed_jobs`` hold the same by :func:`job_key`, for runs with several variants of one scene.
+    ``by_job`` and ``failed_jobs`` hold the same by :attr:`~..options.RenderJob.key`, for runs with several variants of one scene.
     """
 
     finished: dict[str, RenderResult] = field(default_factory=dict)
@@ -94,44 +87,14 @@ class Outcome:
     failed_jobs: list[str] = field(default_factory=list)
 
 
-def _ignore(signum, frame) -> None:
-    pass
-
-
-def _stop_on_signals() -> None:
-    """In a worker: SIGTERM, and the parent's death, end the render as Ctrl-C does, cleaning its staging.
-
-    Ctrl-C in the terminal reaches every process of the group as SIGINT (KeyboardInterrupt); the
-    parent stops its workers with SIGTERM, and on Linux a worker whose parent dies (even by
-    SIGKILL) gets SIGTERM too, so no render goes on publishing for a run that is over.
-    """
-
-    def interrupt(signum, frame):
-        # The first signal stops the render; later ones (Ctrl-C and the parent's SIGTERM both
-        # come) must not cut short the cleanup it starts. (A no-op handler, not SIG_IGN: Python
-        # raises OSError for a signal already pending when its handler becomes SIG_IGN.)
-        signal.signal(signal.SIGINT, _ignore)
-        signal.signal(signal.SIGTERM, _ignore)
-        raise KeyboardInterrupt(f"signal {signum}")
-
-    signal.signal(signal.SIGINT, interrupt)
-    signal.signal(signal.SIGTERM, interrupt)
-    if sys.platform.startswith("linux"):
-        try:
-            PR_SET_PDEATHSIG = 1
-            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-        except (OSError, AttributeError):  # no prctl: the next run cleans what this one leaves
-            pass
-
-
 def _run(worker: Callable, job: RenderJob, events) -> None:
     """The body of a worker process: run ``worker`` and send its outcome to the parent."""
-    _stop_on_signals()
+    stop_on_signals()
     try:
         outcome = worker(job, events)
     except BaseException as error:  # a stand-in that raises, or Ctrl-C: still tell the parent
         outcome = None, f"{type(error).__name__}: {error}", traceback.format_exc()
-    events.put(("outcome", job_key(job), outcome))
+    events.put(("outcome", job.key, outcome))
 
 
 def render_all(jobs: list[RenderJob], processes: int) -> Outcome:
@@ -164,7 +127,7 @@ def render_all(jobs: list[RenderJob], processes: int) -> Outcome:
                     job = waiting.pop(0)
                     process = context.Process(target=_run, args=(WORKER, job, events), name=f"render {job.label}")
                     process.start()
-                    running[job_key(job)] = (job, process)
+                    running[job.key] = (job, process)
                 _next_event(events, running, folders, outcome)
         except BaseException:  # Ctrl-C, SIGTERM (see the CLI) or a failure here: no worker outlives the run
             stop_workers([process for _, process in running.values()])
@@ -212,7 +175,7 @@ def _report(job: RenderJob, result, folders: Folders, outcome: Outcome) -> None:
     rendered, error, details = result
     if rendered is not None:
         outcome.finished[job.scene] = rendered
-        outcome.by_job[job_key(job)] = rendered
+        outcome.by_job[job.key] = rendered
         try:
             record_render_time(folders, job.scene, job.quality, job.variant, rendered.seconds)
         except OSError as error:  # only the order of later parallel renders depends on it
@@ -220,12 +183,12 @@ def _report(job: RenderJob, result, folders: Folders, outcome: Outcome) -> None:
         click.echo(f"{job.label}: done in {rendered.seconds:.1f} s ({len(outcome.finished)} finished)", err=True)
     else:
         try:
-            where = f"details in {write_error_log(folders, f'{job.folder}-{job.quality}', details)}"
+            where = f"details in {write_error_log(folders, job.stem, details)}"
         except OSError as log_error:  # a full disk: the render's own error still comes first
             where = f"its details could not be saved: {log_error.strerror or log_error}"
         click.echo(f"{job.label}: FAILED: {error} ({where})", err=True)
         outcome.failed.append(job.scene)
-        outcome.failed_jobs.append(job_key(job))
+        outcome.failed_jobs.append(job.key)
 
 
 def write_error_log(folders: Folders, name: str, details: str) -> Path:

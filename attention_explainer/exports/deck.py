@@ -22,10 +22,10 @@ from pptx import Presentation
 from pptx.dml.color import RGBColor
 from pptx.util import Emu, Inches, Pt
 
-from scenes.theme import DARK, THEMES, Theme
+from attention_style import DARK, PALETTES, Palette
 
 from ..files import zip_member
-from .export import Package
+from ..package.reader import Package
 
 __all__ = ["write_deck", "step_title", "last_frame"]
 
@@ -102,7 +102,7 @@ def write_deck(package: Package, target: Path) -> None:
     deck = Presentation()
     widen_template(deck, SLIDE_WIDTH / deck.slide_width)
     deck.slide_width, deck.slide_height = SLIDE_WIDTH, SLIDE_HEIGHT
-    theme = THEMES.get(package.theme, DARK)
+    theme = PALETTES.get(package.theme, DARK)
     describe(deck, package)
     layouts = {layout.name: layout for layout in deck.slide_layouts}
 
@@ -172,7 +172,7 @@ def widen_template(deck, ratio: float) -> None:
                 shape.left, shape.width = Emu(round(shape.left * ratio)), Emu(round(shape.width * ratio))
 
 
-def paint(slide, theme: Theme) -> None:
+def paint(slide, theme: Palette) -> None:
     """Give ``slide`` the render's background colour, so a movie sits on its own colour (dark renders, dark slides)."""
     fill = slide.background.fill
     fill.solid()
