@@ -153,7 +153,7 @@ def run_batch(ctx: click.Context, path: Path, scheduler: str | None, media_dir: 
     Without ``scheduler`` the renders run on this machine, one process per core (as ``render all``
     does); with it, each is a task on the Dask cluster (see :mod:`.pipeline.cluster`).
     """
-    from .cli import _terminate, prepare_folders, stopped, variant_lock
+    from .cli import _terminate, prepare_folders, refuse_foreign_files, stopped, variant_lock
     from .pipeline.folders import Folders
     from .pipeline.freshness import Freshness, freshness
     from .pipeline.render_job import MissingTool, check_tools, repackage
@@ -183,8 +183,17 @@ def run_batch(ctx: click.Context, path: Path, scheduler: str | None, media_dir: 
         except KeyboardInterrupt as interrupt:
             stopped(interrupt)
         todo = []
-        for entry in entries:
-            state = Freshness.RENDER if entry.force else freshness(entry.job, published_folder(folders, entry.job))
+        states = [
+            Freshness.RENDER if entry.force else freshness(entry.job, published_folder(folders, entry.job)) for entry in entries
+        ]
+        refuse_foreign_files(
+            [
+                (published_folder(folders, e.job), e.job.scene)
+                for e, state in zip(entries, states)
+                if state is not Freshness.UP_TO_DATE
+            ]
+        )
+        for entry, state in zip(entries, states):
             if state is Freshness.UP_TO_DATE:
                 progress(entry.label, "up to date")
             elif state is Freshness.REPACKAGE:

@@ -219,6 +219,8 @@ def worksheet(scenes: tuple[str, ...], media_dir: Path, **given: str | None) -> 
         scene = SCENES[name]
         try:
             target = media_dir / variant_folder(name, inputs) / "worksheet.html"
+            if target.parent.is_symlink():  # never written through a link to somewhere else
+                raise click.ClickException(f"{target.parent} is a symbolic link: the worksheet is never written through one")
             click.echo(str(write_worksheet(scene, scene.build_trace(**inputs), target)))
         except LookupError as error:
             raise click.ClickException(str(error)) from None
@@ -419,8 +421,13 @@ def stopped(interrupt: KeyboardInterrupt) -> None:
 
 def prepare_folders(folders) -> None:
     """Make the media and cache folders, and clean what dead runs left; a path that cannot be a folder exits 1."""
+    from .pipeline.guard import FolderProblem, check_folders
     from .pipeline.staging import recover_staging
 
+    try:
+        check_folders(folders.media, folders.cache)
+    except FolderProblem as problem:
+        raise (click.UsageError if problem.usage else click.ClickException)(str(problem)) from None
     for role, path in (("media", folders.media), ("cache", folders.cache)):
         try:
             path.mkdir(parents=True, exist_ok=True)
@@ -442,10 +449,13 @@ def variant_lock(published: Path, label: str):
     """Hold the lock of one render variant: a second run rendering it into the same media folder waits, then reuses it."""
     import filelock
 
+    from .pipeline.guard import FolderProblem, lock_folder
+
     key = hashlib.sha256(str(published.resolve()).encode("utf-8")).hexdigest()[:24]
-    lock_folder = Path(tempfile.gettempdir()) / "attention-explainer-locks"
-    lock_folder.mkdir(exist_ok=True)
-    lock = filelock.FileLock(lock_folder / f"{key}.lock")
+    try:
+        lock = filelock.FileLock(lock_folder() / f"{key}.lock")
+    except FolderProblem as problem:
+        raise click.ClickException(str(problem)) from None
     try:
         lock.acquire(timeout=0)
     except filelock.Timeout:
@@ -455,6 +465,16 @@ def variant_lock(published: Path, label: str):
         yield
     finally:
         lock.release()
+
+
+def refuse_foreign_files(folders: list[tuple]) -> None:
+    """Exit 1 before anything is drawn when a render folder about to be replaced is a link or holds files no render wrote."""
+    from .pipeline.guard import ForeignFiles, check_render_folders
+
+    try:
+        check_render_folders(folders)
+    except ForeignFiles as error:
+        raise click.ClickException(str(error)) from None
 
 
 def render_locked(render_jobs: dict, selected: list[str], quality: str, folders, jobs: int | None, force: bool) -> dict:
@@ -467,8 +487,19 @@ def render_locked(render_jobs: dict, selected: list[str], quality: str, folders,
     from .pipeline.workers import Outcome, render_all
 
     finished, todo = {}, []
+    states = {
+        name: Freshness.RENDER if force else freshness(job, folders.published(name, job.variant, quality))
+        for name, job in render_jobs.items()
+    }
+    refuse_foreign_files(
+        [
+            (folders.published(name, job.variant, quality), name)
+            for name, job in render_jobs.items()
+            if states[name] is not Freshness.UP_TO_DATE
+        ]
+    )
     for name, job in render_jobs.items():
-        state = Freshness.RENDER if force else freshness(job, folders.published(name, job.variant, quality))
+        state = states[name]
         if state is Freshness.UP_TO_DATE:
             click.echo(f"{job.label}: up to date (--force renders it anyway)", err=True)
             finished[name] = published_result(job)
