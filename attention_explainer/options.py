@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+import regex
+
 from .voices import NarrationUnavailable, VoiceNotFound, resolve_voice
 
 __all__ = [
@@ -201,20 +203,56 @@ def scene_default(scene: type, name: str) -> Any:
     return None if parameter is None or parameter.default is inspect.Parameter.empty else parameter.default
 
 
-INVISIBLE = ("Cf", "Cc", "Co", "Cs", "Cn")
-"""Unicode categories refused in a teacher's text: format characters (zero-width spaces and joiners,
-direction marks and overrides), controls, private-use, surrogates and unassigned code points.
-They draw as nothing or reorder what is drawn, so a word on screen would not be the word typed."""
+INVISIBLE = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs")
+"""Unicode categories refused in a teacher's text (plain spaces, tabs and line breaks aside): controls,
+format characters (zero-width spaces and joiners, direction marks and overrides), surrogates,
+private-use and unassigned code points, and line, paragraph and space separators other than the
+plain space. They draw as nothing or reorder what is drawn, so a word on screen would not be the word typed."""
+
+SEPARATORS = " \t\n\r"
+"""The only characters that draw nothing and are allowed: they separate the words."""
+
+DRAWS_NOTHING = regex.compile(r"[\p{White_Space}\p{Default_Ignorable_Code_Point}]")
+"""Unicode's own sets of characters that draw nothing: ``White_Space`` (no-break and ideographic
+spaces...) and ``Default_Ignorable_Code_Point`` (fillers such as U+3164 HANGUL FILLER, variation
+selectors, soft hyphens), which a font is meant to render invisibly."""
+
+VARIATION_SELECTOR = regex.compile(r"\p{Variation_Selector}")
+
+BLANK_GLYPHS = {
+    "\u2800": "a blank Braille cell draws no dots",
+}
+"""Characters of a drawing category (``So``) whose glyph is empty by definition, so no Unicode property
+marks them; a word of them alone would be drawn as nothing (and its box has no width)."""
+
+
+def invisible_character(text: str) -> str | None:
+    """The first character of ``text`` that draws nothing (other than a space, tab or line break), or ``None``.
+
+    A variation selector right after a drawn character is kept: it picks that character's glyph
+    (``❤️`` is U+2764 and U+FE0F) rather than standing for one of its own.
+    """
+    previous = " "
+    for character in text:
+        if character in SEPARATORS:
+            previous = character
+            continue
+        if VARIATION_SELECTOR.match(character) and previous not in SEPARATORS:
+            continue
+        if unicodedata.category(character) in INVISIBLE or DRAWS_NOTHING.match(character) or character in BLANK_GLYPHS:
+            return character
+        previous = character
+    return None
 
 
 def _check_characters(flag: str, text: str) -> None:
-    for character in text:
-        if character not in "\t\n\r" and unicodedata.category(character) in INVISIBLE:
-            name = unicodedata.name(character, "an unassigned or private character")
-            raise InvalidInput(
-                f"{flag} contains U+{ord(character):04X} ({name}): invisible characters and direction controls "
-                "are refused; type the words plainly (Hebrew and Arabic are drawn right to left by themselves)"
-            )
+    character = invisible_character(text)
+    if character is not None:
+        name = unicodedata.name(character, "an unassigned or private character")
+        raise InvalidInput(
+            f"{flag} contains U+{ord(character):04X} ({name}): characters that draw nothing and direction controls "
+            "are refused; type the words plainly, separated by spaces (Hebrew and Arabic are drawn right to left by themselves)"
+        )
 
 
 def _check_sentence(scene: type, sentence: Any) -> str:

@@ -1,9 +1,10 @@
 """Render these jobs: the orchestration both ``render`` and ``batch`` use, free of the command line.
 
 :func:`run` takes checked :class:`~.options.RenderJob` s and, in this order: checks the system tools,
-handles SIGTERM as Ctrl-C, prepares the media and cache folders (putting back what a killed run
-left), takes every job's variant lock in one global order (two runs never deadlock), triages each
-job (up to date, pages to rewrite, or a render), renders the rest in local worker processes or as
+handles SIGTERM as Ctrl-C, checks and prepares the media and cache folders (putting back what a
+killed run left), takes every job's variant lock in one global order (two runs never deadlock),
+triages each job (up to date, pages to rewrite, or a render), refuses to replace a render folder
+holding files no render wrote (see :mod:`.pipeline.guard`), renders the rest in local worker processes or as
 tasks on a Dask cluster, and returns the :class:`RunOutcome` with the locks still held for
 ``then``. What happens is told through a :class:`Reporter`; what goes wrong is raised as
 :class:`RunFailed` (one line, exit 1) or :class:`Interrupted` (Ctrl-C: 130, SIGTERM: 143), which
@@ -21,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from .options import RenderJob
+from .options import InvalidInput, RenderJob
 from .pipeline import freshness, workers
 from .pipeline.folders import Folders
+from .pipeline.guard import FolderProblem, ForeignFiles, check_folders, check_render_folders, lock_folder
 from .pipeline.render_job import MissingTool, RenderResult, check_tools, published_result, repackage
 from .pipeline.staging import recover_staging
 
@@ -95,7 +97,14 @@ def sigterm_as_interrupt() -> Iterator[None]:
 
 
 def prepare_folders(folders: Folders, reporter: Reporter) -> None:
-    """Make the media and cache folders, and clean what dead runs left; a path that cannot be a folder is :class:`RunFailed`."""
+    """Make the media and cache folders, and clean what dead runs left; a path that cannot be a folder is :class:`RunFailed`.
+
+    Media and cache given as one another's folder is :class:`~.options.InvalidInput` (exit 2).
+    """
+    try:
+        check_folders(folders.media, folders.cache)
+    except FolderProblem as problem:
+        raise (InvalidInput if problem.usage else RunFailed)(str(problem)) from None
     for role, path in (("media", folders.media), ("cache", folders.cache)):
         try:
             path.mkdir(parents=True, exist_ok=True)
@@ -120,9 +129,10 @@ def variant_lock(published: Path, label: str, reporter: Reporter) -> Iterator[No
     import filelock
 
     key = hashlib.sha256(str(published.resolve()).encode("utf-8")).hexdigest()[:24]
-    lock_folder = Path(tempfile.gettempdir()) / "attention-explainer-locks"
-    lock_folder.mkdir(exist_ok=True)
-    lock = filelock.FileLock(lock_folder / f"{key}.lock")
+    try:
+        lock = filelock.FileLock(lock_folder() / f"{key}.lock")
+    except FolderProblem as problem:
+        raise RunFailed(str(problem)) from None
     try:
         lock.acquire(timeout=0)
     except filelock.Timeout:
@@ -170,9 +180,22 @@ def run(
                 raise Interrupted(interrupt) from None
             outcome = RunOutcome()
             todo = []
-            for job in jobs:
-                # Looked up on the module at each call: a test replaces freshness.freshness.
-                state = freshness.Freshness.RENDER if force(job) else freshness.freshness(job, _published(folders, job))
+            # Looked up on the module at each call: a test replaces freshness.freshness.
+            states = [
+                freshness.Freshness.RENDER if force(job) else freshness.freshness(job, _published(folders, job)) for job in jobs
+            ]
+            # Before anything is drawn: a folder about to be replaced must hold only what a render wrote.
+            try:
+                check_render_folders(
+                    [
+                        (_published(folders, job), job.scene)
+                        for job, state in zip(jobs, states)
+                        if state is not freshness.Freshness.UP_TO_DATE
+                    ]
+                )
+            except ForeignFiles as error:
+                raise RunFailed(str(error)) from None
+            for job, state in zip(jobs, states):
                 if state is freshness.Freshness.UP_TO_DATE:
                     reporter.triaged(job, "up to date")
                     outcome.finished[job.key] = published_result(job)

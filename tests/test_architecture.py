@@ -110,10 +110,16 @@ def _layer(module: str) -> int:
 def test_the_import_reader_sees_the_imports_it_should():
     """The guard reads imports at every depth and resolves relative ones (else it could pass on nothing)."""
     runner = {target for target, _, _ in imports()["attention_explainer.runner"]}
-    assert {"attention_explainer.pipeline.workers", "attention_explainer.pipeline.freshness", "attention_explainer.options"} <= runner
+    assert {
+        "attention_explainer.pipeline.workers",
+        "attention_explainer.pipeline.freshness",
+        "attention_explainer.options",
+    } <= runner
     cluster = {target for target, _, _ in imports()["attention_explainer.pipeline.cluster"]}
     assert "attention_explainer.pipeline.render_job" in cluster, "a function-level import"
-    assert ("attention_explainer.pipeline.freshness", "render_hash") in {(t, n) for t, n, _ in imports()["attention_explainer.pipeline.cluster"]}
+    assert ("attention_explainer.pipeline.freshness", "render_hash") in {
+        (t, n) for t, n, _ in imports()["attention_explainer.pipeline.cluster"]
+    }
 
 
 def test_no_import_cycles():
@@ -200,7 +206,10 @@ def test_importing_the_pages_and_exports_loads_no_manim():
     assert json.loads(result.stdout) == []
     # The check can fail: importing a scene does load manim.
     control = subprocess.run(
-        [sys.executable, "-c", "import sys, scenes.theme; print('manim' in sys.modules)"], cwd=ROOT, capture_output=True, text=True
+        [sys.executable, "-c", "import sys, scenes.theme; print('manim' in sys.modules)"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
     assert control.stdout.strip() == "True"
 

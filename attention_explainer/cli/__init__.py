@@ -173,6 +173,8 @@ def worksheet(scenes: tuple[str, ...], media_dir: Path, **given: str | None) -> 
         scene = SCENES[name]
         try:
             target = media_dir / variant_folder(name, inputs) / "worksheet.html"
+            if target.parent.is_symlink():  # never written through a link to somewhere else
+                raise click.ClickException(f"{target.parent} is a symbolic link: the worksheet is never written through one")
             click.echo(str(write_worksheet(scene, scene.build_trace(**inputs), target)))
         except LookupError as error:
             raise click.ClickException(str(error)) from None
@@ -214,15 +216,18 @@ def export(ctx: click.Context, scenes: tuple[str, ...], formats: tuple[str, ...]
     Takes a render's options; a render that is missing or stale is rendered first. The zip or
     deck goes into the render's folder, e.g. media/scaling/high/scaling-scorm.zip.
     """
-    from ..exports.export import export_package
+    from ..exports.export import export_all
 
     def export_finished(finished: dict) -> None:
-        for name, result in finished.items():
-            for kind in dict.fromkeys(formats):
-                try:
-                    click.echo(str(export_package(result.folder, kind)))
-                except ValueError as error:  # a package whose files cannot be read back as written
-                    raise click.ClickException(f"{name}: cannot export to {kind}: {error}") from None
+        # All or nothing: every scene's every format is built before any is put in place.
+        try:
+            written = export_all([(result.folder, formats) for result in finished.values()])
+        except ValueError as error:  # a package whose files cannot be read back as written
+            raise click.ClickException(f"cannot export: {error}; nothing was exported") from None
+        except KeyboardInterrupt as interrupt:  # Ctrl-C or SIGTERM while building: nothing half-written stays
+            raise Interrupted(interrupt) from None
+        for path in written:
+            click.echo(str(path))
 
     failed = render_scenes(scenes, then=export_finished, **settings)
     if failed:

@@ -115,7 +115,10 @@ def write_deck(package: Package, target: Path) -> None:
     paint(opening, theme)
     style(title, theme.text)
     style(subtitle, theme.muted, SUBTITLE_SIZE)
-    write_notes(opening, [f"{len(package.steps)} steps; click a step's movie to play it. Each slide's notes hold its words."])
+    notes = [f"{len(package.steps)} steps; click a step's movie to play it. Each slide's notes hold its words."]
+    if within_property_limit(package.description) != package.description:  # the properties hold it shortened
+        notes.append(package.description)
+    write_notes(opening, notes)
 
     for step in package.steps:
         slide = deck.slides.add_slide(layouts["Title Only"])
@@ -148,11 +151,24 @@ def save_dateless(deck, target: Path) -> None:
             archive.writestr(zip_member(member.filename), source.read(member))
 
 
+PROPERTY_LIMIT = 255
+"""The most characters python-pptx lets a core property (title, subject) hold; longer ones raise ``ValueError``."""
+
+
+def within_property_limit(text: str) -> str:
+    """``text``, or its first 254 characters and an ellipsis when it is longer than a core property holds.
+
+    A description names the teacher's sentence, so it can be of any length; the title slide shows it
+    whole, and a shortened one is kept whole in that slide's notes too.
+    """
+    return text if len(text) <= PROPERTY_LIMIT else text[: PROPERTY_LIMIT - 1] + "…"
+
+
 def describe(deck, package: Package) -> None:
     """The deck's document properties: the scene's title and description (the template's own are someone else's)."""
     properties = deck.core_properties
-    properties.title = package.title
-    properties.subject = package.description
+    properties.title = within_property_limit(package.title)
+    properties.subject = within_property_limit(package.description)
     properties.author = properties.last_modified_by = "attention-explainer"
     properties.comments = ""
     properties.revision = 1

@@ -48,6 +48,11 @@ def read_package(folder: Path) -> Package:
     Raises ``ValueError`` saying what is wrong: no manifest, a file missing or changed, steps
     that are not what a render writes.
     """
+    for linked in (folder, folder.parent):
+        if linked.is_symlink():  # an export is written into the render's own folder, never through a link
+            raise ValueError(
+                f"{linked} is a symbolic link: exports are never written through one (render into a folder of its own)"
+            )
     manifest = read_manifest(folder)
     if manifest is None:
         raise ValueError(f"{folder} holds no readable manifest.json (render it again)")

@@ -55,6 +55,9 @@ counted by the scheduler instead: ``distributed.scheduler.allowed-failures``."""
 CONNECT_TIMEOUT = "10s"
 """How long the client tries to reach the scheduler before saying it cannot."""
 
+HANDSHAKE_SECONDS = 10.0
+"""How long a scheduler has to greet the client: a Dask scheduler sends its handshake as soon as it accepts."""
+
 WORKER_FOLDER = "attention-explainer-worker"
 """A worker machine's folder (in its temporary folder): the tasks' private folders, and a LaTeX cache they share."""
 
@@ -82,10 +85,57 @@ def connect(address: str):
         raise ClusterUnavailable(
             "batch --scheduler needs Dask distributed: pip install -e '.[distributed]' (or `make distributed`)"
         ) from None
+    probe_scheduler(address)
     try:
         return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
     except (OSError, TimeoutError, ValueError, TypeError) as error:
         raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {error}") from None
+
+
+def probe_scheduler(address: str, seconds: float | None = None) -> None:
+    """Check that a Dask scheduler answers at a ``tcp://`` ``address`` within ``seconds``; :class:`ClusterUnavailable` if not.
+
+    Dask's own connect timeout covers reaching the port, not a peer that accepts and never answers
+    (a stuck program, an HTTP server): its client then waited forever. A Dask scheduler writes its
+    handshake first, as one message: 8 bytes of length, then the number of frames and their lengths.
+    Other schemes (``tls://``, ``inproc://``) are left to Dask.
+    """
+    import socket
+    import struct
+    from urllib.parse import urlsplit
+
+    seconds = HANDSHAKE_SECONDS if seconds is None else seconds
+    scheme = address.split("://", 1)[0] if "://" in address else "tcp"
+    if scheme != "tcp":
+        return
+    try:
+        parts = urlsplit(address if "://" in address else f"tcp://{address}")
+        host, port = parts.hostname, parts.port or 8786
+    except ValueError as error:
+        raise ClusterUnavailable(f"{address} is not a scheduler address (tcp://host:port): {error}") from None
+    if not host:
+        raise ClusterUnavailable(f"{address} is not a scheduler address (tcp://host:port)")
+    silent = f"no Dask scheduler answered at {address} within {seconds:g} s"
+    deadline = time.monotonic() + seconds
+    try:
+        with socket.create_connection((host, port), timeout=seconds) as probe:
+            greeting = b""
+            while len(greeting) < 16:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise ClusterUnavailable(silent)
+                probe.settimeout(left)
+                chunk = probe.recv(16 - len(greeting))
+                if not chunk:
+                    raise ClusterUnavailable(f"{address} closed the connection without a Dask handshake: is it a Dask scheduler?")
+                greeting += chunk
+    except TimeoutError:
+        raise ClusterUnavailable(silent) from None
+    except OSError as error:
+        raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {error.strerror or error}") from None
+    length, frames = struct.unpack("QQ", greeting)
+    if not (1 <= frames <= 64 and length < 1 << 20):
+        raise ClusterUnavailable(f"{address} answered, but not as a Dask scheduler does: is it one?")
 
 
 def job_spec(job: RenderJob) -> dict:

@@ -7,6 +7,7 @@ stranded between the publish's two renames (a kill, even SIGKILL, at that moment
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .folders import Folders
+from .guard import check_render_folder
 
 __all__ = ["staging_folder", "publish", "link_or_copy", "recover_staging", "TARGET_FILE"]
 
@@ -48,6 +50,8 @@ def publish(package: Path, final: Path, staging: Path) -> None:
     The previous folder goes into ``staging`` (removed with it), not deleted first.
     """
     final.parent.mkdir(parents=True, exist_ok=True)
+    # The runs check this before drawing; here it is checked again, as the folder is replaced.
+    check_render_folder(final, json.loads((package / "manifest.json").read_text(encoding="utf-8"))["scene"])
     (staging / TARGET_FILE).write_text(str(final.resolve()), encoding="utf-8")
     # Ctrl-C or SIGTERM between the two renames would leave no published folder: they wait
     # until both are done. (SIGKILL cannot wait; the next run puts ``previous`` back.)
