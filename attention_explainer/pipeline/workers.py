@@ -25,6 +25,7 @@ import click
 
 from ..files import write_atomic
 from ..options import RenderJob
+from . import staging
 from .folders import Folders
 from .freshness import WORKER_ENVIRONMENT
 from .render_job import RenderResult, render_scene
@@ -124,9 +125,19 @@ def _stop_on_signals() -> None:
             pass
 
 
-def _run(worker: Callable, job: RenderJob, events) -> None:
-    """The body of a worker process: run ``worker`` and send its outcome to the parent."""
+def _run(worker: Callable, job: RenderJob, events, parent: int | None = None) -> None:
+    """The body of a worker process: run ``worker`` and send its outcome to the parent (process ``parent``).
+
+    A spawned worker imports manim before it gets here, a second or more in which its parent may
+    die unseen: the parent-death signal is armed only now. So once it is armed, a parent that is no
+    longer this process's parent is gone, and the worker ends without rendering; and it publishes
+    only while that parent lives (the parent holds the render's lock).
+    """
     _stop_on_signals()
+    if parent is not None:
+        if os.getppid() != parent:
+            os._exit(1)  # nobody to report to, nothing to clean: nothing was staged yet
+        staging.REQUIRED_PARENT = parent
     try:
         outcome = worker(job, events)
     except BaseException as error:  # a stand-in that raises, or Ctrl-C: still tell the parent
@@ -162,7 +173,7 @@ def render_all(jobs: list[RenderJob], processes: int) -> Outcome:
             while waiting or running:
                 while waiting and len(running) < processes:
                     job = waiting.pop(0)
-                    process = context.Process(target=_run, args=(WORKER, job, events), name=f"render {job.label}")
+                    process = context.Process(target=_run, args=(WORKER, job, events, os.getpid()), name=f"render {job.label}")
                     process.start()
                     running[job_key(job)] = (job, process)
                 _next_event(events, running, folders, outcome)
