@@ -12,6 +12,7 @@ import hashlib
 import inspect
 import json
 import re
+import shlex
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,8 +83,19 @@ class RenderJob:
 
     @property
     def label(self) -> str:
-        """How progress lines name the render, e.g. ``scaling (high)``."""
-        return f"{self.scene} ({self.quality})"
+        """How progress lines name the render: the scene, what its folder's tag names, and the quality.
+
+        ``scaling (high)``, ``scaling --seed 7 --theme light (low)``: two renders of one run (a batch
+        renders a scene in several variants) never read alike.
+        """
+        parts = [self.scene]
+        for name, value in sorted(self.inputs.items()):
+            parts.append(f"{OPTIONS[name].flag} {shlex.quote(str(value))}")
+        if self.theme != DEFAULT_THEME:
+            parts.append(f"--theme {self.theme}")
+        if self.voice != "none":
+            parts.append(f"--voice {shlex.quote(voice_name(self.voice))}")
+        return f"{' '.join(parts)} ({self.quality})"
 
 
 def voice_name(voice: str) -> str:

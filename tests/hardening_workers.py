@@ -41,6 +41,14 @@ def publishes(job: RenderJob, events):
     return published_result(job, 0.1), None, None
 
 
+def light_fails(job: RenderJob, events):
+    """Fails the light-theme render of a scene; publishes the others at once."""
+    if job.theme == "light":
+        return None, "RuntimeError: no light today", "Traceback (most recent call last):\nRuntimeError: no light today\n"
+    os.environ["ATTENTION_TEST_WAIT"] = "0"
+    return publishes(job, events)
+
+
 if __name__ == "__main__":
     import render
     from attention_explainer.pipeline import workers

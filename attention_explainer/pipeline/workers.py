@@ -163,7 +163,7 @@ def render_all(jobs: list[RenderJob], processes: int) -> Outcome:
         jobs = longest_first(jobs, folders)
     context = multiprocessing.get_context("spawn")
     waiting, running = list(jobs), {}
-    click.echo(f"Rendering {len(jobs)} scene(s), {processes} at a time: {', '.join(j.scene for j in jobs)}", err=True)
+    click.echo(f"Rendering {len(jobs)} scene(s), {processes} at a time: {named(jobs)}", err=True)
     # A plain queue, not a manager's: a manager is one more process, which Ctrl-C kills first,
     # leaving the parent an EOFError instead of its workers' last words.
     events = context.Queue()
@@ -182,6 +182,20 @@ def render_all(jobs: list[RenderJob], processes: int) -> Outcome:
             recover_staging(folders.staging_root())  # what a worker killed after its grace left
             raise
     return outcome
+
+
+NAMED_AT_MOST = 12
+"""The renders the opening line names; a batch of thousands is counted, not listed."""
+
+
+def named(jobs: list[RenderJob]) -> str:
+    """The scenes of ``jobs`` for the opening line: each scene once, with how many renders of it when several."""
+    counts: dict[str, int] = {}
+    for job in jobs:
+        counts[job.scene] = counts.get(job.scene, 0) + 1
+    names = [f"{scene} ×{count}" if count > 1 else scene for scene, count in counts.items()]
+    shown = ", ".join(names[:NAMED_AT_MOST])
+    return shown + (f" and {len(names) - NAMED_AT_MOST} more" if len(names) > NAMED_AT_MOST else "")
 
 
 def stop_workers(processes: list, grace: float = 10.0) -> None:
