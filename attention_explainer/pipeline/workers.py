@@ -55,7 +55,32 @@ def render_in_worker(job: RenderJob, events):
     try:
         return render_scene(job), None, None
     except Exception as error:  # reported by the parent; the other renders go on
-        return None, f"{type(error).__name__}: {error}", traceback.format_exc()
+        return None, disk_full(job, error) or f"{type(error).__name__}: {error}", traceback.format_exc()
+
+
+FULL_BELOW = 1 << 20
+"""Free bytes under which a folder's disk counts as full (a tool's last write may have left a few)."""
+
+
+def disk_full(job: RenderJob, error: BaseException) -> str | None:
+    """A render's error when its disk is full, named as such: ``disk full: PATH has no space left``; else ``None``.
+
+    A full disk shows up as whatever first reads a truncated file: manim's parse of an SVG that
+    dvisvgm could not finish ("ParseError: unclosed token"), an encoder's error. The space left
+    where the render writes (the cache, where it stages, and the media folder) tells.
+    """
+    import errno
+
+    if isinstance(error, OSError) and error.errno == errno.ENOSPC and error.filename:
+        return f"disk full: no space left to write {error.filename}"
+    for folder in (Path(job.cache_dir), Path(job.media_dir)):
+        try:
+            status = os.statvfs(folder)
+        except OSError:
+            continue
+        if status.f_bavail * status.f_frsize < FULL_BELOW:
+            return f"disk full: {folder} has no space left (the render stopped at {type(error).__name__}: {error})"
+    return None
 
 
 WORKER: Callable = render_in_worker
