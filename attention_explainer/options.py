@@ -17,6 +17,7 @@ import hashlib
 import inspect
 import json
 import re
+import shlex
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -94,8 +95,19 @@ class RenderJob:
 
     @property
     def label(self) -> str:
-        """How progress lines name the render, e.g. ``scaling (high)``."""
-        return f"{self.scene} ({self.quality})"
+        """How progress lines name the render: the scene, what its folder's tag names, and the quality.
+
+        ``scaling (high)``, ``scaling --seed 7 --theme light (low)``: two renders of one run (a batch
+        renders a scene in several variants) never read alike.
+        """
+        parts = [self.scene]
+        for name, value in sorted(self.inputs.items()):
+            parts.append(f"{OPTIONS[name].flag} {shlex.quote(str(value))}")
+        if self.theme != DEFAULT_THEME:
+            parts.append(f"--theme {self.theme}")
+        if self.voice != "none":
+            parts.append(f"--voice {shlex.quote(voice_name(self.voice))}")
+        return f"{' '.join(parts)} ({self.quality})"
 
     @property
     def key(self) -> str:
@@ -190,7 +202,34 @@ def validate(scene: type, given: dict[str, Any]) -> dict[str, Any]:
         raise InvalidInput(str(error)) from None
     # A value equal to the scene's default is no setting at all: `--heads 8` where 8 is the
     # default renders into the default's folder, not a second copy of the same video.
-    return {name: value for name, value in settings.items() if value != scene_default(scene, name)}
+    settings = {name: value for name, value in settings.items() if value != scene_default(scene, name)}
+    return drop_example_settings(scene, settings)
+
+
+def drop_example_settings(scene: type, settings: dict[str, Any]) -> dict[str, Any]:
+    """``settings`` without those that only repeat the course's example (an option whose default is ``None``).
+
+    ``trained-heads --token it`` (the token the scene follows anyway), or self-attention's own
+    sentence typed out, draw the numbers the defaults draw: they render into the defaults' folder,
+    not a second copy. Told by the traces: equal but for where the example comes from
+    (``source``), whose default wording is the truer one.
+    """
+    for name in [name for name in settings if scene_default(scene, name) is None and name in ("sentence", "token")]:
+        without = {key: value for key, value in settings.items() if key != name}
+        try:
+            if _numbers(scene.build_trace(**settings)) == _numbers(scene.build_trace(**without)):
+                settings = without
+        except Exception:  # the render reports what a trace cannot be built from; here only equality is asked
+            continue
+    return settings
+
+
+def _numbers(trace: Any) -> dict:
+    """A trace's JSON without its ``source`` (which says where the example came from, not what is drawn)."""
+    content = json.loads(trace.to_json())
+    if isinstance(content, dict):
+        content.pop("source", None)
+    return content
 
 
 def scene_default(scene: type, name: str) -> Any:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import http.server
 import json
+import re
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 
 import pytest
@@ -111,3 +113,25 @@ def test_a_real_scheduler_passes_the_probe(tmp_path):
     finally:
         process.terminate()
         process.wait(30)
+
+
+def test_a_render_that_fails_on_a_worker_is_reported_in_one_line(tmp_path, monkeypatch):
+    """Poor item: a broken voice file gave an 800-character traceback fragment on a cluster, one line locally."""
+    from attention_explainer.options import RenderJob
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the worker's folder
+    voice = tmp_path / "broken.onnx"
+    voice.write_bytes(b"not a voice model")
+    (tmp_path / "broken.onnx.json").write_text("{not json", encoding="utf-8")
+    spec = cluster.job_spec(RenderJob("softmax", {}, "low", voice=str(voice)))
+    with pytest.raises(cluster.RenderFailed) as failure:
+        cluster.render_task(spec, cancelled=lambda: False)
+    message = str(failure.value)
+    assert "\n" not in message and "Traceback" not in message and " | " not in message
+    assert len(message) < 300 and re.match(r"[A-Za-z]+: \S", message), message  # the error's type, then what it says
+
+
+def test_the_failure_line_of_a_log():
+    log = "Traceback (most recent call last):\n  File x\nValueError: bad\nrender failed: ValueError: bad voice\n"
+    assert cluster.failure_line(log, 1) == "ValueError: bad voice"
+    assert cluster.failure_line("killed\n", -9) == "the render process exited with code -9: killed"

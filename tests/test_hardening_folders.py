@@ -131,13 +131,22 @@ def test_a_worksheet_is_not_written_through_a_linked_scene_folder(tmp_path):
 # --- the media and cache folders ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("cache", ["media", "media/cache", "media/softmax/low/cache"])
+@pytest.mark.parametrize(
+    "cache", ["media", "media/cache", "media/softmax/low/cache", "media/softmax/low/.cache", "media/x/.cache"]
+)
 def test_a_cache_folder_in_the_media_folder_is_a_usage_error(tmp_path, cache):
     media = tmp_path / "media"
     result = render_softmax(media, tmp_path / cache)
     assert result.exit_code == 2, result.output
     assert "--cache-dir" in result.output and "Rendering" not in result.output
     assert not (tmp_path / cache).exists() or cache == "media" and list(media.iterdir()) == []
+
+
+def test_a_hidden_cache_folder_at_the_top_of_the_media_folder_is_allowed(published):
+    """As `--media-dir .` with the default `.cache` has it: never a render folder, never published."""
+    folder, media, cache = published
+    result = render_softmax(media, media / ".cache")
+    assert result.exit_code == 0, result.output
 
 
 def test_a_cache_folder_in_the_media_folder_through_a_link_is_refused(tmp_path):

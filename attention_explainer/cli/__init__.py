@@ -151,7 +151,21 @@ def gallery(media_dir: Path) -> None:
     """Write MEDIA_DIR/index.html: every published render with its player, files and embed snippet."""
     from ..pages.gallery import write_gallery
 
-    click.echo(str(write_gallery(media_dir, list(SCENES))))
+    print_written(write_gallery(media_dir, list(SCENES)))
+
+
+def print_written(path: Path) -> None:
+    """Print the path of a file just written; standard output that cannot take it (``> /dev/full``) is one line saying so.
+
+    The file is written all the same: the error says that, rather than "cannot write" as if it were not.
+    """
+    try:
+        click.echo(str(path))
+        sys.stdout.flush()
+    except OSError as error:
+        # What is still buffered would fail again as Python exits: standard output goes nowhere from here on.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise click.ClickException(f"{path} was written, but its path could not be printed: {error.strerror or error}") from None
 
 
 @main.command(context_settings=CONTEXT)
@@ -175,7 +189,7 @@ def worksheet(scenes: tuple[str, ...], media_dir: Path, **given: str | None) -> 
             target = media_dir / variant_folder(name, inputs) / "worksheet.html"
             if target.parent.is_symlink():  # never written through a link to somewhere else
                 raise click.ClickException(f"{target.parent} is a symbolic link: the worksheet is never written through one")
-            click.echo(str(write_worksheet(scene, scene.build_trace(**inputs), target)))
+            print_written(write_worksheet(scene, scene.build_trace(**inputs), target))
         except LookupError as error:
             raise click.ClickException(str(error)) from None
 

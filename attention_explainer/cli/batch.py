@@ -48,10 +48,8 @@ class BatchEntry:
 
     @property
     def label(self) -> str:
-        """How progress names it: the scene, its own inputs and voice, and quality, e.g. ``scaling --seed 7 (low)``."""
-        inputs = "".join(f" {OPTIONS[name].flag} {shlex.quote(str(value))}" for name, value in sorted(self.job.inputs.items()))
-        voice = f" --voice {self.job.voice}" if self.job.voice != "none" else ""
-        return f"{self.job.scene}{inputs}{voice} ({self.job.quality})"
+        """How progress names it: its render's label (the scene, its inputs, theme and voice, and quality), e.g. ``scaling --seed 7 (low)``."""
+        return self.job.label
 
 
 @contextmanager
@@ -131,7 +129,8 @@ def parse_batch(text: str, media_dir: Path, cache_dir: Path) -> list[BatchEntry]
 def read_batch(path: Path, media_dir: Path, cache_dir: Path) -> list[BatchEntry]:
     """:func:`parse_batch` of the file at ``path``; a file that is not UTF-8 text is a usage error."""
     try:
-        text = path.read_text(encoding="utf-8")
+        # utf-8-sig: a file saved with a byte-order mark (Notepad's "UTF-8 with BOM") reads as the same lines.
+        text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         raise click.UsageError(f"{path} is not UTF-8 text") from None
     except OSError as error:

@@ -200,8 +200,7 @@ def render_task(spec: dict, cancelled: Callable[[], bool] = _task_cancelled) -> 
             )
             code = _wait(process, cancelled)
         if code != 0:
-            tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-8:]
-            raise RenderFailed(f"the render process exited with code {code}: " + " | ".join(tail))
+            raise RenderFailed(failure_line(log.read_text(encoding="utf-8", errors="replace"), code))
         package = media / variant_folder(job.scene, job.variant) / job.quality
         return {"package": pack(package), "worker": _worker_address(), "seconds": time.monotonic() - started}
     finally:
@@ -408,5 +407,30 @@ def render_on_cluster(client, jobs: list[RenderJob], folders, report: Callable[[
     return outcome
 
 
+FAILURE_MARK = "render failed: "
+"""Begins the last line a failed render process writes to its log: the one line the client reports."""
+
+
+def _render_process_reporting(spec: dict) -> None:
+    """:func:`_render_process`, its failure ended by one line (the error) after the traceback, as a local render reports it."""
+    try:
+        _render_process(spec)
+    except Exception as error:
+        import traceback
+
+        traceback.print_exc()
+        print(f"{FAILURE_MARK}{type(error).__name__}: {error}".replace("\n", " "), flush=True)
+        sys.exit(1)
+
+
+def failure_line(log_text: str, code: int) -> str:
+    """What a failed render process's log says went wrong, in one line: its error, or else the last line it wrote."""
+    lines = [line for line in log_text.strip().splitlines() if line.strip()]
+    for line in reversed(lines):
+        if line.startswith(FAILURE_MARK):
+            return line[len(FAILURE_MARK) :]
+    return f"the render process exited with code {code}" + (f": {lines[-1].strip()}" if lines else "")
+
+
 if __name__ == "__main__":
-    _render_process(json.loads(sys.argv[1]))
+    _render_process_reporting(json.loads(sys.argv[1]))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import stat
 import tempfile
 from pathlib import Path
@@ -32,6 +33,29 @@ __all__ = [
 
 EXPORT_NAMES = ("{scene}-scorm.zip", "{scene}.pptx")
 """The exports written into a render's folder (see :mod:`..exports.export`); a re-render replaces them with the folder."""
+
+PROJECT_NAMES = (
+    *EXPORT_NAMES,
+    "{scene}.mp4",
+    "{scene}.webm",
+    "sections.json",
+    "poster.png",
+    "preview.gif",
+    "trace.json",
+    "narration.json",
+    "captions.vtt",
+    "captions.srt",
+    "transcript.txt",
+    "present.html",
+    "worksheet.html",
+    "explore.html",
+    "manifest.json",
+)
+"""Every file a render writes at the top of its folder, by name: known even when the manifest does not list it
+(a render of an older version, or one whose manifest is damaged and is rendered again)."""
+
+STEP_CLIP = re.compile(r"sections/\d{2}-[a-z0-9-]+\.mp4")
+"""A step's clip, ``sections/NN-step-name.mp4``."""
 
 
 class FolderProblem(ValueError):
@@ -62,13 +86,17 @@ def _resolved(path: Path, role: str) -> Path:
 def check_folders(media: Path, cache: Path) -> None:
     """Refuse a media or cache folder that is a symbolic-link loop, and a cache folder that is, or is inside, the media folder.
 
-    The media folder holds only what is published: a cache inside it would be published (or
-    listed by the gallery), and a render's staging folder would be inside what it replaces.
+    The media folder holds only what is published: a cache inside a render's folder would be
+    published with it (or be replaced by its next render), and one among the scenes' folders would
+    be taken for one. A hidden folder right in the media folder (``media/.cache``) is allowed.
     """
     media_path, cache_path = _resolved(media, "media"), _resolved(cache, "cache")
     if cache_path == media_path:
         raise FolderProblem(f"--cache-dir {cache} is the media folder: give the cache a folder of its own", usage=True)
-    if media_path in cache_path.parents:
+    inside = cache_path.relative_to(media_path).parts if media_path in cache_path.parents else ()
+    # A hidden folder at the top of media (`--media-dir . ` with the default `.cache`) is never a render
+    # folder, never listed and never published, as the project's own `media/.staging` is not.
+    if inside and not (len(inside) == 1 and inside[0].startswith(".")):
         raise FolderProblem(
             f"--cache-dir {cache} is inside the media folder {media}, which holds only what is published: "
             "give the cache a folder outside it",
@@ -78,7 +106,7 @@ def check_folders(media: Path, cache: Path) -> None:
 
 def _known(folder: Path, scene: str) -> set[str]:
     """The paths (relative to ``folder``) this project writes in a render's folder: its manifest's files, the manifest, the exports."""
-    known = {"manifest.json", *(name.format(scene=scene) for name in EXPORT_NAMES)}
+    known = {name.format(scene=scene) for name in PROJECT_NAMES}
     try:
         manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
         entries = manifest.get("files", []) if isinstance(manifest, dict) else []
@@ -103,7 +131,7 @@ def foreign_entries(folder: Path, scene: str) -> list[str]:
     if not folder.is_dir() or folder.is_symlink():
         return []
     known = _known(folder, scene)
-    known_folders = {part for path in known for part in _parents(path)}
+    known_folders = {"sections", *(part for path in known for part in _parents(path))}
     foreign = []
     for root, folders, files in os.walk(folder):
         base = Path(root).relative_to(folder)
@@ -114,8 +142,9 @@ def foreign_entries(folder: Path, scene: str) -> list[str]:
         folders[:] = [name for name in folders if f"{(base / name).as_posix()}/" not in foreign]
         for name in sorted(files):
             relative = (base / name).as_posix()
-            if relative not in known and not (base == Path(".") and _is_export_leftover(name, scene)):
-                foreign.append(relative)
+            if relative in known or STEP_CLIP.fullmatch(relative) or (base == Path(".") and _is_export_leftover(name, scene)):
+                continue
+            foreign.append(relative)
     return sorted(foreign)
 
 

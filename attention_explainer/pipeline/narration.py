@@ -40,11 +40,14 @@ from ..voices import (
     VoiceFile,
     VoiceNotFound,
     engine_version,
+    file_sha256,
     resolve_voice,
 )
 
 __all__ = [
     "VoiceFile",
+    "file_sha256",
+    "engine_version",
     "Narrator",
     "VoiceNotFound",
     "NarrationUnavailable",

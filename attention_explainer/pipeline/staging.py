@@ -25,6 +25,15 @@ __all__ = ["staging_folder", "publish", "link_or_copy", "recover_staging", "TARG
 TARGET_FILE = "publishing-to"
 """Written in a staging folder before publishing: the published folder its ``previous`` came from."""
 
+REQUIRED_PARENT: int | None = None
+"""In a render worker: its run's process id. The worker publishes only while that process is its parent
+(the run holds the render's lock); a worker whose run died refuses to publish (:class:`RunGone`)."""
+
+
+class RunGone(RuntimeError):
+    """The run that started this render worker is gone (and its lock with it): the render is not published."""
+
+
 _OWNER = re.compile(r"-pid(\d+)-[^-]*$")
 
 
@@ -60,6 +69,8 @@ def publish(package: Path, final: Path, staging: Path) -> None:
     signal.pthread_sigmask(signal.SIG_BLOCK, held)
     previous = staging / "previous"
     try:
+        if REQUIRED_PARENT is not None and os.getppid() != REQUIRED_PARENT:
+            raise RunGone("the run that started this render is gone: it is not published")
         if final.is_symlink() or final.exists():
             os.replace(final, previous)
         os.replace(package, final)

@@ -22,6 +22,7 @@ import click
 
 from ..files import write_atomic
 from ..options import RenderJob
+from . import staging
 from .folders import Folders
 from .freshness import WORKER_ENVIRONMENT
 from .processes import stop_on_signals
@@ -52,7 +53,32 @@ def render_in_worker(job: RenderJob, events):
     try:
         return render_scene(job), None, None
     except Exception as error:  # reported by the parent; the other renders go on
-        return None, f"{type(error).__name__}: {error}", traceback.format_exc()
+        return None, disk_full(job, error) or f"{type(error).__name__}: {error}", traceback.format_exc()
+
+
+FULL_BELOW = 1 << 20
+"""Free bytes under which a folder's disk counts as full (a tool's last write may have left a few)."""
+
+
+def disk_full(job: RenderJob, error: BaseException) -> str | None:
+    """A render's error when its disk is full, named as such: ``disk full: PATH has no space left``; else ``None``.
+
+    A full disk shows up as whatever first reads a truncated file: manim's parse of an SVG that
+    dvisvgm could not finish ("ParseError: unclosed token"), an encoder's error. The space left
+    where the render writes (the cache, where it stages, and the media folder) tells.
+    """
+    import errno
+
+    if isinstance(error, OSError) and error.errno == errno.ENOSPC and error.filename:
+        return f"disk full: no space left to write {error.filename}"
+    for folder in (Path(job.cache_dir), Path(job.media_dir)):
+        try:
+            status = os.statvfs(folder)
+        except OSError:
+            continue
+        if status.f_bavail * status.f_frsize < FULL_BELOW:
+            return f"disk full: {folder} has no space left (the render stopped at {type(error).__name__}: {error})"
+    return None
 
 
 WORKER: Callable = render_in_worker
@@ -87,9 +113,19 @@ class Outcome:
     failed_jobs: list[str] = field(default_factory=list)
 
 
-def _run(worker: Callable, job: RenderJob, events) -> None:
-    """The body of a worker process: run ``worker`` and send its outcome to the parent."""
+def _run(worker: Callable, job: RenderJob, events, parent: int | None = None) -> None:
+    """The body of a worker process: run ``worker`` and send its outcome to the parent (process ``parent``).
+
+    A spawned worker imports manim before it gets here, a second or more in which its parent may
+    die unseen: the parent-death signal is armed only now. So once it is armed, a parent that is no
+    longer this process's parent is gone, and the worker ends without rendering; and it publishes
+    only while that parent lives (the parent holds the render's lock).
+    """
     stop_on_signals()
+    if parent is not None:
+        if os.getppid() != parent:
+            os._exit(1)  # nobody to report to, nothing to clean: nothing was staged yet
+        staging.REQUIRED_PARENT = parent
     try:
         outcome = worker(job, events)
     except BaseException as error:  # a stand-in that raises, or Ctrl-C: still tell the parent
@@ -115,7 +151,7 @@ def render_all(jobs: list[RenderJob], processes: int) -> Outcome:
         jobs = longest_first(jobs, folders)
     context = multiprocessing.get_context("spawn")
     waiting, running = list(jobs), {}
-    click.echo(f"Rendering {len(jobs)} scene(s), {processes} at a time: {', '.join(j.scene for j in jobs)}", err=True)
+    click.echo(f"Rendering {len(jobs)} scene(s), {processes} at a time: {named(jobs)}", err=True)
     # A plain queue, not a manager's: a manager is one more process, which Ctrl-C kills first,
     # leaving the parent an EOFError instead of its workers' last words.
     events = context.Queue()
@@ -125,7 +161,7 @@ def render_all(jobs: list[RenderJob], processes: int) -> Outcome:
             while waiting or running:
                 while waiting and len(running) < processes:
                     job = waiting.pop(0)
-                    process = context.Process(target=_run, args=(WORKER, job, events), name=f"render {job.label}")
+                    process = context.Process(target=_run, args=(WORKER, job, events, os.getpid()), name=f"render {job.label}")
                     process.start()
                     running[job.key] = (job, process)
                 _next_event(events, running, folders, outcome)
@@ -134,6 +170,20 @@ def render_all(jobs: list[RenderJob], processes: int) -> Outcome:
             recover_staging(folders.staging_root())  # what a worker killed after its grace left
             raise
     return outcome
+
+
+NAMED_AT_MOST = 12
+"""The renders the opening line names; a batch of thousands is counted, not listed."""
+
+
+def named(jobs: list[RenderJob]) -> str:
+    """The scenes of ``jobs`` for the opening line: each scene once, with how many renders of it when several."""
+    counts: dict[str, int] = {}
+    for job in jobs:
+        counts[job.scene] = counts.get(job.scene, 0) + 1
+    names = [f"{scene} ×{count}" if count > 1 else scene for scene, count in counts.items()]
+    shown = ", ".join(names[:NAMED_AT_MOST])
+    return shown + (f" and {len(names) - NAMED_AT_MOST} more" if len(names) > NAMED_AT_MOST else "")
 
 
 def stop_workers(processes: list, grace: float = 10.0) -> None:
