@@ -3,7 +3,7 @@
 The layers, each importing only from its own line or the lines below (see DESIGN.md, "Architecture:
 one direction of flow"):
 
-    cli                   the click group and its commands, the batch file's parser
+    starting, cli         the entry points' first step; the click group and its commands, the batch file's parser
     runner                click-free orchestration: locks, freshness triage, local or cluster
     pipeline              workers, render job, encoder, staging, freshness, narration, cluster
     pages, exports        written from a published package; never manim, never a scene
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("attention_explainer", "attention_style", "scenes", "attention_math")
 
 LAYERS = [
-    ("attention_explainer.cli",),
+    ("attention_explainer.starting", "attention_explainer.cli"),
     ("attention_explainer.runner",),
     ("attention_explainer.pipeline",),
     ("attention_explainer.pages", "attention_explainer.exports"),
@@ -39,6 +39,10 @@ LAYERS = [
     ("attention_math",),
 ]
 """Highest first; a module belongs to the first line with a prefix of its name (``attention_explainer`` alone: its ``__init__``)."""
+
+
+ENTRY_POINTS = {"attention_explainer.starting"}
+"""The package's own entry point (render.py and the console script take the click group through it)."""
 
 
 def _module_name(path: Path) -> str:
@@ -218,15 +222,20 @@ def test_only_the_entry_points_import_the_cli():
     importers = [
         f"{module}:{line}"
         for module, edges in imports().items()
-        if not (module == "attention_explainer.cli" or module.startswith("attention_explainer.cli."))
+        if not (module in ENTRY_POINTS or module == "attention_explainer.cli" or module.startswith("attention_explainer.cli."))
         for target, _, line in edges
         if target == "attention_explainer.cli" or target.startswith("attention_explainer.cli.")
     ]
     assert importers == []
-    # The entry points: render.py, and the console script, both the same click group.
+    # The entry points: render.py, and the console script, both the same click group, taken through `starting`.
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert project["project"]["scripts"] == {"attention-explainer": "attention_explainer.cli:main"}
+    assert project["project"]["scripts"] == {"attention-explainer": "attention_explainer.starting:main"}
     render = ast.parse((ROOT / "render.py").read_text(encoding="utf-8"))
     assert [(node.module, [a.name for a in node.names]) for node in render.body if isinstance(node, ast.ImportFrom)] == [
-        ("attention_explainer.cli", ["main"])
+        ("attention_explainer.starting", ["main"])
     ]
+    # `starting` handles the signals before anything slow is imported: it imports the standard library and the CLI alone.
+    tree = ast.parse(modules()["attention_explainer.starting"].read_text(encoding="utf-8"))
+    taken = {alias.name for node in tree.body if isinstance(node, ast.Import) for alias in node.names}
+    taken |= {node.module for node in tree.body if isinstance(node, ast.ImportFrom) and node.module}
+    assert taken <= {"__future__", "os", "signal", "sys", "pathlib", "cli"}, taken
