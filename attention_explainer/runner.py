@@ -153,7 +153,6 @@ def run(
     folders: Folders,
     reporter: Reporter,
     *,
-    labels: Callable[[RenderJob], str] = lambda job: job.label,
     force: Callable[[RenderJob], bool] = lambda job: False,
     processes: int | None = None,
     scheduler: str | None = None,
@@ -161,7 +160,7 @@ def run(
 ) -> RunOutcome:
     """Reuse, repackage or render each job (see the module's docstring); ``then(outcome)`` runs with the locks held.
 
-    ``labels`` names a job in progress lines, ``force(job)`` renders it even when up to date,
+    ``force(job)`` renders a job even when it is up to date,
     ``processes`` bounds the local workers (default: the cores), and ``scheduler`` sends the
     renders to a Dask cluster instead (the tools are then the workers' to have).
     """
@@ -175,7 +174,7 @@ def run(
         with ExitStack() as locks:
             try:
                 for job in sorted(jobs, key=lambda job: str(_published(folders, job))):  # one order: no deadlock
-                    locks.enter_context(variant_lock(_published(folders, job), labels(job), reporter))
+                    locks.enter_context(variant_lock(_published(folders, job), job.label, reporter))
             except KeyboardInterrupt as interrupt:
                 raise Interrupted(interrupt) from None
             outcome = RunOutcome()
@@ -207,7 +206,7 @@ def run(
                     todo.append(job)
             try:
                 if scheduler is not None:
-                    _on_cluster(todo, scheduler, folders, reporter, labels, outcome, total=len(jobs))
+                    _on_cluster(todo, scheduler, folders, reporter, outcome, total=len(jobs))
                 else:
                     reporter.rendering(len(jobs), len(todo), "to render on this machine")
                     _here(todo, processes, reporter, outcome)
@@ -237,7 +236,6 @@ def _on_cluster(
     scheduler: str,
     folders: Folders,
     reporter: Reporter,
-    labels: Callable[[RenderJob], str],
     outcome: RunOutcome,
     total: int,
 ) -> None:

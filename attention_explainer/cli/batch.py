@@ -177,7 +177,6 @@ def run_batch(path: Path, scheduler: str | None, media_dir: Path, cache_dir: Pat
         [entry.job for entry in entries],
         folders,
         reporter,
-        labels=lambda job: reporter.labels[job.key],
         force=lambda job: job.key in forced,
         processes=jobs,
         scheduler=scheduler,
