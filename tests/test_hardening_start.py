@@ -6,12 +6,11 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from .helpers import as_from_a_terminal
+from .helpers import as_from_a_terminal, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,7 +27,9 @@ def test_a_signal_while_the_libraries_load_is_one_line(tmp_path, signum, code):
         text=True,
         preexec_fn=as_from_a_terminal,
     )
-    time.sleep(0.4)  # started, still importing manim (which takes seconds)
+    # In the imports: numpy (which manim loads) is mapped in, and `list` has printed nothing yet.
+    maps = Path(f"/proc/{process.pid}/maps")
+    wait_for(lambda: "numpy" in maps.read_text(errors="replace"), 60, "numpy to load")
     process.send_signal(signum)
     out, errors = process.communicate(timeout=120)
     assert out == "", "the signal came after the imports: the test proves nothing"
