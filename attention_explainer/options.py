@@ -1,9 +1,14 @@
 """Validated settings: the only place what the user typed is checked.
 
-A teacher's own inputs for a scene (which options each scene takes, and their checks), and
+Which scenes (:func:`select`), a teacher's own inputs for each (:func:`check_inputs`, :func:`validate`),
+the voice (:func:`check_voice`) and a cluster's address (:func:`check_scheduler`), and
 :class:`RenderJob`, everything one render needs. Every check runs before anything is rendered
 and raises :class:`InvalidInput` with a message that says what is allowed, so the CLI can
-answer with a usage error (exit 2) instead of a traceback halfway through a render.
+answer with a usage error (exit 2) instead of a traceback halfway through a render; an optional
+extra that is not installed raises :class:`MissingExtra` (exit 1) saying how to install it.
+
+The scene catalog is passed in, never imported: settings are read by the pages too, which must
+not load manim.
 """
 
 from __future__ import annotations
@@ -12,10 +17,15 @@ import hashlib
 import inspect
 import json
 import re
+import shlex
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
+
+import regex
+
+from .voices import NarrationUnavailable, VoiceNotFound, resolve_voice
 
 __all__ = [
     "OPTIONS",
@@ -28,6 +38,11 @@ __all__ = [
     "QUALITIES",
     "FORMATS",
     "RenderJob",
+    "MissingExtra",
+    "select",
+    "check_inputs",
+    "check_voice",
+    "check_scheduler",
 ]
 
 QUALITIES = {
@@ -80,8 +95,29 @@ class RenderJob:
 
     @property
     def label(self) -> str:
-        """How progress lines name the render, e.g. ``scaling (high)``."""
-        return f"{self.scene} ({self.quality})"
+        """How progress lines name the render: the scene, what its folder's tag names, and the quality.
+
+        ``scaling (high)``, ``scaling --seed 7 --theme light (low)``: two renders of one run (a batch
+        renders a scene in several variants) never read alike.
+        """
+        parts = [self.scene]
+        for name, value in sorted(self.inputs.items()):
+            parts.append(f"{OPTIONS[name].flag} {shlex.quote(str(value))}")
+        if self.theme != DEFAULT_THEME:
+            parts.append(f"--theme {self.theme}")
+        if self.voice != "none":
+            parts.append(f"--voice {shlex.quote(voice_name(self.voice))}")
+        return f"{' '.join(parts)} ({self.quality})"
+
+    @property
+    def key(self) -> str:
+        """What tells one render from another in a run: its folder and quality (a batch renders one scene in several variants)."""
+        return f"{self.folder}/{self.quality}"
+
+    @property
+    def stem(self) -> str:
+        """The key as one file name, for what a render leaves in the cache (staging folders, logs): ``scaling-high``."""
+        return f"{self.folder}-{self.quality}"
 
 
 def voice_name(voice: str) -> str:
@@ -96,7 +132,18 @@ MAX_SEED = 2**32 - 1
 
 
 class InvalidInput(ValueError):
-    """An option value a scene cannot use; the message says what it can."""
+    """An option value a scene cannot use; the message says what it can.
+
+    ``param`` names the argument or option it is about (``SCENES``, ``--voice``) when the message does not.
+    """
+
+    def __init__(self, message: str, param: str | None = None):
+        super().__init__(message)
+        self.param = param
+
+
+class MissingExtra(RuntimeError):
+    """An optional extra the input needs is not installed (the trained model, narration, Dask); the message says how to install it."""
 
 
 @dataclass(frozen=True)
@@ -160,11 +207,40 @@ def validate(scene: type, given: dict[str, Any]) -> dict[str, Any]:
         raise InvalidInput(str(error)) from None
     # A value equal to the scene's default is no setting at all: `--heads 8` where 8 is the
     # default renders into the default's folder, not a second copy of the same video.
-    return {name: value for name, value in settings.items() if value != scene_default(scene, name)}
+    settings = {name: value for name, value in settings.items() if value != scene_default(scene, name)}
+    return drop_example_settings(scene, settings)
+
+
+def drop_example_settings(scene: type, settings: dict[str, Any]) -> dict[str, Any]:
+    """``settings`` without those that only repeat the scene's own example (an option whose default is ``None``).
+
+    ``trained-heads --token it`` (the token the scene follows anyway), or self-attention's own
+    sentence typed out, draw the numbers the defaults draw: they render into the defaults' folder,
+    not a second copy. Told by the traces: equal but for where the example comes from
+    (``source``), whose default wording is the truer one.
+    """
+    if getattr(scene, "trains", False):  # its traces train a model: comparing two would train twice before the render
+        return settings
+    for name in [name for name in settings if scene_default(scene, name) is None and name in ("sentence", "token")]:
+        without = {key: value for key, value in settings.items() if key != name}
+        try:
+            if _numbers(scene.build_trace(**settings)) == _numbers(scene.build_trace(**without)):
+                settings = without
+        except Exception:  # the render reports what a trace cannot be built from; here only equality is asked
+            continue
+    return settings
+
+
+def _numbers(trace: Any) -> dict:
+    """A trace's JSON without its ``source`` (which says where the example came from, not what is drawn)."""
+    content = json.loads(trace.to_json())
+    if isinstance(content, dict):
+        content.pop("source", None)
+    return content
 
 
 def scene_default(scene: type, name: str) -> Any:
-    """The value ``scene`` draws when option ``name`` is not given (``None`` when that is the course's example)."""
+    """The value ``scene`` draws when option ``name`` is not given (``None`` when that is the scene's own example)."""
     if name == "d_model":
         return scene.default_d_model
     if name == "heads":
@@ -173,20 +249,56 @@ def scene_default(scene: type, name: str) -> Any:
     return None if parameter is None or parameter.default is inspect.Parameter.empty else parameter.default
 
 
-INVISIBLE = ("Cf", "Cc", "Co", "Cs", "Cn")
-"""Unicode categories refused in a teacher's text: format characters (zero-width spaces and joiners,
-direction marks and overrides), controls, private-use, surrogates and unassigned code points.
-They draw as nothing or reorder what is drawn, so a word on screen would not be the word typed."""
+INVISIBLE = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs")
+"""Unicode categories refused in a teacher's text (plain spaces, tabs and line breaks aside): controls,
+format characters (zero-width spaces and joiners, direction marks and overrides), surrogates,
+private-use and unassigned code points, and line, paragraph and space separators other than the
+plain space. They draw as nothing or reorder what is drawn, so a word on screen would not be the word typed."""
+
+SEPARATORS = " \t\n\r"
+"""The only characters that draw nothing and are allowed: they separate the words."""
+
+DRAWS_NOTHING = regex.compile(r"[\p{White_Space}\p{Default_Ignorable_Code_Point}]")
+"""Unicode's own sets of characters that draw nothing: ``White_Space`` (no-break and ideographic
+spaces...) and ``Default_Ignorable_Code_Point`` (fillers such as U+3164 HANGUL FILLER, variation
+selectors, soft hyphens), which a font is meant to render invisibly."""
+
+VARIATION_SELECTOR = regex.compile(r"\p{Variation_Selector}")
+
+BLANK_GLYPHS = {
+    "\u2800": "a blank Braille cell draws no dots",
+}
+"""Characters of a drawing category (``So``) whose glyph is empty by definition, so no Unicode property
+marks them; a word of them alone would be drawn as nothing (and its box has no width)."""
+
+
+def invisible_character(text: str) -> str | None:
+    """The first character of ``text`` that draws nothing (other than a space, tab or line break), or ``None``.
+
+    A variation selector right after a drawn character is kept: it picks that character's glyph
+    (``❤️`` is U+2764 and U+FE0F) rather than standing for one of its own.
+    """
+    previous = " "
+    for character in text:
+        if character in SEPARATORS:
+            previous = character
+            continue
+        if VARIATION_SELECTOR.match(character) and previous not in SEPARATORS:
+            continue
+        if unicodedata.category(character) in INVISIBLE or DRAWS_NOTHING.match(character) or character in BLANK_GLYPHS:
+            return character
+        previous = character
+    return None
 
 
 def _check_characters(flag: str, text: str) -> None:
-    for character in text:
-        if character not in "\t\n\r" and unicodedata.category(character) in INVISIBLE:
-            name = unicodedata.name(character, "an unassigned or private character")
-            raise InvalidInput(
-                f"{flag} contains U+{ord(character):04X} ({name}): invisible characters and direction controls "
-                "are refused; type the words plainly (Hebrew and Arabic are drawn right to left by themselves)"
-            )
+    character = invisible_character(text)
+    if character is not None:
+        name = unicodedata.name(character, "an unassigned or private character")
+        raise InvalidInput(
+            f"{flag} contains U+{ord(character):04X} ({name}): characters that draw nothing and direction controls "
+            "are refused; type the words plainly, separated by spaces (Hebrew and Arabic are drawn right to left by themselves)"
+        )
 
 
 def _check_sentence(scene: type, sentence: Any) -> str:
@@ -257,3 +369,74 @@ def variant_folder(name: str, settings: dict[str, Any]) -> str:
     readable = " ".join(str(settings[key]) for key in sorted(settings))
     slug = "-".join(re.findall(r"[a-z0-9]+", readable.lower()))[:40].strip("-")
     return f"{name}--{slug}-{digest}" if slug else f"{name}--{digest}"
+
+
+def select(names: tuple[str, ...] | list[str], catalog: Mapping[str, type]) -> list[str]:
+    """Scene names in the order given, ``all`` expanded to the ``catalog``'s; an unknown name is :class:`InvalidInput`."""
+    if not names:
+        raise InvalidInput("name at least one scene to render, or `all` (see `python render.py list`)")
+    selected: list[str] = []
+    for name in names:
+        if name == "all":
+            selected += [n for n in catalog if n not in selected]
+        elif name in catalog:
+            if name not in selected:
+                selected.append(name)
+        else:
+            raise InvalidInput(f"unknown scene {name!r}. Valid scenes: {', '.join(catalog)}, or all.", param="SCENES")
+    return selected
+
+
+def check_inputs(
+    names: tuple[str, ...] | list[str], given: dict[str, Any], catalog: Mapping[str, type], skip_missing: bool = True
+) -> tuple[dict[str, dict], dict[str, str]]:
+    """The scenes ``names`` selects (see :func:`select`) with each one's checked settings, and the scenes skipped.
+
+    A value or option a scene cannot take is :class:`InvalidInput`. A scene that needs an optional
+    extra that is not installed raises :class:`MissingExtra` when it was named; when it came with
+    ``all`` (and ``skip_missing``) it is skipped instead: the second dict maps it to the advice.
+    """
+    selected = select(names, catalog)
+    named = {name for name in names if name != "all"}
+    checked, skipped = {}, {}
+    for name in selected:
+        try:
+            checked[name] = validate(catalog[name], given)
+        except ImportError as error:  # an optional extra (the trained model) is missing
+            if name in named or not skip_missing:
+                raise MissingExtra(str(error)) from None
+            skipped[name] = str(error)
+    return checked, skipped
+
+
+def check_voice(value: str) -> str:
+    """``--voice`` checked before anything renders: ``none``, ``joe`` or a voice file's absolute path.
+
+    A missing voice file (or its missing ``.onnx.json``) is :class:`InvalidInput` naming it; the
+    narration extra not installed is :class:`MissingExtra` with the command that installs it.
+    """
+    try:
+        resolved = resolve_voice(value)
+    except VoiceNotFound as error:
+        raise InvalidInput(str(error), param="--voice") from None
+    except NarrationUnavailable as error:
+        raise MissingExtra(str(error)) from None
+    if resolved is None:
+        return "none"
+    return "joe" if resolved.name == "joe" and value.strip().lower() == "joe" else str(resolved.model)
+
+
+def check_scheduler(address: str) -> None:
+    """Dask installed and ``address`` shaped like a scheduler's (``tcp://host:port``), before anything starts."""
+    try:
+        from distributed.comm import get_address_host_port
+    except ImportError:  # the embedded batch needs no Dask
+        raise MissingExtra(
+            "batch --scheduler needs Dask distributed: pip install -e '.[distributed]' (or `make distributed`)"
+        ) from None
+    try:
+        get_address_host_port(address)
+    except (ValueError, TypeError) as error:
+        raise InvalidInput(
+            f"{address!r} is not a scheduler address like tcp://host:8786 ({error})", param="--scheduler"
+        ) from None

@@ -95,9 +95,7 @@ class MultiHeadScene(ExplainerScene):
     name = "multi-head"
     title = "Multi-head attention"
     description = "d_model {d_model} split into {heads} heads: {heads} attention patterns, concatenated and mixed by W_O."
-    sources = (
-        "Vaswani et al. 2017, 3.2.2 (multi-head attention); GPT-3: Brown et al. 2020, Table 2.1"
-    )
+    sources = "Vaswani et al. 2017, 3.2.2 (multi-head attention); GPT-3: Brown et al. 2020, Table 2.1"
 
     options = ("sentence", "seed", "d_model", "heads")
     # Eight 2 x 4 heatmaps of n x n weights must share one screen: six tokens is the most that stay readable.

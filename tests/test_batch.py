@@ -24,7 +24,7 @@ import pytest
 from click.testing import CliRunner
 
 import render
-from attention_explainer.batch import parse_batch
+from attention_explainer.cli.batch import parse_batch
 from attention_explainer.pipeline import cluster
 
 from .helpers import as_from_a_terminal, wait_for

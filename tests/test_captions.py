@@ -7,7 +7,7 @@ import re
 import pytest
 import srt
 
-from attention_explainer.pipeline.captions import MAX_LINE, Cue, cues_for, split_caption, to_srt, to_transcript, to_vtt, wrap
+from attention_explainer.package.captions import MAX_LINE, Cue, cues_for, split_caption, to_srt, to_transcript, to_vtt, wrap
 
 STEPS = [
     {

@@ -26,8 +26,8 @@ from pptx import Presentation
 from pptx.enum.shapes import MSO_SHAPE_TYPE, PP_PLACEHOLDER
 
 import render
-from attention_explainer.publish.deck import last_frame, step_title, write_deck
-from attention_explainer.publish.export import Package
+from attention_explainer.exports.deck import last_frame, step_title, write_deck
+from attention_explainer.package.reader import Package
 from scenes.theme import contrast_ratio
 
 NS = {

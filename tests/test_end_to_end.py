@@ -15,9 +15,9 @@ from PIL import Image
 import render
 from attention_explainer.files import sha256_of
 from attention_explainer.options import RenderJob
+from attention_explainer.pages import templating as pages
 from attention_explainer.pipeline import workers
 from attention_explainer.pipeline.render_job import render_scene
-from attention_explainer.publish import pages
 from scenes import SCENES
 from scenes.kit import ExplainerScene
 

@@ -15,7 +15,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from attention_explainer.publish.explorer import ExplorerError, explorer_data, explorer_page, read_trace, write_explorer
+from attention_explainer.pages.explorer import ExplorerError, explorer_data, explorer_page, read_trace, write_explorer
 from attention_math.trained import ModelNotInstalled
 from scenes import SCENES
 
@@ -480,3 +480,21 @@ def test_a_render_from_before_the_explorer_gets_it_without_drawing(sentence_rend
     assert (package / "explore.html").is_file() and (package / "self-attention.mp4").read_bytes() == video
     entries = json.loads((package / "manifest.json").read_text(encoding="utf-8"))["files"]
     assert any(entry["path"] == "explore.html" and entry["part"] == "package" for entry in entries)
+
+
+def test_field_descriptions_are_data_that_matches_the_trace_docstrings():
+    """``fields.json`` (what the explorer shows) says what the trace classes' docstrings say; after a docstring
+    edit, ``python -m attention_explainer.pages.fields`` writes it again."""
+    from attention_explainer.pages.fields import FIELDS, describe_traces
+
+    stored = json.loads(FIELDS.read_text(encoding="utf-8"))
+    assert stored == describe_traces(), "fields.json is stale: run python -m attention_explainer.pages.fields"
+    assert {name for name in stored} >= {"AttentionTrace", "ScalingTrace", "TrainedHeadsTrace"}
+
+
+def test_the_explorer_shows_each_fields_description_from_the_data():
+    data = explorer_data(json.loads(SCENES["self-attention"].build_trace().to_json()))
+    output = next(field for field in data["fields"] if field["name"] == "output")
+    # As AttentionTrace's docstring says it, its reStructuredText read as plain text.
+    assert output["description"] == "weights @ v, (n_q, d_v)."
+    assert all(field["description"] for field in data["fields"]), "every field of the trace is described"

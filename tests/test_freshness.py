@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from attention_explainer.options import RenderJob
+from attention_explainer.package.manifest import read_manifest
 from attention_explainer.pipeline import freshness
 from scenes import SCENES
 
@@ -32,7 +33,7 @@ def test_editing_one_scene_changes_only_its_render_hash(monkeypatch):
 
 
 def test_editing_a_page_template_changes_only_the_package_hash(monkeypatch):
-    from attention_explainer.publish import pages
+    from attention_explainer.pages import templating as pages
 
     jobs = {name: RenderJob(name, quality="low") for name in SCENES}
     before = {name: (freshness.render_hash(job), freshness.package_hash(job)) for name, job in jobs.items()}
@@ -44,15 +45,22 @@ def test_editing_a_page_template_changes_only_the_package_hash(monkeypatch):
 
 def test_editing_an_exporter_changes_neither_hash(monkeypatch):
     """The SCORM zip and the deck are written beside a package by `export`; their code never makes a package stale."""
-    from attention_explainer.publish import pages
+    from attention_explainer import exports
+    from attention_explainer.pages import templating as pages
 
-    publish = pages.TEMPLATES.parent
+    exporters = Path(exports.__file__).parent
     jobs = {name: RenderJob(name, quality="low") for name in ("scaling", "self-attention")}
     before = {name: (freshness.render_hash(job), freshness.package_hash(job)) for name, job in jobs.items()}
-    for exporter in (publish / "scorm.py", publish / "deck.py", publish / "export.py", pages.TEMPLATES / "scorm_player.html"):
+    for exporter in (
+        exporters / "scorm.py",
+        exporters / "deck.py",
+        exporters / "export.py",
+        exporters / "templates" / "scorm_player.html",
+    ):
+        assert exporter.is_file(), exporter
         _edited(monkeypatch, exporter)
         assert {name: (freshness.render_hash(job), freshness.package_hash(job)) for name, job in jobs.items()} == before
-    _edited(monkeypatch, publish / "explorer.py")  # the explorer is a page of the package
+    _edited(monkeypatch, pages.TEMPLATES.parent / "explorer.py")  # the explorer is a page of the package
     assert all(freshness.package_hash(job) != before[name][1] for name, job in jobs.items())
 
 
@@ -70,4 +78,4 @@ def test_a_manifest_naming_a_path_outside_its_folder_is_unreadable(tmp_path):
     for path in ("scaling.mp4", "../../x", "/tmp/x"):
         manifest["files"] = [{"path": path, "sha256": "0" * 64, "bytes": 1, "part": "render"}]
         (tmp_path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-        assert (freshness.read_manifest(tmp_path) is None) == (path != "scaling.mp4"), path
+        assert (read_manifest(tmp_path) is None) == (path != "scaling.mp4"), path

@@ -18,8 +18,8 @@ from manim import config
 
 import render
 from attention_explainer.options import MAX_SEED, MAX_TOKEN_CHARACTERS, InvalidInput, validate, variant_folder
+from attention_explainer.pages.gallery import write_gallery
 from attention_explainer.pipeline import workers
-from attention_explainer.publish.gallery import write_gallery
 from attention_math import THE_CAT_SAT, sentence_example, word_vector
 from scenes import SCENES
 

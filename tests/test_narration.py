@@ -19,8 +19,8 @@ from click.testing import CliRunner
 
 import render
 from attention_explainer.options import RenderJob, variant_folder
+from attention_explainer.package.captions import cues_for
 from attention_explainer.pipeline import narration
-from attention_explainer.pipeline.captions import cues_for
 from attention_explainer.pipeline.spoken import SPEAKABLE, UnspeakableText, spoken_form
 from scenes import SCENES
 from scenes.kit.scene import SPEECH_PAUSE

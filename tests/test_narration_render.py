@@ -18,8 +18,8 @@ import pytest
 from click.testing import CliRunner
 
 import render
+from attention_explainer.package.captions import cues_for
 from attention_explainer.pipeline import narration
-from attention_explainer.pipeline.captions import cues_for
 from attention_explainer.pipeline.spoken import SPEAKABLE
 from scenes.kit.scene import SPEECH_PAUSE
 

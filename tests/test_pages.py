@@ -8,12 +8,12 @@ import zipfile
 
 import pytest
 
+from attention_explainer.exports.export import export_package
 from attention_explainer.options import RenderJob
-from attention_explainer.pipeline.package import write_package
-from attention_explainer.publish.export import export_package
-from attention_explainer.publish.gallery import write_gallery
-from attention_explainer.publish.pages import script_json
-from attention_explainer.publish.presenter import write_presenter
+from attention_explainer.pages.gallery import write_gallery
+from attention_explainer.pages.presenter import write_presenter
+from attention_explainer.pages.templating import script_json
+from attention_explainer.pages.write import write_package
 from scenes import SCENES
 from scenes.theme import DARK, THEMES
 
@@ -62,7 +62,15 @@ def test_a_renders_pages_take_its_theme(tmp_path, theme):
     (folder / "trace.json").write_text(trace.to_json())
     for stand_in in ("scaling.mp4", "poster.png", "sections/01-the-question.mp4"):  # the pages only name them
         (folder / stand_in).write_bytes(b"stand-in")
-    write_package(folder, RenderJob("scaling", quality="low", theme=theme), trace, "render", "package")
+    write_package(
+        folder,
+        RenderJob("scaling", quality="low", theme=theme),
+        trace,
+        "render",
+        "package",
+        scene_class=SCENES["scaling"],
+        versions={},
+    )
     with zipfile.ZipFile(export_package(folder, "scorm")) as scorm:
         player = scorm.read("index.html").decode("utf-8")
     other = THEMES["dark" if theme == "light" else "light"]

@@ -10,7 +10,7 @@ import pytest
 import torch
 from manim import config
 
-from attention_explainer.pipeline.captions import MAX_CHARACTERS_PER_SECOND, MAX_LINE, MIN_CUE_SECONDS, cues_for
+from attention_explainer.package.captions import MAX_CHARACTERS_PER_SECOND, MAX_LINE, MIN_CUE_SECONDS, cues_for
 from attention_math import THE_CAT_SAT
 from scenes import SCENES
 from scenes.kit import Shown

@@ -24,8 +24,8 @@ from xml.etree import ElementTree
 
 import pytest
 
+from attention_explainer.exports.export import export_package
 from attention_explainer.pipeline import workers
-from attention_explainer.publish.export import export_package
 
 from . import fake_workers
 from .helpers import run

@@ -344,7 +344,7 @@ def test_the_products_shown_add_up_to_the_score_shown(default_scene):
 
 
 def test_the_worksheet_numbers_the_head_from_1_and_asks_about_the_counter_example(reference, tmp_path):
-    from attention_explainer.publish.worksheet import exercises_for
+    from attention_explainer.pages.worksheet import exercises_for
 
     exercises = exercises_for(trained_heads_trace())
     assert "layer 6, head 12" in exercises[0].question and "layer 5" not in exercises[0].question

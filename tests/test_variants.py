@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from attention_explainer.options import validate, variant_folder
-from attention_explainer.pipeline.captions import to_transcript
-from attention_explainer.publish.pages import about_render
-from attention_explainer.publish.presenter import write_presenter
-from attention_explainer.publish.worksheet import exercises_for, worksheet_page
+from attention_explainer.package.captions import to_transcript
+from attention_explainer.pages.presenter import write_presenter
+from attention_explainer.pages.templating import about_render
+from attention_explainer.pages.worksheet import exercises_for, worksheet_page
 from scenes import SCENES
 
 SENTENCE = "Dogs chase small cats"

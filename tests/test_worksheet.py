@@ -11,7 +11,7 @@ import torch
 from click.testing import CliRunner
 
 import render
-from attention_explainer.publish.worksheet import exercises_for, write_worksheet
+from attention_explainer.pages.worksheet import exercises_for, write_worksheet
 from attention_math import attention_trace, causal_mask, causal_mask_trace, self_attention_trace, softmax_trace
 from scenes import SCENES
 from scenes.self_attention import SelfAttentionScene

@@ -16,13 +16,11 @@ render hash records them), and LaTeX and dvisvgm.
 
 from __future__ import annotations
 
-import ctypes
 import io
 import json
 import logging
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tarfile
@@ -33,8 +31,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Callable
 
-from ..files import sha256_of
 from ..options import RenderJob, variant_folder
+from ..package.manifest import damaged_files, read_manifest, unlisted_files
+from .processes import die_with_parent, stop_on_signals
 from .staging import recover_staging
 
 __all__ = [
@@ -55,6 +54,9 @@ counted by the scheduler instead: ``distributed.scheduler.allowed-failures``."""
 
 CONNECT_TIMEOUT = "10s"
 """How long the client tries to reach the scheduler before saying it cannot."""
+
+HANDSHAKE_SECONDS = 10.0
+"""How long a scheduler has to greet the client: a Dask scheduler sends its handshake as soon as it accepts."""
 
 WORKER_FOLDER = "attention-explainer-worker"
 """A worker machine's folder (in its temporary folder): the tasks' private folders, and a LaTeX cache they share."""
@@ -83,10 +85,57 @@ def connect(address: str):
         raise ClusterUnavailable(
             "batch --scheduler needs Dask distributed: pip install -e '.[distributed]' (or `make distributed`)"
         ) from None
+    probe_scheduler(address)
     try:
         return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
     except (OSError, TimeoutError, ValueError, TypeError) as error:
         raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {error}") from None
+
+
+def probe_scheduler(address: str, seconds: float | None = None) -> None:
+    """Check that a Dask scheduler answers at a ``tcp://`` ``address`` within ``seconds``; :class:`ClusterUnavailable` if not.
+
+    Dask's own connect timeout covers reaching the port, not a peer that accepts and never answers
+    (a stuck program, an HTTP server): its client then waited forever. A Dask scheduler writes its
+    handshake first, as one message: 8 bytes of length, then the number of frames and their lengths.
+    Other schemes (``tls://``, ``inproc://``) are left to Dask.
+    """
+    import socket
+    import struct
+    from urllib.parse import urlsplit
+
+    seconds = HANDSHAKE_SECONDS if seconds is None else seconds
+    scheme = address.split("://", 1)[0] if "://" in address else "tcp"
+    if scheme != "tcp":
+        return
+    try:
+        parts = urlsplit(address if "://" in address else f"tcp://{address}")
+        host, port = parts.hostname, parts.port or 8786
+    except ValueError as error:
+        raise ClusterUnavailable(f"{address} is not a scheduler address (tcp://host:port): {error}") from None
+    if not host:
+        raise ClusterUnavailable(f"{address} is not a scheduler address (tcp://host:port)")
+    silent = f"no Dask scheduler answered at {address} within {seconds:g} s"
+    deadline = time.monotonic() + seconds
+    try:
+        with socket.create_connection((host, port), timeout=seconds) as probe:
+            greeting = b""
+            while len(greeting) < 16:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise ClusterUnavailable(silent)
+                probe.settimeout(left)
+                chunk = probe.recv(16 - len(greeting))
+                if not chunk:
+                    raise ClusterUnavailable(f"{address} closed the connection without a Dask handshake: is it a Dask scheduler?")
+                greeting += chunk
+    except TimeoutError:
+        raise ClusterUnavailable(silent) from None
+    except OSError as error:
+        raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {error.strerror or error}") from None
+    length, frames = struct.unpack("QQ", greeting)
+    if not (1 <= frames <= 64 and length < 1 << 20):
+        raise ClusterUnavailable(f"{address} answered, but not as a Dask scheduler does: is it one?")
 
 
 def job_spec(job: RenderJob) -> dict:
@@ -133,7 +182,7 @@ def render_task(spec: dict, cancelled: Callable[[], bool] = _task_cancelled) -> 
     job = RenderJob(spec["scene"], spec["inputs"], spec["quality"], spec["theme"], spec["video_format"], voice=spec["voice"])
     started = time.monotonic()
     # Named like a staging folder (``-pid<N>-``): recover_staging removes it once this process is gone.
-    task = Path(tempfile.mkdtemp(prefix=f"{job.folder}-{job.quality}-pid{os.getpid()}-", dir=tasks))
+    task = Path(tempfile.mkdtemp(prefix=f"{job.stem}-pid{os.getpid()}-", dir=tasks))
     try:
         media = task / "media"
         spec = {**spec, "media_dir": str(media), "cache_dir": str(root / "cache"), "worker_pid": os.getpid()}
@@ -151,8 +200,7 @@ def render_task(spec: dict, cancelled: Callable[[], bool] = _task_cancelled) -> 
             )
             code = _wait(process, cancelled)
         if code != 0:
-            tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-8:]
-            raise RenderFailed(f"the render process exited with code {code}: " + " | ".join(tail))
+            raise RenderFailed(failure_line(log.read_text(encoding="utf-8", errors="replace"), code))
         package = media / variant_folder(job.scene, job.variant) / job.quality
         return {"package": pack(package), "worker": _worker_address(), "seconds": time.monotonic() - started}
     finally:
@@ -208,12 +256,7 @@ def _tie_to_worker(worker_pid: int) -> None:
     Set before the slow imports, so that a worker killed while its render process starts leaves no
     render running on its own.
     """
-    if sys.platform.startswith("linux"):
-        try:
-            PR_SET_PDEATHSIG = 1
-            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-        except (OSError, AttributeError):  # no prctl: the worker's next task cleans the folders
-            pass
+    die_with_parent()
     if os.getppid() != worker_pid:
         raise SystemExit("the worker that started this render is gone")
 
@@ -222,9 +265,8 @@ def _render_process(spec: dict) -> None:
     """The body of the fresh render process on a worker: render into the task's private media folder."""
     _tie_to_worker(spec["worker_pid"])
     from .render_job import render_scene
-    from .workers import _stop_on_signals
 
-    _stop_on_signals()  # SIGTERM, and the worker's death, end the render cleanly
+    stop_on_signals()  # SIGTERM, and the worker's death, end the render cleanly
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     logging.getLogger("attention_explainer").setLevel(logging.INFO)
     job = RenderJob(
@@ -260,7 +302,7 @@ def unpack(data: bytes, target: Path) -> None:
 
 def check_package(package: Path, job: RenderJob) -> dict:
     """``package``'s manifest, once every file matches it and its frames come from this client's code; else :class:`PackageRejected`."""
-    from .freshness import read_manifest, render_hash
+    from .freshness import render_hash
 
     manifest = read_manifest(package)
     if manifest is None:
@@ -270,14 +312,12 @@ def check_package(package: Path, job: RenderJob) -> dict:
             "the worker drew it with other code or library versions than this client (the render hash differs): "
             "install the same project and versions on every machine"
         )
-    listed = {entry["path"] for entry in manifest["files"]}
-    present = {p.relative_to(package).as_posix() for p in package.rglob("*") if p.is_file() and p.name != "manifest.json"}
-    if listed != present:
-        raise PackageRejected(f"files missing or not in the manifest: {', '.join(sorted(listed ^ present)[:5])}")
-    for entry in manifest["files"]:
-        path = package / entry["path"]
-        if path.stat().st_size != entry.get("bytes") or sha256_of(path) != entry["sha256"]:
-            raise PackageRejected(f"{entry['path']} does not match its manifest (size or sha256)")
+    unlisted = unlisted_files(package, manifest)
+    if unlisted:
+        raise PackageRejected(f"files missing or not in the manifest: {', '.join(unlisted[:5])}")
+    damaged = damaged_files(package, manifest["files"])
+    if damaged:
+        raise PackageRejected(f"{damaged[0]} does not match its manifest (size or sha256)")
     return manifest
 
 
@@ -293,7 +333,7 @@ def publish_package(data: bytes, job: RenderJob, folders) -> bool:
     from .staging import publish, staging_folder
 
     final = folders.published(job.scene, job.variant, job.quality)
-    with staging_folder(folders, f"{job.folder}-{job.quality}") as staging:
+    with staging_folder(folders, job.stem) as staging:
         package = staging / "package"
         unpack(data, package)
         manifest = check_package(package, job)
@@ -322,12 +362,11 @@ def render_on_cluster(client, jobs: list[RenderJob], folders, report: Callable[[
     from distributed.scheduler import KilledWorker
 
     from .timings import record_render_time
-    from .workers import job_key
 
     outcome = ClusterOutcome()
     futures = {}
     for job in jobs:
-        key = f"render-{job.folder}-{job.quality}-{uuid.uuid4().hex[:8]}"
+        key = f"render-{job.stem}-{uuid.uuid4().hex[:8]}"
         futures[client.submit(render_task, job_spec(job), key=key, retries=RETRIES, pure=False)] = job
     outcome.submitted = len(futures)
     try:
@@ -339,17 +378,15 @@ def render_on_cluster(client, jobs: list[RenderJob], folders, report: Callable[[
                 repackaged = publish_package(result["package"], job, folders)
                 publishing = time.monotonic() - publishing
             except KilledWorker as error:
-                outcome.failed[job_key(job)] = (
-                    f"its worker died {error.allowed_failures + 1} times (the last: {error.last_worker})"
-                )
+                outcome.failed[job.key] = f"its worker died {error.allowed_failures + 1} times (the last: {error.last_worker})"
             except (RenderFailed, PackageRejected) as error:
-                outcome.failed[job_key(job)] = str(error)
+                outcome.failed[job.key] = str(error)
             except OSError as error:
-                outcome.failed[job_key(job)] = f"cannot publish it: {error.strerror or error}"
+                outcome.failed[job.key] = f"cannot publish it: {error.strerror or error}"
             except Exception as error:  # raised on the worker (Dask re-raises it here): that render failed, the others go on
-                outcome.failed[job_key(job)] = f"{type(error).__name__}: {error}"
+                outcome.failed[job.key] = f"{type(error).__name__}: {error}"
             else:
-                outcome.published[job_key(job)] = folders.published(job.scene, job.variant, job.quality)
+                outcome.published[job.key] = folders.published(job.scene, job.variant, job.quality)
                 try:
                     record_render_time(folders, job.scene, job.quality, job.variant, result["seconds"])
                 except OSError:  # only the order of later embedded renders depends on it
@@ -363,12 +400,37 @@ def render_on_cluster(client, jobs: list[RenderJob], folders, report: Callable[[
                 continue
             finally:
                 future.release()
-            report(job, f"FAILED: {outcome.failed[job_key(job)]}")
+            report(job, f"FAILED: {outcome.failed[job.key]}")
     except BaseException:
         client.cancel(list(futures), force=True)
         raise
     return outcome
 
 
+FAILURE_MARK = "render failed: "
+"""Begins the last line a failed render process writes to its log: the one line the client reports."""
+
+
+def _render_process_reporting(spec: dict) -> None:
+    """:func:`_render_process`, its failure ended by one line (the error) after the traceback, as a local render reports it."""
+    try:
+        _render_process(spec)
+    except Exception as error:
+        import traceback
+
+        traceback.print_exc()
+        print(f"{FAILURE_MARK}{type(error).__name__}: {error}".replace("\n", " "), flush=True)
+        sys.exit(1)
+
+
+def failure_line(log_text: str, code: int) -> str:
+    """What a failed render process's log says went wrong, in one line: its error, or else the last line it wrote."""
+    lines = [line for line in log_text.strip().splitlines() if line.strip()]
+    for line in reversed(lines):
+        if line.startswith(FAILURE_MARK):
+            return line[len(FAILURE_MARK) :]
+    return f"the render process exited with code {code}" + (f": {lines[-1].strip()}" if lines else "")
+
+
 if __name__ == "__main__":
-    _render_process(json.loads(sys.argv[1]))
+    _render_process_reporting(json.loads(sys.argv[1]))

@@ -1,9 +1,11 @@
 """Two fingerprints: what changes a render's frames, and what changes only the files around them.
 
-The *render hash* covers the scene's code and its drawing kit, the maths, the encoder, the
-settings, the versions of what draws and encodes (manim, numpy, PyAV, Cairo, Pango, Python) and
-the environment the workers get. The *package hash* covers the code and templates that write the
-pages, captions, transcript and manifest. Both are recorded in ``manifest.json``: a render whose
+The *render hash* covers the scene's code and its drawing kit, the theme and :mod:`attention_style`,
+the maths, the encoder and what collects the render products, the settings, the versions of what
+draws and encodes (manim, numpy, PyAV, Cairo, Pango, Python) and the environment the workers get.
+The *package hash* covers two folders whole: :mod:`..pages` (the code, templates and field
+descriptions that write the pages, captions, transcript and manifest) and :mod:`..package` (the
+format they write). The exports are another folder: an edit there never makes a package stale. Both are recorded in ``manifest.json``: a render whose
 render hash still matches but whose package hash does not is repackaged in seconds, without
 drawing a frame.
 """
@@ -24,14 +26,15 @@ import manimpango
 import numpy as np
 
 import attention_math
+import attention_style
 import scenes
 from scenes import SCENES
 
-from ..files import is_inside_path, sha256_of
 from ..options import RenderJob
+from ..package.manifest import damaged_files, read_manifest
 from . import encoder
 
-__all__ = ["Freshness", "render_hash", "package_hash", "versions", "freshness", "read_manifest", "WORKER_ENVIRONMENT"]
+__all__ = ["Freshness", "render_hash", "package_hash", "versions", "freshness", "WORKER_ENVIRONMENT"]
 
 APPLICATION = Path(__file__).resolve().parent.parent
 
@@ -49,32 +52,49 @@ class Freshness(enum.Enum):
 
 
 def _source_files(name: str) -> list[Path]:
-    """The code a render's frames depend on: its scene, the kit and theme, the maths, the encoder and render job."""
+    """The code a render's frames depend on: its scene, the kit and theme, the colours, the maths, the encoder, render job and products."""
     scene_root = Path(scenes.__file__).resolve().parent
     own = Path(inspect.getsourcefile(SCENES[name])).resolve()
     return [
         own,
         *sorted((scene_root / "kit").rglob("*.py")),
         scene_root / "theme.py",
-        *sorted(Path(attention_math.__file__).resolve().parent.rglob("*.py")),
+        *_python_files(Path(attention_style.__file__).resolve().parent),
+        *_python_files(Path(attention_math.__file__).resolve().parent),
         APPLICATION / "pipeline" / "encoder.py",
         APPLICATION / "pipeline" / "render_job.py",
+        APPLICATION / "pipeline" / "products.py",
     ]
 
 
-EXPORTS = {"export.py", "scorm.py", "deck.py", "scorm_player.html"}
-"""What ``render.py export`` writes beside a package from it: an edit to these never makes a package stale."""
+def _python_files(folder: Path) -> list[Path]:
+    return sorted(folder.rglob("*.py"))
+
+
+def _folder_files(folder: Path, leave_out: Path | None = None) -> list[Path]:
+    """Every file under ``folder`` (compiled caches and ``leave_out`` left out), in a fixed order."""
+    return sorted(
+        path
+        for path in folder.rglob("*")
+        if path.is_file()
+        and "__pycache__" not in path.parts
+        and not path.name.startswith(".")
+        and (leave_out is None or not path.is_relative_to(leave_out))
+    )
 
 
 def _package_files() -> list[Path]:
-    """The code and templates the files around the video depend on (the exporters' excepted)."""
-    from ..publish.pages import TEMPLATES
+    """The code, data and templates the files around the video depend on: the pages' and the package format's folders.
 
+    The templates are read where :data:`..pages.templating.TEMPLATES` points (a test points it at an edited copy).
+    """
+    from ..pages import templating
+
+    pages = Path(templating.__file__).resolve().parent
     return [
-        APPLICATION / "pipeline" / "package.py",
-        APPLICATION / "pipeline" / "captions.py",
-        *sorted(p for p in (APPLICATION / "publish").glob("*.py") if p.name not in EXPORTS),
-        *sorted(p for p in TEMPLATES.rglob("*") if p.is_file() and p.name not in EXPORTS),
+        *_folder_files(pages, leave_out=pages / "templates"),
+        *_folder_files(APPLICATION / "package"),
+        *_folder_files(Path(templating.TEMPLATES)),
     ]
 
 
@@ -121,7 +141,7 @@ def render_hash(job: RenderJob) -> str:
         from .narration import resolve_voice
 
         settings["voice"] = resolve_voice(job.voice).describe()
-        files += [APPLICATION / "pipeline" / name for name in ("narration.py", "spoken.py", "package.py")]
+        files += [APPLICATION / "pipeline" / name for name in ("narration.py", "spoken.py")] + [APPLICATION / "voices.py"]
     return _digest(files, settings)
 
 
@@ -130,48 +150,15 @@ def package_hash(job: RenderJob) -> str:
     return _digest(_package_files(), {"scene": job.scene, "inputs": job.inputs})
 
 
-def read_manifest(folder: Path) -> dict | None:
-    """A published render's manifest, or ``None`` when it is missing, unreadable or the wrong shape."""
-    try:
-        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), list):
-        return None
-    for entry in manifest["files"]:
-        if not isinstance(entry, dict) or not all(isinstance(entry.get(key), str) for key in ("path", "sha256", "part")):
-            return None
-        if not is_inside_path(entry["path"]):
-            # A "../" or absolute path: a manifest from someone else must not make a render touch files outside its folder.
-            return None
-    if not all(isinstance(manifest.get(key), str) for key in ("scene", "title", "render_hash", "package_hash")):
-        return None
-    return manifest
-
-
-def _intact(folder: Path, entries: list[dict]) -> bool:
-    """Every file is there with the bytes the manifest recorded (a same-size corruption included)."""
-    for entry in entries:
-        path = folder / entry["path"]
-        if (
-            path.is_symlink()
-            or not path.is_file()
-            or path.stat().st_size != entry.get("bytes")
-            or sha256_of(path) != entry["sha256"]
-        ):
-            return False
-    return True
-
-
 def freshness(job: RenderJob, folder: Path) -> Freshness:
     """What the render published in ``folder`` needs for ``job``: nothing, new pages, or a new render."""
     manifest = read_manifest(folder)
     if manifest is None or manifest["render_hash"] != render_hash(job):
         return Freshness.RENDER
-    if not _intact(folder, [entry for entry in manifest["files"] if entry["part"] == "render"]):
+    if damaged_files(folder, [entry for entry in manifest["files"] if entry["part"] == "render"]):
         return Freshness.RENDER
     if manifest["package_hash"] != package_hash(job):
         return Freshness.REPACKAGE
-    if not _intact(folder, [entry for entry in manifest["files"] if entry["part"] == "package"]):
+    if damaged_files(folder, [entry for entry in manifest["files"] if entry["part"] == "package"]):
         return Freshness.REPACKAGE
     return Freshness.UP_TO_DATE

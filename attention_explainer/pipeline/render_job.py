@@ -24,10 +24,12 @@ from scenes import SCENES, build_trace
 from scenes.theme import THEMES
 
 from ..options import QUALITIES, RenderJob
+from ..package.manifest import read_manifest
+from ..pages.write import write_package
 from . import encoder
 from .folders import Folders
-from .freshness import package_hash, read_manifest, render_hash
-from .package import write_package, write_render_products
+from .freshness import package_hash, render_hash, versions
+from .products import write_render_products
 from .spoken import spoken_form
 from .staging import link_or_copy, publish, staging_folder
 
@@ -71,7 +73,7 @@ def render_scene(job: RenderJob) -> RenderResult:
     scene_class = SCENES[job.scene]
     folders = Folders(Path(job.media_dir), Path(job.cache_dir))
     started = time.monotonic()
-    with staging_folder(folders, f"{job.folder}-{job.quality}") as staging:
+    with staging_folder(folders, job.stem) as staging:
         manim_dir, cache = staging / "manim", staging / "cache"
         # Each render typesets into a private copy of the shared LaTeX/Pango cache: a formula is
         # typeset once across renders, yet no two processes ever share manim's Tex/ folder
@@ -118,7 +120,9 @@ def render_scene(job: RenderJob) -> RenderResult:
         write_render_products(
             scene, renderer.file_writer, manim_dir / "video", package, webm=job.video_format in ("webm", "both"), audio=audio
         )
-        write_package(package, job, scene.trace, render_hash(job), package_hash(job))
+        write_package(
+            package, job, scene.trace, render_hash(job), package_hash(job), scene_class=scene_class, versions=versions()
+        )
         publish(package, folders.published(job.scene, job.variant, job.quality), staging)
     return published_result(job, time.monotonic() - started)
 
@@ -162,13 +166,17 @@ def repackage(job: RenderJob) -> RenderResult:
     if manifest is None:
         raise RuntimeError(f"{final}: no readable manifest to repackage from")
     started = time.monotonic()
-    with staging_folder(folders, f"{job.folder}-{job.quality}") as staging:
+    scene_class = SCENES[job.scene]
+    with staging_folder(folders, job.stem) as staging:
         package = staging / "package"
         package.mkdir()
         for entry in manifest["files"]:
             if entry["part"] == "render":
                 link_or_copy(final / entry["path"], package / entry["path"])
-        write_package(package, job, build_trace(job.scene, job.inputs, job.cache_dir), manifest["render_hash"], package_hash(job))
+        trace = build_trace(job.scene, job.inputs, job.cache_dir)
+        write_package(
+            package, job, trace, manifest["render_hash"], package_hash(job), scene_class=scene_class, versions=versions()
+        )
         publish(package, final, staging)
     return published_result(job, time.monotonic() - started)
 

@@ -7,6 +7,7 @@ stranded between the publish's two renames (a kill, even SIGKILL, at that moment
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -17,11 +18,21 @@ from pathlib import Path
 from typing import Iterator
 
 from .folders import Folders
+from .guard import check_render_folder
 
 __all__ = ["staging_folder", "publish", "link_or_copy", "recover_staging", "TARGET_FILE"]
 
 TARGET_FILE = "publishing-to"
 """Written in a staging folder before publishing: the published folder its ``previous`` came from."""
+
+REQUIRED_PARENT: int | None = None
+"""In a render worker: its run's process id. The worker publishes only while that process is its parent
+(the run holds the render's lock); a worker whose run died refuses to publish (:class:`RunGone`)."""
+
+
+class RunGone(RuntimeError):
+    """The run that started this render worker is gone (and its lock with it): the render is not published."""
+
 
 _OWNER = re.compile(r"-pid(\d+)-[^-]*$")
 
@@ -48,6 +59,8 @@ def publish(package: Path, final: Path, staging: Path) -> None:
     The previous folder goes into ``staging`` (removed with it), not deleted first.
     """
     final.parent.mkdir(parents=True, exist_ok=True)
+    # The runs check this before drawing; here it is checked again, as the folder is replaced.
+    check_render_folder(final, json.loads((package / "manifest.json").read_text(encoding="utf-8"))["scene"])
     (staging / TARGET_FILE).write_text(str(final.resolve()), encoding="utf-8")
     # Ctrl-C or SIGTERM between the two renames would leave no published folder: they wait
     # until both are done. (SIGKILL cannot wait; the next run puts ``previous`` back.)
@@ -56,6 +69,8 @@ def publish(package: Path, final: Path, staging: Path) -> None:
     signal.pthread_sigmask(signal.SIG_BLOCK, held)
     previous = staging / "previous"
     try:
+        if REQUIRED_PARENT is not None and os.getppid() != REQUIRED_PARENT:
+            raise RunGone("the run that started this render is gone: it is not published")
         if final.is_symlink() or final.exists():
             os.replace(final, previous)
         os.replace(package, final)

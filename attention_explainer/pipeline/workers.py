@@ -7,13 +7,10 @@ calling process did before.
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import multiprocessing
 import os
 import queue
-import signal
-import sys
 import time
 import traceback
 from contextlib import contextmanager
@@ -25,13 +22,15 @@ import click
 
 from ..files import write_atomic
 from ..options import RenderJob
+from . import staging
 from .folders import Folders
 from .freshness import WORKER_ENVIRONMENT
+from .processes import stop_on_signals
 from .render_job import RenderResult, render_scene
 from .staging import recover_staging
 from .timings import longest_first, record_render_time
 
-__all__ = ["render_in_worker", "render_all", "Outcome", "WORKER", "job_key"]
+__all__ = ["render_in_worker", "render_all", "Outcome", "WORKER"]
 
 
 class QueueProgress(logging.Handler):
@@ -54,7 +53,32 @@ def render_in_worker(job: RenderJob, events):
     try:
         return render_scene(job), None, None
     except Exception as error:  # reported by the parent; the other renders go on
-        return None, f"{type(error).__name__}: {error}", traceback.format_exc()
+        return None, disk_full(job, error) or f"{type(error).__name__}: {error}", traceback.format_exc()
+
+
+FULL_BELOW = 1 << 20
+"""Free bytes under which a folder's disk counts as full (a tool's last write may have left a few)."""
+
+
+def disk_full(job: RenderJob, error: BaseException) -> str | None:
+    """A render's error when its disk is full, named as such: ``disk full: PATH has no space left``; else ``None``.
+
+    A full disk shows up as whatever first reads a truncated file: manim's parse of an SVG that
+    dvisvgm could not finish ("ParseError: unclosed token"), an encoder's error. The space left
+    where the render writes (the cache, where it stages, and the media folder) tells.
+    """
+    import errno
+
+    if isinstance(error, OSError) and error.errno == errno.ENOSPC and error.filename:
+        return f"disk full: no space left to write {error.filename}"
+    for folder in (Path(job.cache_dir), Path(job.media_dir)):
+        try:
+            status = os.statvfs(folder)
+        except OSError:
+            continue
+        if status.f_bavail * status.f_frsize < FULL_BELOW:
+            return f"disk full: {folder} has no space left (the render stopped at {type(error).__name__}: {error})"
+    return None
 
 
 WORKER: Callable = render_in_worker
@@ -76,16 +100,11 @@ def worker_environment():
                 os.environ[key] = value
 
 
-def job_key(job: RenderJob) -> str:
-    """What tells one render from another in a run: its folder and quality (a batch renders one scene in several variants)."""
-    return f"{job.folder}/{job.quality}"
-
-
 @dataclass
 class Outcome:
     """What a batch of renders gave: the finished ones by scene, and the names that failed.
 
-    ``by_job`` and ``failed_jobs`` hold the same by :func:`job_key`, for runs with several variants of one scene.
+    ``by_job`` and ``failed_jobs`` hold the same by :attr:`~..options.RenderJob.key`, for runs with several variants of one scene.
     """
 
     finished: dict[str, RenderResult] = field(default_factory=dict)
@@ -94,44 +113,24 @@ class Outcome:
     failed_jobs: list[str] = field(default_factory=list)
 
 
-def _ignore(signum, frame) -> None:
-    pass
+def _run(worker: Callable, job: RenderJob, events, parent: int | None = None) -> None:
+    """The body of a worker process: run ``worker`` and send its outcome to the parent (process ``parent``).
 
-
-def _stop_on_signals() -> None:
-    """In a worker: SIGTERM, and the parent's death, end the render as Ctrl-C does, cleaning its staging.
-
-    Ctrl-C in the terminal reaches every process of the group as SIGINT (KeyboardInterrupt); the
-    parent stops its workers with SIGTERM, and on Linux a worker whose parent dies (even by
-    SIGKILL) gets SIGTERM too, so no render goes on publishing for a run that is over.
+    A spawned worker imports manim before it gets here, a second or more in which its parent may
+    die unseen: the parent-death signal is armed only now. So once it is armed, a parent that is no
+    longer this process's parent is gone, and the worker ends without rendering; and it publishes
+    only while that parent lives (the parent holds the render's lock).
     """
-
-    def interrupt(signum, frame):
-        # The first signal stops the render; later ones (Ctrl-C and the parent's SIGTERM both
-        # come) must not cut short the cleanup it starts. (A no-op handler, not SIG_IGN: Python
-        # raises OSError for a signal already pending when its handler becomes SIG_IGN.)
-        signal.signal(signal.SIGINT, _ignore)
-        signal.signal(signal.SIGTERM, _ignore)
-        raise KeyboardInterrupt(f"signal {signum}")
-
-    signal.signal(signal.SIGINT, interrupt)
-    signal.signal(signal.SIGTERM, interrupt)
-    if sys.platform.startswith("linux"):
-        try:
-            PR_SET_PDEATHSIG = 1
-            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-        except (OSError, AttributeError):  # no prctl: the next run cleans what this one leaves
-            pass
-
-
-def _run(worker: Callable, job: RenderJob, events) -> None:
-    """The body of a worker process: run ``worker`` and send its outcome to the parent."""
-    _stop_on_signals()
+    stop_on_signals()
+    if parent is not None:
+        if os.getppid() != parent:
+            os._exit(1)  # nobody to report to, nothing to clean: nothing was staged yet
+        staging.REQUIRED_PARENT = parent
     try:
         outcome = worker(job, events)
     except BaseException as error:  # a stand-in that raises, or Ctrl-C: still tell the parent
         outcome = None, f"{type(error).__name__}: {error}", traceback.format_exc()
-    events.put(("outcome", job_key(job), outcome))
+    events.put(("outcome", job.key, outcome))
 
 
 def render_all(jobs: list[RenderJob], processes: int) -> Outcome:
@@ -152,7 +151,7 @@ def render_all(jobs: list[RenderJob], processes: int) -> Outcome:
         jobs = longest_first(jobs, folders)
     context = multiprocessing.get_context("spawn")
     waiting, running = list(jobs), {}
-    click.echo(f"Rendering {len(jobs)} scene(s), {processes} at a time: {', '.join(j.scene for j in jobs)}", err=True)
+    click.echo(f"Rendering {len(jobs)} scene(s), {processes} at a time: {named(jobs)}", err=True)
     # A plain queue, not a manager's: a manager is one more process, which Ctrl-C kills first,
     # leaving the parent an EOFError instead of its workers' last words.
     events = context.Queue()
@@ -162,15 +161,29 @@ def render_all(jobs: list[RenderJob], processes: int) -> Outcome:
             while waiting or running:
                 while waiting and len(running) < processes:
                     job = waiting.pop(0)
-                    process = context.Process(target=_run, args=(WORKER, job, events), name=f"render {job.label}")
+                    process = context.Process(target=_run, args=(WORKER, job, events, os.getpid()), name=f"render {job.label}")
                     process.start()
-                    running[job_key(job)] = (job, process)
+                    running[job.key] = (job, process)
                 _next_event(events, running, folders, outcome)
         except BaseException:  # Ctrl-C, SIGTERM (see the CLI) or a failure here: no worker outlives the run
             stop_workers([process for _, process in running.values()])
             recover_staging(folders.staging_root())  # what a worker killed after its grace left
             raise
     return outcome
+
+
+NAMED_AT_MOST = 12
+"""The renders the opening line names; a batch of thousands is counted, not listed."""
+
+
+def named(jobs: list[RenderJob]) -> str:
+    """The scenes of ``jobs`` for the opening line: each scene once, with how many renders of it when several."""
+    counts: dict[str, int] = {}
+    for job in jobs:
+        counts[job.scene] = counts.get(job.scene, 0) + 1
+    names = [f"{scene} ×{count}" if count > 1 else scene for scene, count in counts.items()]
+    shown = ", ".join(names[:NAMED_AT_MOST])
+    return shown + (f" and {len(names) - NAMED_AT_MOST} more" if len(names) > NAMED_AT_MOST else "")
 
 
 def stop_workers(processes: list, grace: float = 10.0) -> None:
@@ -212,7 +225,7 @@ def _report(job: RenderJob, result, folders: Folders, outcome: Outcome) -> None:
     rendered, error, details = result
     if rendered is not None:
         outcome.finished[job.scene] = rendered
-        outcome.by_job[job_key(job)] = rendered
+        outcome.by_job[job.key] = rendered
         try:
             record_render_time(folders, job.scene, job.quality, job.variant, rendered.seconds)
         except OSError as error:  # only the order of later parallel renders depends on it
@@ -220,12 +233,12 @@ def _report(job: RenderJob, result, folders: Folders, outcome: Outcome) -> None:
         click.echo(f"{job.label}: done in {rendered.seconds:.1f} s ({len(outcome.finished)} finished)", err=True)
     else:
         try:
-            where = f"details in {write_error_log(folders, f'{job.folder}-{job.quality}', details)}"
+            where = f"details in {write_error_log(folders, job.stem, details)}"
         except OSError as log_error:  # a full disk: the render's own error still comes first
             where = f"its details could not be saved: {log_error.strerror or log_error}"
         click.echo(f"{job.label}: FAILED: {error} ({where})", err=True)
         outcome.failed.append(job.scene)
-        outcome.failed_jobs.append(job_key(job))
+        outcome.failed_jobs.append(job.key)
 
 
 def write_error_log(folders: Folders, name: str, details: str) -> Path:

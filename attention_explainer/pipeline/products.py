@@ -1,9 +1,9 @@
-"""The files around a render's video: what the render made, then the pages and the manifest.
+"""The render products: what drawing the frames makes, collected from manim's output into a package.
 
-The *render products* (the video, its WebM, the step clips and ``sections.json``, the poster,
-the preview and ``trace.json``) come from drawing frames. The *package* (captions, transcript,
-presenter, worksheet, explorer, manifest) is written from them alone, so it can be rewritten without
-drawing a frame (see :mod:`.freshness`).
+The video (with its index at the front, every frame on the frame-rate grid), its WebM, the step
+clips and ``sections.json``, the poster, the preview GIF, ``trace.json`` and ``narration.json``
+(see :data:`..package.manifest.RENDER_PRODUCTS`). The rest of a package is written from these alone
+(:mod:`..pages.write`), so it can be rewritten without drawing a frame (see :mod:`.freshness`).
 """
 
 from __future__ import annotations
@@ -11,51 +11,21 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
-from typing import Any
 
 import av
 from PIL import Image
 
-from scenes import SCENES
 from scenes.kit import ExplainerScene
-from scenes.theme import THEMES
 
-from ..files import sha256_of
-from ..options import RenderJob
-from ..publish.explorer import write_explorer
-from ..publish.pages import about_render
-from ..publish.presenter import write_presenter
-from ..publish.worksheet import exercises_for, worksheet_page
-from . import captions, narration
+from . import narration
 from .encoder import PackagingWriter
-from .freshness import versions
 
-__all__ = ["write_render_products", "write_package", "RENDER_PRODUCTS", "PREVIEW_FRAMES"]
+__all__ = ["write_render_products", "faststart_copy", "write_webm", "write_preview_gif", "PREVIEW_FRAMES"]
 
 log = logging.getLogger("attention_explainer")
 
 PREVIEW_FRAMES = 30
 """Frames in the looping preview GIF, spread over the whole video."""
-
-RENDER_PRODUCTS = (
-    "{scene}.mp4",
-    "{scene}.webm",
-    "sections.json",
-    "sections/",
-    "poster.png",
-    "preview.gif",
-    "trace.json",
-    "narration.json",
-)
-"""The files a render draws; everything else in a package is written from them."""
-
-
-def is_render_product(relative: str, scene: str) -> bool:
-    """Whether a package's file (a path relative to it) comes from drawing frames."""
-    return any(
-        relative.startswith(pattern) if pattern.endswith("/") else relative == pattern.format(scene=scene)
-        for pattern in RENDER_PRODUCTS
-    )
 
 
 def write_render_products(
@@ -115,60 +85,6 @@ def _part(track, start: float, section: dict):
         return None
     first = round(start * narration.SAMPLE_RATE)
     return track[first : first + round(float(section["duration"]) * narration.SAMPLE_RATE)]
-
-
-def write_package(package: Path, job: RenderJob, trace: Any, render_hash: str, package_hash: str) -> None:
-    """Write the captions, transcript, presenter, worksheet, explorer and manifest from the render products in ``package``."""
-    scene_class = SCENES[job.scene]
-    sections = json.loads((package / "sections.json").read_text(encoding="utf-8"))
-    cues = captions.cues_for(sections)
-    (package / "captions.vtt").write_text(captions.to_vtt(cues), encoding="utf-8")
-    (package / "captions.srt").write_text(captions.to_srt(cues), encoding="utf-8")
-    about = about_render(scene_class, trace)
-    voice = read_voice(package)
-    if voice is not None:
-        about = f"{about} Narrated by the {voice['name']} voice (Piper, offline).".strip()
-    (package / "transcript.txt").write_text(captions.to_transcript(scene_class.title, sections, about), encoding="utf-8")
-    theme = THEMES[job.theme]
-    write_presenter(package, scene_class.title, sections, about, narrated=voice is not None, theme=theme)
-    if exercises_for(trace):
-        (package / "worksheet.html").write_text(worksheet_page(scene_class, trace), encoding="utf-8")
-    write_explorer(package, job.scene, scene_class.title, about, theme)
-
-    files = sorted(p for p in package.rglob("*") if p.is_file() and p.name != "manifest.json")
-    manifest = {
-        "scene": job.scene,
-        "title": scene_class.title,
-        "description": about,
-        "rendered_with": dict(scene_class.inputs_as_rendered(trace)),
-        "sources": scene_class.sources,
-        "inputs": job.inputs,
-        "settings": {"quality": job.quality, "theme": job.theme, "format": job.video_format, **trace.settings},
-        "versions": versions(),
-        **({"voice": {key: value for key, value in voice.items() if key != "lines"}} if voice is not None else {}),
-        "render_hash": render_hash,
-        "package_hash": package_hash,
-        "files": [
-            {
-                "path": relative,
-                "bytes": p.stat().st_size,
-                "sha256": sha256_of(p),
-                "part": "render" if is_render_product(relative, job.scene) else "package",
-            }
-            for p in files
-            for relative in [p.relative_to(package).as_posix()]
-        ],
-    }
-    (package / "manifest.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False), encoding="utf-8")
-
-
-def read_voice(package: Path) -> dict | None:
-    """A narrated render's ``narration.json`` (the voice, its licence, the engine, the loudness), or ``None``."""
-    try:
-        record = json.loads((package / "narration.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return record if isinstance(record, dict) and isinstance(record.get("name"), str) else None
 
 
 def faststart_copy(source: Path, target: Path, audio=None) -> None:

@@ -22,10 +22,10 @@ from pptx import Presentation
 from pptx.dml.color import RGBColor
 from pptx.util import Emu, Inches, Pt
 
-from scenes.theme import DARK, THEMES, Theme
+from attention_style import DARK, PALETTES, Palette
 
 from ..files import zip_member
-from .export import Package
+from ..package.reader import Package
 
 __all__ = ["write_deck", "step_title", "last_frame"]
 
@@ -102,7 +102,7 @@ def write_deck(package: Package, target: Path) -> None:
     deck = Presentation()
     widen_template(deck, SLIDE_WIDTH / deck.slide_width)
     deck.slide_width, deck.slide_height = SLIDE_WIDTH, SLIDE_HEIGHT
-    theme = THEMES.get(package.theme, DARK)
+    theme = PALETTES.get(package.theme, DARK)
     describe(deck, package)
     layouts = {layout.name: layout for layout in deck.slide_layouts}
 
@@ -115,7 +115,10 @@ def write_deck(package: Package, target: Path) -> None:
     paint(opening, theme)
     style(title, theme.text)
     style(subtitle, theme.muted, SUBTITLE_SIZE)
-    write_notes(opening, [f"{len(package.steps)} steps; click a step's movie to play it. Each slide's notes hold its words."])
+    notes = [f"{len(package.steps)} steps; click a step's movie to play it. Each slide's notes hold its words."]
+    if within_property_limit(package.description) != package.description:  # the properties hold it shortened
+        notes.append(package.description)
+    write_notes(opening, notes)
 
     for step in package.steps:
         slide = deck.slides.add_slide(layouts["Title Only"])
@@ -148,11 +151,24 @@ def save_dateless(deck, target: Path) -> None:
             archive.writestr(zip_member(member.filename), source.read(member))
 
 
+PROPERTY_LIMIT = 255
+"""The most characters python-pptx lets a core property (title, subject) hold; longer ones raise ``ValueError``."""
+
+
+def within_property_limit(text: str) -> str:
+    """``text``, or its first 254 characters and an ellipsis when it is longer than a core property holds.
+
+    A description names the teacher's sentence, so it can be of any length; the title slide shows it
+    whole, and a shortened one is kept whole in that slide's notes too.
+    """
+    return text if len(text) <= PROPERTY_LIMIT else text[: PROPERTY_LIMIT - 1] + "…"
+
+
 def describe(deck, package: Package) -> None:
     """The deck's document properties: the scene's title and description (the template's own are someone else's)."""
     properties = deck.core_properties
-    properties.title = package.title
-    properties.subject = package.description
+    properties.title = within_property_limit(package.title)
+    properties.subject = within_property_limit(package.description)
     properties.author = properties.last_modified_by = "attention-explainer"
     properties.comments = ""
     properties.revision = 1
@@ -172,7 +188,7 @@ def widen_template(deck, ratio: float) -> None:
                 shape.left, shape.width = Emu(round(shape.left * ratio)), Emu(round(shape.width * ratio))
 
 
-def paint(slide, theme: Theme) -> None:
+def paint(slide, theme: Palette) -> None:
     """Give ``slide`` the render's background colour, so a movie sits on its own colour (dark renders, dark slides)."""
     fill = slide.background.fill
     fill.solid()

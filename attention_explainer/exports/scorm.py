@@ -15,20 +15,20 @@ import shutil
 import zipfile
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING
 from urllib.parse import quote
 from xml.etree import ElementTree
 
-from scenes.theme import DARK, THEMES
+from attention_style import DARK, PALETTES
 
 from ..files import sha256_of, zip_member
-from ..pipeline.captions import cues_for
-from .pages import render_page
-
-if TYPE_CHECKING:
-    from .export import Package
+from ..package.captions import cues_for
+from ..package.reader import Package
+from ..pages import templating
 
 __all__ = ["write_scorm", "scorm_files", "player_page", "manifest_xml", "PLAYER"]
+
+PLAYER_TEMPLATES = Path(__file__).resolve().parent / "templates"
+"""The player page's template (it takes the pages' ``style.css``); exports never make a package stale."""
 
 PLAYER = "index.html"
 """The SCO's launch page, at the zip's root beside the manifest."""
@@ -68,7 +68,8 @@ def player_page(package: Package, files: dict[str, Path]) -> str:
         cues = [asdict(cue) for cue in cues_for(package.steps)]
     except (KeyError, TypeError, ValueError):
         raise ValueError(f"{package.folder / 'sections.json'} has caption lines without text, start and end") from None
-    return render_page(
+    return templating.render_from(
+        (PLAYER_TEMPLATES, templating.TEMPLATES),
         "scorm_player.html",
         title=package.title,
         description=package.description,
@@ -78,7 +79,7 @@ def player_page(package: Package, files: dict[str, Path]) -> str:
         poster=package.poster.name,
         transcript="transcript.txt" if "transcript.txt" in files else None,
         steps=steps,
-        theme=THEMES.get(package.theme, DARK),  # a light render plays on a light page
+        theme=PALETTES.get(package.theme, DARK),  # a light render plays on a light page
     )
 
 

@@ -16,19 +16,19 @@ validated. What it shows comes from the trace's structure, not from a table per 
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
-import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scenes.theme import DARK, Theme
+from attention_style import DARK, Palette
 
 from ..files import write_atomic
-from ..pipeline.captions import cues_for
-from .pages import render_page
+from ..package.captions import cues_for
+from ..package.sections import SectionsError, check_steps
+from .fields import field_descriptions
+from .templating import render_page
 
 __all__ = ["ExplorerError", "ExplorerField", "read_trace", "trace_fields", "explorer_data", "explorer_page", "write_explorer"]
 
@@ -73,7 +73,7 @@ class ExplorerField:
     distribution
         A 1-D array of weights summing to 1, drawn as bars under its table.
     description
-        What the trace class's docstring says of the field.
+        What the trace class's docstring says of the field (see :mod:`.fields`).
     """
 
     name: str
@@ -255,40 +255,11 @@ def _is_distribution(array: ExplorerField) -> bool:
     return True
 
 
-def _descriptions(kind: str) -> dict[str, str]:
-    """Each field's description from the trace class's numpy-style ``Attributes`` section (empty when unknown)."""
-    if not re.fullmatch(r"[A-Za-z_]\w*", kind):
-        return {}
-    try:
-        trace_class = getattr(importlib.import_module("attention_math"), kind)
-    except (ImportError, AttributeError):
-        return {}
-    descriptions: dict[str, str] = {}
-    # A subclass (the mask traces extend AttentionTrace) documents only its own fields: its bases' come first.
-    for cls in reversed(getattr(trace_class, "__mro__", ())):
-        text = (cls.__dict__.get("__doc__") or "").split("Attributes\n    ----------\n", 1)
-        if len(text) < 2:
-            continue
-        names: list[str] = []
-        for line in text[1].splitlines():
-            if line.startswith("        "):
-                for name in names:
-                    descriptions[name] = f"{descriptions.get(name, '')} {line.strip()}".strip()
-            elif line.startswith("    ") and line.strip():
-                names = [name.strip() for name in line.split(",")]
-                for name in names:
-                    descriptions[name] = ""
-            elif line.strip():
-                break
-    # The docstrings' reStructuredText: ``code`` and :func:`names` read as plain text.
-    return {name: re.sub(r":\w+:`~?\.?([^`]+)`", r"\1", text.replace("``", "")) for name, text in descriptions.items()}
-
-
 def explorer_fields(trace: dict[str, Any]) -> tuple[dict[str, Any], list[ExplorerField]]:
     """The trace's single values and its arrays, each array labelled, scaled and marked as attention or not."""
     scalars, arrays = trace_fields(trace)
     token_lists = {a.name: list(a.values) for a in arrays if a.kind == "text" and len(a.shape) == 1}
-    descriptions = _descriptions(trace["kind"])
+    descriptions = field_descriptions(trace["kind"])
     for array in arrays:
         array.description = descriptions.get(array.name, "")
         if array.kind == "text" and len(array.shape) == 1:
@@ -311,23 +282,20 @@ def explorer_fields(trace: dict[str, Any]) -> tuple[dict[str, Any], list[Explore
 
 
 def _steps(sections: Any) -> list[dict]:
-    """The steps of ``sections.json`` the page lists (number, name, caption, start), checked."""
-    if not isinstance(sections, list) or not sections:
-        raise ExplorerError("sections.json holds no list of steps")
+    """The steps of ``sections.json`` the page lists (number, name, caption, start), checked (see :func:`..package.sections.check_steps`)."""
+    try:
+        check_steps(sections)
+    except SectionsError as error:
+        raise ExplorerError(str(error)) from None
     steps = []
     for number, step in enumerate(sections, start=1):
-        if not isinstance(step, dict) or not isinstance(step.get("name"), str) or not isinstance(step.get("caption"), str):
-            raise ExplorerError(f"sections.json: step {number} has no name or caption")
-        start = step.get("start")
-        if isinstance(start, bool) or not isinstance(start, (int, float)) or not math.isfinite(start) or start < 0:
-            raise ExplorerError(f"sections.json: step {number} has no start time in seconds")
-        minutes, seconds = divmod(int(start), 60)
+        minutes, seconds = divmod(int(step["start"]), 60)
         steps.append(
             {
                 "number": number,
                 "title": step["name"].replace("-", " "),
                 "caption": step["caption"],
-                "start": start,
+                "start": step["start"],
                 "clock": f"{minutes}:{seconds:02d}",
             }
         )
@@ -336,13 +304,10 @@ def _steps(sections: Any) -> list[dict]:
 
 def _cues(sections: list) -> list[dict]:
     """The captions as cues for the page to add itself (browsers refuse a ``<track>`` file opened from disk)."""
-    try:
-        return [asdict(cue) for cue in cues_for(sections)]
-    except (KeyError, TypeError, ValueError, AttributeError):
-        raise ExplorerError("sections.json: a step's lines have no text, start or end") from None
+    return [asdict(cue) for cue in cues_for(sections)]
 
 
-def explorer_data(trace: dict[str, Any], theme: Theme = DARK) -> dict[str, Any]:
+def explorer_data(trace: dict[str, Any], theme: Palette = DARK) -> dict[str, Any]:
     """What the page's script draws: every array with its labels and scale, the colour map, which arrays are attention."""
     scalars, arrays = explorer_fields(trace)
     shown = [a for a in arrays if not (a.kind == "text" and len(a.shape) == 1)]
@@ -413,7 +378,7 @@ def explorer_page(
     title: str,
     video: str,
     about: str = "",
-    theme: Theme = DARK,
+    theme: Palette = DARK,
     webm: str | None = None,
     links: list[tuple[str, str]] = (),
 ) -> str:
@@ -441,7 +406,7 @@ def explorer_page(
     )
 
 
-def write_explorer(package: Path, scene: str, title: str, about: str = "", theme: Theme = DARK) -> Path:
+def write_explorer(package: Path, scene: str, title: str, about: str = "", theme: Palette = DARK) -> Path:
     """Write ``explore.html`` into ``package`` from its ``trace.json`` and ``sections.json`` (both validated)."""
     package = Path(package)
     trace = read_trace(package / "trace.json")

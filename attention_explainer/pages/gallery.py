@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import asdict
 from pathlib import Path
+from typing import Sequence
 
-from scenes import SCENES
-from scenes.theme import DARK
+from attention_style import DARK
 
 from ..files import write_atomic
 from ..options import OPTIONS, QUALITIES
-from ..pipeline.captions import cues_for
-from ..pipeline.freshness import read_manifest
-from .pages import render_page
+from ..package.captions import cues_for
+from ..package.manifest import read_manifest
+from ..package.sections import SectionsError, read_sections
+from .templating import render_page
 
 __all__ = ["write_gallery", "embed_snippet"]
 
@@ -46,15 +46,9 @@ def embed_snippet(video: str, captions: str, poster: str) -> str:
 
 def _sections(package: Path) -> list[dict] | None:
     try:
-        sections = json.loads((package / "sections.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return read_sections(package)
+    except SectionsError:
         return None
-    keys = {"name": str, "caption": str, "start": (int, float), "duration": (int, float)}
-    if not isinstance(sections, list) or not all(
-        isinstance(s, dict) and all(isinstance(s.get(key), kind) for key, kind in keys.items()) for s in sections
-    ):
-        return None
-    return sections
 
 
 def _render_entry(media_root: Path, package: Path, manifest: dict, sections: list[dict]) -> dict:
@@ -88,13 +82,14 @@ def _render_entry(media_root: Path, package: Path, manifest: dict, sections: lis
     }
 
 
-def write_gallery(media_root: Path | str) -> Path:
-    """Write ``media_root/index.html`` listing every published render found under it, in teaching order.
+def write_gallery(media_root: Path | str, scenes: Sequence[str] = ()) -> Path:
+    """Write ``media_root/index.html`` listing every published render found under it, in the order of ``scenes``.
 
-    A render whose manifest or steps cannot be read is left out, with a warning.
+    ``scenes`` names the scenes in teaching order (the CLI passes the catalog's); a scene not in it
+    comes after them. A render whose manifest or steps cannot be read is left out, with a warning.
     """
     media_root = Path(media_root)
-    order = {name: index for index, name in enumerate(SCENES)}
+    order = {name: index for index, name in enumerate(scenes)}
     quality_order = {name: index for index, name in enumerate(QUALITIES)}
     entries = []
     for manifest_path in sorted(media_root.glob("*/*/manifest.json")):

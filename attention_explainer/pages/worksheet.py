@@ -28,10 +28,10 @@ from attention_math import (
     TrainedHeadsTrace,
     TransformerBlockTrace,
 )
-from scenes.theme import LIGHT, format_number
+from attention_style import LIGHT, format_number
 
 from ..files import write_atomic
-from .pages import about_render, render_page
+from .templating import about_render, render_page
 
 __all__ = ["Table", "Exercise", "exercises_for", "worksheet_page", "write_worksheet"]
 

@@ -10,10 +10,10 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-__all__ = ["render_page", "script_json", "about_render", "TEMPLATES"]
+__all__ = ["render_page", "render_from", "script_json", "about_render", "TEMPLATES"]
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
-"""The page templates; the package hash covers every file in it (see :mod:`..pipeline.freshness`)."""
+"""The page templates; the package hash covers every file of this package (see :mod:`..pipeline.freshness`)."""
 
 # Inside <script>, "</script>" ends the element and "<!--" opens a comment whatever the JSON
 # means; U+2028 and U+2029 end a line in older JavaScript. As \u escapes they are plain data.
@@ -27,9 +27,9 @@ def script_json(value: Any) -> Markup:
 
 
 @lru_cache(maxsize=4)
-def _environment(templates: Path) -> Environment:
+def _environment(templates: tuple[Path, ...]) -> Environment:
     environment = Environment(
-        loader=FileSystemLoader(templates),
+        loader=FileSystemLoader(list(templates)),
         autoescape=select_autoescape(["html"], default_for_string=True),
         undefined=StrictUndefined,
         keep_trailing_newline=True,
@@ -54,4 +54,9 @@ def about_render(scene_class, trace) -> str:
 
 def render_page(template: str, **context: Any) -> str:
     """Render one of the templates in ``templates/`` with ``context``."""
-    return _environment(TEMPLATES).get_template(template).render(**context)
+    return render_from((TEMPLATES,), template, **context)
+
+
+def render_from(folders: tuple[Path, ...], template: str, **context: Any) -> str:
+    """Render ``template``, looked up in ``folders`` in order, with ``context`` (an export's page with the pages' style)."""
+    return _environment(tuple(folders)).get_template(template).render(**context)

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scenes.theme import DARK, Theme
+from attention_style import DARK, Palette
 
 from ..files import write_atomic
-from .pages import render_page
+from .templating import render_page
 
 __all__ = ["write_presenter"]
 
 
 def write_presenter(
-    package: Path, title: str, sections: list[dict], about: str = "", narrated: bool = False, theme: Theme = DARK
+    package: Path, title: str, sections: list[dict], about: str = "", narrated: bool = False, theme: Palette = DARK
 ) -> Path:
     """Write ``present.html`` into ``package`` from its sections (name, caption and clip of each step).
 
-    ``about`` says what the render shows, with its inputs as rendered (see :func:`.pages.about_render`).
+    ``about`` says what the render shows, with its inputs as rendered (see :func:`.templating.about_render`).
     A ``narrated`` render's clips play with their sound (M mutes and unmutes); a silent one's play muted.
     The page takes the render's ``theme``, so a light render is shown on a light page.
     """

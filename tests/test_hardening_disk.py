@@ -1,0 +1,47 @@
+"""Issue 34, poor item: a render on a full disk says "disk full" and where, not what first read a truncated file."""
+
+from __future__ import annotations
+
+import errno
+import os
+import queue
+from collections import namedtuple
+from xml.etree import ElementTree
+
+from attention_explainer.options import RenderJob
+from attention_explainer.pipeline import workers
+
+Space = namedtuple("Space", "f_bavail f_frsize")
+
+
+def failing_render(tmp_path, monkeypatch, error, free_blocks):
+    def render_scene(job):
+        raise error
+
+    real_statvfs = os.statvfs
+    monkeypatch.setattr(workers, "render_scene", render_scene)
+    monkeypatch.setattr(
+        workers.os,
+        "statvfs",
+        lambda path: Space(free_blocks, 4096) if str(path).startswith(str(tmp_path)) else real_statvfs(path),
+    )
+    job = RenderJob("softmax", {}, "low", media_dir=tmp_path / "media", cache_dir=tmp_path / "cache")
+    return workers.render_in_worker(job, queue.Queue())
+
+
+def test_a_truncated_svg_on_a_full_disk_is_reported_as_a_full_disk(tmp_path, monkeypatch):
+    result, error, details = failing_render(tmp_path, monkeypatch, ElementTree.ParseError("unclosed token"), free_blocks=0)
+    assert result is None
+    assert error.startswith(f"disk full: {tmp_path / 'cache'} has no space left") and "unclosed token" in error
+    assert "\n" not in error
+
+
+def test_a_full_disk_error_with_its_file_names_it(tmp_path, monkeypatch):
+    full = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(tmp_path / "cache" / "staging" / "x.mp4"))
+    result, error, details = failing_render(tmp_path, monkeypatch, full, free_blocks=10**6)
+    assert error == f"disk full: no space left to write {tmp_path / 'cache' / 'staging' / 'x.mp4'}"
+
+
+def test_the_same_error_with_room_left_is_itself(tmp_path, monkeypatch):
+    result, error, details = failing_render(tmp_path, monkeypatch, ElementTree.ParseError("unclosed token"), free_blocks=10**6)
+    assert error == "ParseError: unclosed token"
