@@ -181,7 +181,7 @@ def sentence_example(sentence: str, dim: int = 4) -> Example:
         COURSE_VOCABULARY[token.lower()] if use_course and token.lower() in COURSE_VOCABULARY else word_vector(token, dim)
         for token in tokens
     ]
-    known = "the hand-made vectors of 'The cat sat on the mat' for its words, " if use_course else ""
+    known = "the default example's hand-made vectors for the words it has, " if use_course else ""
     source = f"embeddings: {known}numbers drawn from default_rng(SHA-256 of the word) for any other word"
     return Example(name="sentence", tokens=tokens, embeddings=np.array(rows, dtype=float), source=source)
 

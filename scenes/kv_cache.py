@@ -567,7 +567,7 @@ class KVCacheScene(ExplainerScene):
 
             self.say("The KV cache trades memory for compute.")
             self.play(FadeIn(heading))
-            self.say("Each new token costs one row of work, not a rerun over the whole text.")
+            self.say("Each new token costs one row of work, not a rerun of the whole text.")
             self.play(FadeIn(work, shift=UP * 0.2), run_time=0.8)
             self.say(f"In exchange it keeps every key and value: {format_number(t.cache_floats, 0)} numbers here.")
             self.play(FadeIn(memory, shift=UP * 0.2), run_time=0.8)
@@ -578,8 +578,5 @@ class KVCacheScene(ExplainerScene):
                 f"{format_number(t.real_cache_mib, 0)} MiB in float32, for one text."
             )
             self.play(FadeIn(real[1], shift=UP * 0.2), run_time=0.8)
-            self.say(
-                "Many recent models shrink it with grouped-query attention: "
-                "several query heads share one key head and one value head."
-            )
+            self.say("Grouped-query attention shrinks it: several query heads share one key and one value head.")
             self.wait(0.5)

@@ -209,7 +209,7 @@ class SelfAttentionScene(ExplainerScene):
         ).arrange(RIGHT, buff=0.12)
         self.scale_label.next_to(scaled.cells[-1], DOWN, buff=0.3)
         with self.step("scale"):
-            self.say(f"Divide every score by the square root of d_k = {t.d_k}, that is by {format_number(t.scale, 0)}.")
+            self.say(f"d_k is {t.d_k}, so divide every score by its square root, {format_number(t.scale, 0)}.")
             self.play(FadeIn(scaled_name), FadeIn(self.scale_label))
             self.play(TransformFromCopy(raw.cells, scaled.cells), TransformFromCopy(raw.numbers, scaled.numbers), run_time=1.5)
             self.say("It keeps the scores' spread moderate however many numbers a row has.")

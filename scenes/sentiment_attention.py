@@ -246,6 +246,9 @@ class SentimentAttentionScene(ExplainerScene):
         t, theme = self.trace, self.theme
         shown = self.shown_reviews()
         rows = VGroup(*[self.review_row(k) for k in shown]).arrange(DOWN, buff=0.45, aligned_edge=LEFT)
+        while len(shown) > 2 and rows.height > BODY.height:  # long words stack their labels: fewer reviews, never smaller text
+            shown.pop()
+            rows.remove(rows[-1]).arrange(DOWN, buff=0.45, aligned_edge=LEFT)
         BODY.shrink_to_fit(rows)
         center_in(rows, BODY)
         first = shown[0]

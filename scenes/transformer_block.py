@@ -528,7 +528,11 @@ class TransformerBlockScene(ExplainerScene):
             ]
             ff = self.token_row(r"\mathrm{ff} = h\,W_2 + b_2", f"ff[{f}]", hidden_top - parts * CELL_H - 0.75, color=theme.value)
             wrapped = label(theme, f"one token: {t.d_ff} numbers, {d} per line", size=theme.min_size, color=theme.muted)
-            wrapped.next_to(hidden[-1][1], DOWN, buff=0.1).align_to(hidden[-1][1], RIGHT)
+            if wrapped.width <= hidden[-1][1].width:
+                wrapped.next_to(hidden[-1][1], DOWN, buff=0.1).align_to(hidden[-1][1], RIGHT)
+            else:  # a narrow model: left of the lower lines (only the first has a formula there), clear of ff's
+                wrapped = label(theme, f"one token:\n{t.d_ff} numbers,\n{d} per line", size=theme.min_size, color=theme.muted)
+                wrapped.next_to(hidden[-1][1], LEFT, buff=0.3).align_to(hidden[-1][1], DOWN)
             shapes = VGroup(self.widths("d_model", "d_ff"), self.widths("d_ff", "d_model"))
             shapes[0].next_to(hidden[0][1], LEFT, buff=0.3).align_to(hidden[0][1], UP)
             shapes[1].next_to(ff[1], LEFT, buff=0.3)

@@ -137,10 +137,20 @@ def test_package_has_poster_preview_presenter_and_worksheet(rendered):
 def test_a_forced_rerender_gives_the_same_bytes_and_webm_on_request(rendered, tmp_path):
     """Rendering again (another process, another day) publishes the very same files; --format both adds a WebM."""
     media, _ = rendered
-    folder = tmp_path / "scaling" / "low"
+    folder = tmp_path / "media" / "scaling" / "low"
 
     def render_once(*extra):
-        arguments = ["scaling", "--quality", "low", "--media-dir", str(tmp_path), "--cache-dir", str(tmp_path / "cache"), *extra]
+        # The cache beside the media folder, never inside it (a cache inside media is a usage error).
+        arguments = [
+            "scaling",
+            "--quality",
+            "low",
+            "--media-dir",
+            str(tmp_path / "media"),
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            *extra,
+        ]
         result = CliRunner().invoke(render.main, arguments)
         assert result.exit_code == 0, result.output
         manifest = json.loads((folder / "manifest.json").read_text())

@@ -233,7 +233,9 @@ def test_a_render_that_leaves_no_readable_package_is_one_line(monkeypatch, tmp_p
     result = run("export", "scaling", "--to", "scorm", "--quality", "low", "--media-dir", str(tmp_path / "media"))
     assert result.exit_code == 1 and "Traceback" not in result.output
     last = result.output.splitlines()[-1]
-    assert last.startswith("Error: scaling: cannot export to scorm: ") and "manifest.json" in last
+    # One line naming the render's folder and what is missing there; exports are all or nothing.
+    assert last.startswith("Error: cannot export: ") and str(tmp_path / "media" / "scaling" / "low") in last
+    assert "manifest.json" in last and "nothing was exported" in last
     assert list((tmp_path / "media").rglob("*.zip")) == []
 
 

@@ -12,10 +12,10 @@ import re
 
 import pytest
 
-from attention_explainer.pipeline import captions
-from attention_explainer.publish.explorer import explorer_page
-from attention_explainer.publish.pages import about_render
-from attention_explainer.publish.worksheet import exercises_for, worksheet_page
+from attention_explainer.package import captions
+from attention_explainer.pages.explorer import explorer_page
+from attention_explainer.pages.templating import about_render
+from attention_explainer.pages.worksheet import exercises_for, worksheet_page
 from scenes import SCENES
 
 from .helpers import built_scene
