@@ -578,5 +578,5 @@ class KVCacheScene(ExplainerScene):
                 f"{format_number(t.real_cache_mib, 0)} MiB in float32, for one text."
             )
             self.play(FadeIn(real[1], shift=UP * 0.2), run_time=0.8)
-            self.say("Grouped-query attention shrinks it: several query heads share one key and one value head.")
+            self.say("Grouped-query attention shrinks it: query heads share key and value heads.")
             self.wait(0.5)
