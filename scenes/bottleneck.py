@@ -85,7 +85,7 @@ class BottleneckScene(ExplainerScene):
 
     def show_translation(self, t):
         theme = self.theme
-        with self.step("one-vector"):
+        with self.step("one-vector", "One vector for the whole sentence"):
             heading = self.heading("The problem without attention")
             english = TokenRow(theme, t.tokens, size=theme.body_size).move_to(SOURCE_AT)
             spanish = TokenRow(theme, t.target_tokens, color=theme.value, size=theme.body_size).move_to(TARGET_AT)
@@ -129,7 +129,7 @@ class BottleneckScene(ExplainerScene):
     def show_chain(self, t):
         theme = self.theme
         n = len(t.tokens)
-        with self.step("hidden-state-chain"):
+        with self.step("hidden-state-chain", "An RNN reads one word at a time"):
             self.clear()
             heading = self.heading("An RNN reads one word at a time")
             xs = [(j - (n - 1) / 2) * 2.1 for j in range(n)]
@@ -175,7 +175,7 @@ class BottleneckScene(ExplainerScene):
 
     def show_bottleneck(self, t):
         theme = self.theme
-        with self.step("bottleneck"):
+        with self.step("bottleneck", "The bottleneck: only the last state"):
             last = self.states[-1]
             box = SurroundingRectangle(VGroup(last.cells, self.state_names[-1]), color=theme.highlight, buff=0.1)
             squeeze = VGroup(
@@ -205,7 +205,7 @@ class BottleneckScene(ExplainerScene):
         theme = self.theme
         first, last = t.tokens[0], t.tokens[-1]
         change = t.final_state_change
-        with self.step("early-words-fade"):
+        with self.step("early-words-fade", "How much of each word is left?"):
             self.clear()
             heading = self.heading("How much of each word is left?")
             bars = self.bars(
@@ -245,7 +245,7 @@ class BottleneckScene(ExplainerScene):
     def show_steps_from_the_first_word(self, t):
         theme = self.theme
         n = len(t.tokens)
-        with self.step("path-lengths"):
+        with self.step("path-lengths", "Steps between words: RNN vs attention"):
             self.clear()
             heading = self.heading(f"Steps from “{t.tokens[0]}” to each word")
             rnn = self.grid(
@@ -338,7 +338,7 @@ class BottleneckScene(ExplainerScene):
     def show_rnn_paths(self, t):
         theme = self.theme
         n = len(t.tokens)
-        with self.step("rnn-paths"):
+        with self.step("rnn-paths", "Every pair of words through an RNN"):
             self.clear()
             heading = self.heading("Steps from word j to word i")
             rnn = self.path_grid("rnn_path_lengths", RNN_PATHS_X)
@@ -359,7 +359,7 @@ class BottleneckScene(ExplainerScene):
 
     def show_attention_paths(self, t):
         theme = self.theme
-        with self.step("attention-paths"):
+        with self.step("attention-paths", "Every pair through attention: one step"):
             causal = self.path_grid("causal_attention_path_lengths", ATTENTION_PATHS_X)
             full = self.path_grid("attention_path_lengths", ATTENTION_PATHS_X)
             causal_title = self.matrix_title("Attention, causal mask", causal, theme.query)
@@ -387,7 +387,7 @@ class BottleneckScene(ExplainerScene):
         theme = self.theme
         cat, mat = t.tokens.index("cat"), t.tokens.index("mat")
         gato, alfombra = t.target_tokens.index("gato"), t.target_tokens.index("alfombra")
-        with self.step("direct-access"):
+        with self.step("direct-access", "With attention: direct access"):
             self.clear()
             heading = self.heading("With attention: direct access")
             english = TokenRow(theme, t.tokens, size=theme.body_size, buff=0.4).move_to(ENGLISH_AT)

@@ -98,7 +98,7 @@ class CausalMaskScene(ExplainerScene):
         i = t.focus
         seen = [tokens[j] for j in range(self.n) if t.mask[i, j]]
         unseen = [tokens[j] for j in range(self.n) if not t.mask[i, j]]
-        with self.step("no-looking-ahead"):
+        with self.step("no-looking-ahead", "No looking ahead at later tokens"):
             heading = self.heading("Causal masking: no looking ahead")
             row, marks, lines = self.token_lines()
             for j, box in enumerate(row):
@@ -135,7 +135,7 @@ class CausalMaskScene(ExplainerScene):
     def show_the_mask(self):
         """Step 2: the lower-triangular 1/0 mask, rows queries, columns keys."""
         theme, tokens, n = self.theme, self.tokens, self.n
-        with self.step("the-mask"):
+        with self.step("the-mask", "The causal mask: 1 = may attend"):
             self.clear()
             heading = self.heading("The causal mask: 1 = may attend")
             # Cells 0.8 wide as in the course example; many or long words narrow them, and then the legend too.
@@ -180,7 +180,7 @@ class CausalMaskScene(ExplainerScene):
         self.cells = cells = {"cell_width": 0.8 * narrow, "cell_height": min(0.55, 3.6 / self.n), "font_size": theme.min_size}
         embeddings = "the embeddings" if self.course else "your sentence's embeddings (see the bottom line)"
         shortcut = "Shortcut: Q = K = V = X, no W_Q, W_K, W_V. A word's score with itself is its length squared."
-        with self.step("minus-infinity"):
+        with self.step("minus-infinity", "Masked scores: −∞ above the diagonal"):
             self.clear()
             self.minus_heading = self.heading("Masked scores: −∞ above the diagonal")
             self.scores = scores = self.grid(
@@ -241,7 +241,7 @@ class CausalMaskScene(ExplainerScene):
     def softmax_over_the_past(self):
         """Step 4: softmax of the masked scores, each row over its visible keys, summing to 1."""
         t, theme, n, cells, masked = self.trace, self.theme, self.n, self.cells, self.masked
-        with self.step("softmax-over-the-past"):
+        with self.step("softmax-over-the-past", "Softmax over the visible keys only"):
             new_heading = self.heading("Softmax over the visible keys only")
             self.say("Softmax turns minus infinity into exactly 0.")
             self.play(
@@ -303,7 +303,7 @@ class CausalMaskScene(ExplainerScene):
         seen = [tokens[j] for j in range(n) if t.mask[i, j]]
         shares = [format_number(w, 2) for w in t.weights[i, : len(seen)]]
         visible = ", ".join(shares[:-1]) + " and " + shares[-1]
-        with self.step("bert-vs-gpt"):
+        with self.step("bert-vs-gpt", "Same scores: BERT vs GPT"):
             self.clear()
             heading = self.heading("Same scores: BERT vs GPT")
             # Two maps side by side, cells 0.88 wide as in the course example, narrower for more words;
@@ -339,7 +339,7 @@ class CausalMaskScene(ExplainerScene):
 
     def which_is_which(self):
         """Step 6: the course's BERT vs GPT table."""
-        with self.step("which-is-which"):
+        with self.step("which-is-which", "BERT for understanding, GPT for writing"):
             self.clear()
             heading = self.heading("BERT vs GPT")
             rows = (

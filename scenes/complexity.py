@@ -94,7 +94,7 @@ class ComplexityScene(ExplainerScene):
 
     def show_grids(self, t):
         theme = self.theme
-        with self.step("every-query-every-key"):
+        with self.step("every-query-every-key", "Every query, every key: n × n weights"):
             heading = self.heading("n tokens, n × n attention weights")
             grids = self.weight_grids(t)
             names, counts = VGroup(), VGroup()
@@ -134,7 +134,7 @@ class ComplexityScene(ExplainerScene):
 
     def show_memory(self, t):
         theme = self.theme
-        with self.step("memory"):
+        with self.step("memory", "Memory of the attention weights"):
             self.clear()
             heading = self.heading("Memory of the attention weights")
             header = [
@@ -184,7 +184,7 @@ class ComplexityScene(ExplainerScene):
 
     def show_multiply_adds(self, t):
         theme = self.theme
-        with self.step("multiply-adds"):
+        with self.step("multiply-adds", "Multiply-adds of one head"):
             self.clear()
             heading = self.heading("Multiply-adds of one head")
             width = self.corner("d", "d")
@@ -234,7 +234,7 @@ class ComplexityScene(ExplainerScene):
     def show_doubling(self, t):
         theme = self.theme
         ratio = format_number(t.relative_lengths[-1], 0)
-        with self.step("doubling-quadruples"):
+        with self.step("doubling-quadruples", "Doubling n quadruples the n × n work"):
             self.clear()
             heading = self.heading("Doubling n quadruples the n × n work")
             names = [format_number(n, 0) for n in t.lengths]
@@ -283,7 +283,7 @@ class ComplexityScene(ExplainerScene):
     def show_layer(self, t):
         theme = self.theme
         short, long = (format_number(n, 0) for n in t.layer_lengths)
-        with self.step("whole-layer"):
+        with self.step("whole-layer", "A whole layer, not just the n × n part"):
             self.clear()
             heading = self.heading(f"A whole layer of {t.layer_model}")
             sizes = VGroup(
@@ -356,7 +356,7 @@ class ComplexityScene(ExplainerScene):
 
     def show_width(self, t):
         theme = self.theme
-        with self.step("width-is-linear"):
+        with self.step("width-is-linear", "Doubling d only doubles the cost"):
             self.clear()
             heading = self.heading("Doubling d only doubles the cost")
             fixed = self.corner("n", "width_n")
@@ -396,7 +396,7 @@ class ComplexityScene(ExplainerScene):
 
     def show_takeaway(self, t):
         theme = self.theme
-        with self.step("takeaway"):
+        with self.step("takeaway", "Why attention costs O(n²)"):
             self.clear()
             heading = self.heading("Why attention costs O(n²)")
             lines = (

@@ -86,7 +86,7 @@ class CrossAttentionScene(ExplainerScene):
     def two_sentences(self):
         """Step 1: the encoder's English, the decoder's Spanish shifted right, and which word it should look at."""
         t, theme, i = self.trace, self.theme, self.trace.focus
-        with self.step("two-sentences"):
+        with self.step("two-sentences", "Two sentences: encoder and decoder"):
             heading = self.heading("Cross-attention: translating")
             source_row = TokenRow(theme, self.english, color=theme.key, size=theme.body_size, buff=0.35).move_to(SOURCE_ROW_AT)
             writes_row = TokenRow(theme, t.target_tokens, size=theme.small_size, buff=0.3)
@@ -137,7 +137,7 @@ class CrossAttentionScene(ExplainerScene):
     def toy_vectors(self):
         """Step 2: the toy vectors, built so that each decoder query points at its partner."""
         t, theme, i = self.trace, self.theme, self.trace.focus
-        with self.step("toy-vectors"):
+        with self.step("toy-vectors", "Toy vectors, not a trained model"):
             self.clear()
             heading = self.heading("Toy vectors, not a trained model")
             table = VGroup()
@@ -199,7 +199,7 @@ class CrossAttentionScene(ExplainerScene):
         """Step 3: Q from the decoder, K and V from the encoder."""
         t, theme = self.trace, self.theme
         cells = {"cell_width": 0.8, "cell_height": 0.5, "font_size": theme.min_size, "label_size": theme.min_size}
-        with self.step("q-from-decoder-kv-from-encoder"):
+        with self.step("q-from-decoder-kv-from-encoder", "Q from decoder, K and V from encoder"):
             self.clear()
             heading = self.heading("Q from the decoder, K and V from the encoder")
             q = self.grid("q", 1, row_labels=self.positions, row_label_color=theme.query, row_label_width=2.4, **cells)
@@ -220,7 +220,7 @@ class CrossAttentionScene(ExplainerScene):
         """Step 4: one decoder query's scores against the 6 keys, and its attention weights."""
         t, theme, i = self.trace, self.theme, self.trace.focus
         top = int(t.weights[i].argmax())
-        with self.step("one-query"):
+        with self.step("one-query", "One query against every English key"):
             self.clear()
             heading = self.heading(f"The query of “{self.positions[i]}” against {len(self.english)} keys")
             scores = self.grid(
@@ -251,7 +251,7 @@ class CrossAttentionScene(ExplainerScene):
         """Step 5: the output, each English value row scaled by its attention weight, then added."""
         t, theme, i = self.trace, self.theme, self.trace.focus
         top = int(t.weights[i].argmax())
-        with self.step("context-vector"):
+        with self.step("context-vector", "The output: a weighted sum of values"):
             self.clear()
             heading = self.heading(f"The output of “{self.positions[i]}”")
             total = WeightedSum(
@@ -301,7 +301,7 @@ class CrossAttentionScene(ExplainerScene):
         """Step 6: every decoder position against every English word, a 7 × 6 matrix."""
         t, theme = self.trace, self.theme
         n_q, n_k = len(t.query_tokens), len(self.english)
-        with self.step("the-weight-matrix"):
+        with self.step("the-weight-matrix", "Cross-attention weights: not square"):
             self.clear()
             heading = self.heading("Cross-attention weights")
             labels = AxisLabels(2.4, key_lines=1)
@@ -343,7 +343,7 @@ class CrossAttentionScene(ExplainerScene):
         """Step 7: the encoder's square self-attention beside the rectangular cross-attention."""
         theme = self.theme
         cells = Cells(0.78, 0.5, theme.min_size)
-        with self.step("self-vs-cross"):
+        with self.step("self-vs-cross", "Self-attention vs cross-attention"):
             self.clear()
             heading = self.heading("Self-attention vs cross-attention")
             maps = []

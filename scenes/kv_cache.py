@@ -104,7 +104,7 @@ class KVCacheScene(ExplainerScene):
     def show_generation(self, t):
         theme = self.theme
         n = len(t.tokens)
-        with self.step("one-token-at-a-time"):
+        with self.step("one-token-at-a-time", "Generating one token at a time"):
             heading = self.generation_heading()
             note = None
             if t.tokens != THE_CAT_SAT.tokens:
@@ -276,7 +276,7 @@ class KVCacheScene(ExplainerScene):
     def show_cache(self, t):
         theme = self.theme
         last = len(t.tokens) - 1
-        with self.step("cache-grows"):
+        with self.step("cache-grows", "Keys and values are cached"):
             self.clear()
             heading = self.heading("Keys and values are cached")
             width = self.width_note()
@@ -326,7 +326,7 @@ class KVCacheScene(ExplainerScene):
         last = n - 1
         k, v, q, out, scores, weights = self.cache
         top = int(t.weights[last].argmax())
-        with self.step("one-new-row"):
+        with self.step("one-new-row", "The last step: one new row"):
             new_q, new_out, new_scores, new_weights = self.step_parts(last, k, v)
 
             self.say(f"The last step, “{t.tokens[last]}”: its key and value join the caches.")
@@ -353,7 +353,7 @@ class KVCacheScene(ExplainerScene):
 
     def show_same_result(self, t):
         theme = self.theme
-        with self.step("same-as-recomputing"):
+        with self.step("same-as-recomputing", "Cached = recomputed from scratch"):
             self.clear()
             heading = self.heading("Cached = recomputed from scratch")
             names, label_w = self.row_names(t)
@@ -402,7 +402,7 @@ class KVCacheScene(ExplainerScene):
     def show_counts(self, t):
         theme = self.theme
         n = len(t.tokens)
-        with self.step("count-multiply-adds"):
+        with self.step("count-multiply-adds", "Multiply-adds per step"):
             self.clear()
             heading = self.heading("Multiply-adds per step")
             width = self.width_note()
@@ -449,7 +449,7 @@ class KVCacheScene(ExplainerScene):
         theme = self.theme
         n = len(t.tokens)
         steps, cached, full = self.counts
-        with self.step("totals"):
+        with self.step("totals", "Totals: with and without the cache"):
             total_title = label(theme, "total", size=theme.small_size, color=theme.muted)
             totals = VGroup(self.number("total_cached", 0, color=theme.key), self.number("total_full", 0, color=theme.query))
             for total, row in zip(totals, (cached, full)):
@@ -478,7 +478,7 @@ class KVCacheScene(ExplainerScene):
     def show_longer_texts(self, t):
         theme = self.theme
         n = len(t.tokens)
-        with self.step("longer-texts"):
+        with self.step("longer-texts", "Longer texts: the gap widens"):
             self.clear()
             heading = self.heading("Total multiply-adds to generate n tokens")
             width = self.width_note()
@@ -525,7 +525,7 @@ class KVCacheScene(ExplainerScene):
 
     def show_takeaway(self, t):
         theme = self.theme
-        with self.step("takeaway"):
+        with self.step("takeaway", "The KV cache: memory for compute"):
             self.clear()
             heading = self.heading("The KV cache")
             small = theme.small_size

@@ -104,7 +104,7 @@ class LearningToAttendScene(ExplainerScene):
     def set_the_task(self):
         """Step 1: reverse a sequence; two networks, one with additive attention, one without."""
         t, theme = self.trace, self.theme
-        with self.step("the-task"):
+        with self.step("the-task", "The task: reverse a sequence"):
             heading = self.heading("Learning to attend: reverse a sequence")
             source = TokenRow(theme, t.example_source, color=theme.key)
             target = TokenRow(theme, t.example_target, color=theme.query)
@@ -204,7 +204,7 @@ class LearningToAttendScene(ExplainerScene):
         batches.next_to(loss_frame[2][2], DOWN, buff=0.1).set_x(0)
         legend = self.legend()
         pin(legend, DOWN, CONTENT).set_x(0)
-        with self.step("training-curves"):
+        with self.step("training-curves", "Training both: loss and accuracy"):
             self.clear()
             heading = self.heading("Training both, measured on held-out sequences")
             self.play(FadeIn(heading), FadeIn(legend))
@@ -290,7 +290,7 @@ class LearningToAttendScene(ExplainerScene):
                 for i in range(t.length)
             ]
         )
-        with self.step("attention-is-learned"):
+        with self.step("attention-is-learned", "Where it looks, as it learns"):
             self.clear()
             heading = self.heading("Where the attention model looks, as it learns")
             self.say("Here is one held-out sequence: each row is an output step, each column an input position.")
@@ -359,7 +359,7 @@ class LearningToAttendScene(ExplainerScene):
         BODY.keep_inside(rows)
         wrong_attention = sum(a != b for a, b in zip(t.attention_prediction, t.example_target))
         wrong_baseline = sum(a != b for a, b in zip(t.baseline_prediction, t.example_target))
-        with self.step("the-alignment-measured"):
+        with self.step("the-alignment-measured", "The alignment over held-out sequences"):
             self.clear()
             heading = self.heading(f"The alignment, over all {count(t.heldout_per_length)} held-out sequences")
             self.play(FadeIn(heading))
@@ -434,7 +434,7 @@ class LearningToAttendScene(ExplainerScene):
         keeps_up = [int(length) for length, same in zip(t.lengths, t.baseline_keeps_up) if same]
         falls = [i for i, same in enumerate(t.baseline_keeps_up) if not same]
         marks = VGroup(*[SurroundingRectangle(accuracies[1].number(0, i), color=theme.masked, buff=0.05) for i in falls])
-        with self.step("accuracy-by-length"):
+        with self.step("accuracy-by-length", "Accuracy against length"):
             self.clear()
             heading = self.heading("Accuracy against length: the bottleneck, measured")
             self.say(
@@ -498,7 +498,7 @@ class LearningToAttendScene(ExplainerScene):
         BODY.shrink_to_fit(points)
         center_in(points, BODY)
         note = self.source_note()
-        with self.step("takeaway"):
+        with self.step("takeaway", "What the run showed"):
             self.clear()
             heading = self.heading("What the run showed")
             self.say(

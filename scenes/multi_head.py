@@ -242,7 +242,7 @@ class MultiHeadScene(ExplainerScene):
 
     def show_idea(self, t):
         theme = self.theme
-        with self.step("the-idea"):
+        with self.step("the-idea", "The idea: several heads at once"):
             heading = self.heading(f"Multi-head attention: {plural(t.n_heads, 'head')}")
             sentence = self.sentence_rows()
             equation = VGroup(
@@ -263,7 +263,7 @@ class MultiHeadScene(ExplainerScene):
 
     def show_input(self, t):
         seq, d_model = t.x.shape
-        with self.step("the-input"):
+        with self.step("the-input", "The input X"):
             self.clear()
             heading = self.heading("The input")
             x = self.columns(lambda h, a, b: f"x[:, {a}:{b}]", GRID_TOP)
@@ -283,7 +283,7 @@ class MultiHeadScene(ExplainerScene):
 
     def show_projection(self, t):
         seq, d_model = t.q.shape
-        with self.step("project"):
+        with self.step("project", "One projection for all heads: Q = X·W_Q"):
             q = self.columns(lambda h, a, b: f"q[:, {a}:{b}]", GRID_TOP)
             q_name = self.matrix_name(
                 q.grids[0], self.maths(r"Q = X\,W_Q", self.theme.query), self.words(f"still {seq} × {d_model}")
@@ -312,7 +312,7 @@ class MultiHeadScene(ExplainerScene):
         theme = self.theme
         seq, d_model = t.q.shape
         q = self.q
-        with self.step("split-into-heads"):
+        with self.step("split-into-heads", "Split into heads: d_head = d_model ÷ h"):
             shape = VGroup(
                 formula(theme, rf"d_{{head}} = d_{{model}} \div h = {d_model} \div {t.n_heads} = {t.d_head}"),
                 formula(theme, rf"({seq}, {d_model}) \to ({t.n_heads}, {seq}, {t.d_head})"),
@@ -361,7 +361,7 @@ class MultiHeadScene(ExplainerScene):
 
     def show_no_extra_cost(self, t):
         theme = self.theme
-        with self.step("no-extra-cost"):
+        with self.step("no-extra-cost", "Splitting adds no parameters or cost"):
             self.clear()
             heading = self.heading("Splitting adds no parameters or multiply-adds")
             header = VGroup(
@@ -404,7 +404,7 @@ class MultiHeadScene(ExplainerScene):
         theme = self.theme
         # Four heatmaps a page (2 x 2), so each cell is wide enough to read: 8 heads take two pages.
         pages = [list(range(first, min(first + 4, t.n_heads))) for first in range(0, t.n_heads, 4)]
-        with self.step("head-patterns"):
+        with self.step("head-patterns", "One attention pattern per head"):
             self.clear()
             heading = self.heading(f"{plural(t.n_heads, 'head')}, {plural(t.n_heads, 'attention pattern')}")
             picked = ", picked so the maps differ clearly" if t.seed == PATTERN_SEED else ""
@@ -443,7 +443,7 @@ class MultiHeadScene(ExplainerScene):
     def show_concat(self, t):
         seq, d_model = t.concat.shape
         d = t.d_head
-        with self.step("concatenate"):
+        with self.step("concatenate", "Concatenate the heads"):
             self.clear()
             heading = self.heading(f"Concatenate the heads: {seq} × {d_model} again")
             self.current_heading = heading
@@ -469,7 +469,7 @@ class MultiHeadScene(ExplainerScene):
     def show_output(self, t):
         seq, d_model = t.concat.shape
         concat = self.concat
-        with self.step("output-projection"):
+        with self.step("output-projection", "Mix the heads with W_O"):
             below = self.concat_numbers.get_bottom()[1] - 0.75
             output = self.columns(lambda h, a, b: f"output[:, {a}:{b}]", below, with_labels=False)
             output_labels = concat.row_labels.copy().shift(
@@ -510,7 +510,7 @@ class MultiHeadScene(ExplainerScene):
 
     def show_scale(self, t):
         theme = self.theme
-        with self.step("scale-comparison"):
+        with self.step("scale-comparison", "At scale: GPT-3, per layer"):
             self.clear()
             heading = self.heading(f"{t.scale_models[0]} and {t.scale_models[1]}, per layer")
             header = VGroup(
@@ -554,7 +554,7 @@ class MultiHeadScene(ExplainerScene):
     def show_whole_models(self, t):
         theme = self.theme
         video, big = 0, 1
-        with self.step("whole-models"):
+        with self.step("whole-models", "At scale: whole models"):
             heading = self.heading(f"{t.scale_models[0]} and {t.scale_models[1]}, whole models")
             y = HEADER_Y - (len(self.table) + 1) * ROW_STEP - 0.15
             rows = VGroup(

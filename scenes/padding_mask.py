@@ -78,7 +78,7 @@ class PaddingMaskScene(ExplainerScene):
     def pad_the_batch(self):
         """Step 1: sentences of different lengths padded to one, and the 1/0 row of real tokens."""
         t, theme = self.trace, self.theme
-        with self.step("a-padded-batch"):
+        with self.step("a-padded-batch", "A batch padded to one length"):
             heading = self.heading(f"A batch padded to {self.n} tokens")
             rows, pad_boxes = VGroup(), VGroup()
             for sequence in t.batch_tokens:
@@ -109,7 +109,7 @@ class PaddingMaskScene(ExplainerScene):
     def copy_to_every_query(self):
         """Step 2: the valid row copied to every query row is the padding mask."""
         t, theme, tokens, n = self.trace, self.theme, self.tokens, self.n
-        with self.step("the-padding-mask"):
+        with self.step("the-padding-mask", "Padding mask: one row per query"):
             self.clear()
             heading = self.heading("Padding mask: one row for every query")
             valid_row = self.grid("valid", 0, col_labels=tokens, col_label_color=theme.key, **self.cells)
@@ -143,7 +143,7 @@ class PaddingMaskScene(ExplainerScene):
     def pads_take_weight(self):
         """Step 3: a bidirectional encoder without the padding mask gives the pads weight."""
         t, theme, tokens, n = self.trace, self.theme, self.tokens, self.n
-        with self.step("pads-leak-without-a-mask"):
+        with self.step("pads-leak-without-a-mask", "No padding mask: pads take weight"):
             self.clear()
             heading = self.heading(f"No padding mask: the {PAD} keys take weight")
             note = VGroup(
@@ -190,7 +190,7 @@ class PaddingMaskScene(ExplainerScene):
     def pads_get_zero(self):
         """Step 4: with the padding mask the pad columns are −∞, and get weight exactly 0."""
         t, theme, tokens = self.trace, self.theme, self.tokens
-        with self.step("pad-keys-get-zero"):
+        with self.step("pad-keys-get-zero", "Masked: pad keys get exactly 0"):
             self.clear()
             heading = self.heading(f"Masked: {PAD} keys get exactly 0")
             masked = self.grid(
@@ -225,7 +225,7 @@ class PaddingMaskScene(ExplainerScene):
     def causal_hides_right_pads(self):
         """Step 5: in a decoder, pads on the right lie after every real token: the causal mask already hides them."""
         t, theme, tokens = self.trace, self.theme, self.tokens
-        with self.step("causal-hides-right-pads"):
+        with self.step("causal-hides-right-pads", "Causal mask hides pads on the right"):
             self.clear()
             heading = self.heading("A decoder, pads on the right")
             causal = self.grid(
@@ -264,7 +264,7 @@ class PaddingMaskScene(ExplainerScene):
     def right_padding_changes_only_pad_rows(self):
         """Step 6: causal alone against padding & causal, right padding: the real rows are the same."""
         theme, tokens = self.theme, self.tokens
-        with self.step("right-padding-needs-no-padding-mask"):
+        with self.step("right-padding-needs-no-padding-mask", "Pads on the right: real rows unchanged"):
             self.clear()
             heading = self.heading("Pads on the right: real rows unchanged")
             alone = self.heatmap("causal_weights", tokens, tokens)
@@ -298,7 +298,7 @@ class PaddingMaskScene(ExplainerScene):
     def left_padding_needs_both(self):
         """Step 7: pads on the left (batched generation) come before the real tokens: the decoder needs both masks."""
         t, theme = self.trace, self.theme
-        with self.step("left-padding-needs-both"):
+        with self.step("left-padding-needs-both", "Pads on the left: both masks needed"):
             self.clear()
             heading = self.heading("Pads on the left: both masks needed")
             row = VGroup(*[self.token_box(token, width=1.15) for token in t.left_tokens]).arrange(RIGHT, buff=0.12)

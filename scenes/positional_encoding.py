@@ -107,7 +107,7 @@ class PositionalEncodingScene(ExplainerScene):
         """Step 1: two sentences of the same words, in two orders: the same rows of X, reordered."""
         t, theme = self.trace, self.theme
         a, b = t.sentence_a, t.sentence_b
-        with self.step("same-words-two-orders"):
+        with self.step("same-words-two-orders", "The same words in two orders"):
             self.say(f"Two sentences, the same three words: “{' '.join(a)}” and “{' '.join(b)}”.")
             heading = self.heading("Does attention see word order?")
             self.columns = (
@@ -132,7 +132,7 @@ class PositionalEncodingScene(ExplainerScene):
         a, b = t.sentence_a, t.sentence_b
         ia, ja = self.dog_to_man(a)
         ib, jb = self.dog_to_man(b)
-        with self.step("same-weights"):
+        with self.step("same-weights", "Without positions: the same weights"):
             self.say(
                 "Run self-attention on each, with a shortcut: Q = K = V = X, no W_Q, W_K or W_V.",
                 spoken="Run self-attention on each, with a shortcut: the queries, keys and values are the embeddings, "
@@ -186,7 +186,7 @@ class PositionalEncodingScene(ExplainerScene):
     def show_formula(self):
         """Step 3: the sinusoidal encoding, and the fingerprints of positions 0, 1 and 2."""
         t, theme = self.trace, self.theme
-        with self.step("sin-cos-fingerprints"):
+        with self.step("sin-cos-fingerprints", "Sine and cosine fingerprints"):
             self.say("The fix: add to each word a fingerprint of its position.")
             self.clear()
             heading = self.heading("Positional encoding: a fingerprint per position")
@@ -231,7 +231,7 @@ class PositionalEncodingScene(ExplainerScene):
         a, b = t.sentence_a, t.sentence_b
         ia, ja = self.dog_to_man(a)
         ib, jb = self.dog_to_man(b)
-        with self.step("positions-change-the-weights"):
+        with self.step("positions-change-the-weights", "X + PE: positions change the weights"):
             self.say("Add each position's fingerprint to its word: X + PE.")
             self.clear()
             heading = self.heading("With positions added")
@@ -273,7 +273,7 @@ class PositionalEncodingScene(ExplainerScene):
         """Step 5: a 50 x 128 encoding, one coloured square per number."""
         t, theme = self.trace, self.theme
         last_pos, last_dim = t.seq_len - 1, t.d_model - 1
-        with self.step("fifty-positions"):
+        with self.step("fifty-positions", "Every position's fingerprint, in colour"):
             self.say(f"Now a larger size: {t.seq_len} positions, {t.d_model} dimensions each.")
             self.clear()
             heading = self.heading(f"Sinusoidal encoding, {t.seq_len} × {t.d_model}")
@@ -303,7 +303,7 @@ class PositionalEncodingScene(ExplainerScene):
         """Step 6: single dimensions as waves along the positions, each with its period."""
         t, theme = self.trace, self.theme
         colors = (theme.query, theme.key, theme.value, theme.highlight)
-        with self.step("waves"):
+        with self.step("waves", "Each dimension is a wave"):
             self.say("Read one column at a time: each dimension is a wave along the positions.")
             self.clear()
             heading = self.heading("Each dimension is a wave")
@@ -355,7 +355,7 @@ class PositionalEncodingScene(ExplainerScene):
         """Step 7: cosine similarity of every two positions' fingerprints."""
         t, theme = self.trace, self.theme
         r, near, far = t.reference, t.near, t.far
-        with self.step("nearby-positions-look-alike"):
+        with self.step("nearby-positions-look-alike", "Nearby positions: similar fingerprints"):
             self.say("How alike are two positions' fingerprints?")
             self.clear()
             heading = self.heading("Nearby positions look alike")

@@ -108,7 +108,7 @@ class QKVScene(ExplainerScene):
             "The keys are the titles: what does each book contain?",
             "The values are the contents: what you take home when a title matches.",
         )
-        with self.step("library"):
+        with self.step("library", "Query, key, value: a library search"):
             self.say("Attention works like searching a library.")
             heading = self.heading("Query, key, value: searching a library")
             table = VGroup()
@@ -147,7 +147,7 @@ class QKVScene(ExplainerScene):
         t, theme = self.trace, self.theme
         if list(self.words) == list(t.query_tokens):
             return
-        with self.step("your-sentence"):
+        with self.step("your-sentence", "Your sentence, word by word"):
             self.say("Your sentence, word by word. Beside the numbers, long words are cut short.")
             self.clear()
             heading = self.heading("Your sentence")
@@ -159,7 +159,7 @@ class QKVScene(ExplainerScene):
         """Step 2: one X, and the three recipes Q = X W_Q, K = X W_K, V = X W_V."""
         t, theme = self.trace, self.theme
         course = t.query_tokens == THE_CAT_SAT.tokens
-        with self.step("embeddings"):
+        with self.step("embeddings", "One X, three projections"):
             origin = ", made up by hand for this example" if course else ""
             self.say(f"Each word starts as a row of {t.x_query.shape[1]} numbers, its embedding{origin}.")
             self.clear()
@@ -232,7 +232,7 @@ class QKVScene(ExplainerScene):
         dot.set_y(self.x.cells.get_center()[1])
         equals.set_y(self.x.cells.get_center()[1])
         shape = f"{t.w_q.shape[0]}×{t.w_q.shape[1]}"
-        with self.step("q-projection"):
+        with self.step("q-projection", "Queries: Q = X·W_Q"):
             self.say(f"Multiply X by a {shape} projection matrix W_Q to get the queries Q.")
             leaving = [self.recipes] + ([self.note] if self.note is not None else [])
             self.play(*[FadeOut(m) for m in leaving], FadeIn(dot), FadeIn(equals))
@@ -292,14 +292,14 @@ class QKVScene(ExplainerScene):
 
     def project_keys(self):
         """Step 4: K = X W_K."""
-        with self.step("k-projection"):
+        with self.step("k-projection", "Keys: K = X·W_K"):
             self.say("The same X times a second matrix, W_K, gives the keys K.")
             self.replace_projection("k")
             self.say("One row per word: what it contains. Same words, different numbers.")
 
     def project_values(self):
         """Step 5: V = X W_V."""
-        with self.step("v-projection"):
+        with self.step("v-projection", "Values: V = X·W_V"):
             self.say("A third matrix, W_V, gives the values V.")
             self.replace_projection("v")
             self.say("What each word hands over once it is chosen. Three projections of one X.")
@@ -308,7 +308,7 @@ class QKVScene(ExplainerScene):
         """Step 6: one query row meets one key row: their dot product, then divided by √d_k."""
         t, theme = self.trace, self.theme
         i, j = t.focus, len(t.key_tokens) - 1
-        with self.step("query-meets-key"):
+        with self.step("query-meets-key", "A query meets a key: q·k / √d_k"):
             self.say(f"Now a query meets a key: “{t.query_tokens[i]}” against “{t.key_tokens[j]}”.")
             self.clear()
             heading = self.heading("A query meets a key")
@@ -360,7 +360,7 @@ class QKVScene(ExplainerScene):
         n = len(t.query_tokens)
         tops = top_keys(t, i)
         other = most_asymmetric_key(t, i)
-        with self.step("scores-heatmap"):
+        with self.step("scores-heatmap", "Scores: every query, every key"):
             self.say("Do that for every query and every key: a table of scores, one row per query.")
             self.clear()
             heading = self.heading("Scores: every query against every key")

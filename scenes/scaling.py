@@ -49,7 +49,7 @@ class ScalingScene(ExplainerScene):
     def ask_why(self):
         """Step 1: the formula, and the question."""
         theme = self.theme
-        with self.step("the-question"):
+        with self.step("the-question", "Why divide by √d_k?"):
             equation = formula(theme, *ATTENTION_FORMULA, size=theme.headline_formula_size)
             equation[1].set_color(theme.highlight)
             question = VGroup(
@@ -109,7 +109,7 @@ class ScalingScene(ExplainerScene):
             variance_words.add(VGroup(words, number))
         self.ticks = self.axis_ticks(self.histograms[-1], t.hist_edges, "hist_edges")
         variances = ", ".join(format_number(v, 1) for v in t.variances)
-        with self.step("dot-products-grow"):
+        with self.step("dot-products-grow", "Dot products grow with d_k"):
             self.clear()
             self.heading_text = self.heading("Dot products of random vectors")
             self.play(FadeIn(self.heading_text))
@@ -155,7 +155,7 @@ class ScalingScene(ExplainerScene):
         new_ticks = self.axis_ticks(self.histograms[-1], t.scaled_hist_edges, "scaled_hist_edges")
         animations.append(ReplacementTransform(self.ticks, new_ticks))
         scaled = ", ".join(format_number(v, 2) for v in t.scaled_variances)
-        with self.step("divide-by-sqrt-dk"):
+        with self.step("divide-by-sqrt-dk", "Divide by √d_k"):
             self.say("Now divide every dot product by the square root of its d_k.")
             self.play(*animations, run_time=2)
             self.say("The three spreads become the same, whatever the width.")
@@ -180,7 +180,7 @@ class ScalingScene(ExplainerScene):
         self.raw = raw = self.grid("row_raw_scores", 1, col_labels=self.keys, col_label_color=theme.key, cell_width=1.3)
         raw_name = formula(theme, r"q \cdot k_j").next_to(raw, LEFT, buff=0.4)
         VGroup(raw_name, raw).move_to(SCORES_ROW)
-        with self.step("one-row-of-scores"):
+        with self.step("one-row-of-scores", "One query, one row of scores"):
             self.clear()
             heading = self.heading(f"One query, {format_number(len(self.keys), 0)} keys, width {format_number(t.row_d_k, 0)}")
             seed = VGroup(
@@ -204,7 +204,7 @@ class ScalingScene(ExplainerScene):
         unscaled = self.bars("row_unscaled_weights", self.keys, height=2.0, spacing=1.0, color=theme.query)
         self.unscaled_title = formula(theme, r"\mathrm{softmax}(q \cdot k_j)", size=theme.body_size)
         self.unscaled_group = VGroup(self.unscaled_title, unscaled).arrange(DOWN, buff=0.35).move_to(CHARTS[0])
-        with self.step("softmax-without-scaling"):
+        with self.step("softmax-without-scaling", "Softmax without scaling: nearly one-hot"):
             self.say("Softmax turns these raw scores into attention weights.")
             self.play(FadeIn(self.unscaled_title), GrowFromEdge(unscaled.bars, DOWN), FadeIn(unscaled.labels), run_time=1.2)
             self.play(FadeIn(unscaled.numbers, lag_ratio=0.1))
@@ -231,7 +231,7 @@ class ScalingScene(ExplainerScene):
         scaled_group.move_to(CHARTS[1]).align_to(self.unscaled_group, DOWN)
         scaled_title.match_y(self.unscaled_title)
         leader = int(t.row_scaled_weights.argmax())
-        with self.step("softmax-with-scaling"):
+        with self.step("softmax-with-scaling", "Softmax with scaling: q·k / √d_k"):
             self.say(f"d_k is {format_number(t.row_d_k, 0)}, so divide by its square root, {format_number(t.row_scale, 0)}.")
             self.play(FadeIn(scale))
             self.play(ReplacementTransform(self.raw.copy(), scaled), run_time=1.5)
@@ -249,7 +249,7 @@ class ScalingScene(ExplainerScene):
     def sum_up(self):
         """Step 7: the takeaway."""
         theme = self.theme
-        with self.step("takeaway"):
+        with self.step("takeaway", "Why √d_k: variance stays near 1"):
             self.clear()
             equation = formula(theme, *ATTENTION_FORMULA, size=theme.headline_formula_size)
             equation[1].set_color(theme.highlight)

@@ -82,7 +82,7 @@ class SelfAttentionScene(ExplainerScene):
         t, theme = self.trace, self.theme
         if [short(theme, token) for token in t.key_tokens] == list(t.key_tokens):
             return
-        with self.step("your-sentence"):
+        with self.step("your-sentence", "Your sentence, word by word"):
             self.say("Your sentence, word by word. Beside the numbers, long words are cut short.")
             heading = self.heading("Your sentence")
             whole = word_rows(theme, t.key_tokens, CONTENT_WIDTH - 0.4, size=theme.body_size)
@@ -100,7 +100,7 @@ class SelfAttentionScene(ExplainerScene):
         # Rows 0.55 apart; eight rows start higher and sit closer, so the line under X still fits.
         self.row_height = min(0.55, 4.0 / n)
         top = 1.85 if n <= 6 else 2.1
-        with self.step("embeddings"):
+        with self.step("embeddings", "Embeddings: Q = K = V = X"):
             origin = "made up by hand for this example" if self.course else "made up for this video"
             self.say(f"Each word is a row of {t.x_query.shape[1]} numbers, its embedding, {origin}.")
             self.clear()
@@ -138,7 +138,7 @@ class SelfAttentionScene(ExplainerScene):
     def pick_the_query(self):
         """Step 2: one token as the query."""
         t, theme = self.trace, self.theme
-        with self.step("query"):
+        with self.step("query", "One word as the query"):
             self.say(f"Take “{t.query_tokens[t.focus]}” as the query: which words should it look at?")
             query_box = SurroundingRectangle(self.x.row(t.focus), color=theme.query, buff=0.04)
             fades = [FadeOut(self.note)] if self.note is not None else [FadeOut(self.shortcut)]
@@ -177,7 +177,7 @@ class SelfAttentionScene(ExplainerScene):
         i, n = t.focus, len(t.key_tokens)
         self.raw = raw = self.column(f"raw_scores[{i}]", 2, self.first_column)
         raw_name = formula(theme, r"q \cdot k_j", size=theme.body_size).next_to(raw.cells[0], UP, buff=0.3)
-        with self.step("dot-products"):
+        with self.step("dot-products", "Dot products: one score per key"):
             self.say("Multiply the query and a key number by number, then add the products.")
             self.play(FadeIn(raw_name))
             worked = None
@@ -208,7 +208,7 @@ class SelfAttentionScene(ExplainerScene):
             formula(theme, r"\sqrt{d_k} =", size=theme.body_size), self.number("scale", 0, size=theme.body_size)
         ).arrange(RIGHT, buff=0.12)
         self.scale_label.next_to(scaled.cells[-1], DOWN, buff=0.3)
-        with self.step("scale"):
+        with self.step("scale", "Scale: divide by √d_k"):
             self.say(f"d_k is {t.d_k}, so divide every score by its square root, {format_number(t.scale, 0)}.")
             self.play(FadeIn(scaled_name), FadeIn(self.scale_label))
             self.play(TransformFromCopy(raw.cells, scaled.cells), TransformFromCopy(raw.numbers, scaled.numbers), run_time=1.5)
@@ -224,7 +224,7 @@ class SelfAttentionScene(ExplainerScene):
         self.weight_chart, grow_from = self.weight_bars(self.x, weights)
         bars = self.weight_chart
         top = int(t.weights[i].argmax())
-        with self.step("softmax"):
+        with self.step("softmax", "Softmax: scores to attention weights"):
             self.say("Softmax turns the scaled scores into attention weights.")
             self.play(FadeIn(weights_name))
             self.play(
@@ -305,7 +305,7 @@ class SelfAttentionScene(ExplainerScene):
         picture.move_to([0, 0, 0]).shift(UP * (SAFE_TOP - 0.9 - picture.get_top()[1]))
         keep_inside(picture, left=SAFE_LEFT + 0.05, right=None)
         old = [m for m in self.mobjects if m not in (self.heading_mobject, self.query_name)]
-        with self.step("weighted-sum"):
+        with self.step("weighted-sum", "Weighted sum of the values"):
             self.say(f"The output for “{query}” mixes the value rows, using these attention weights.")
             self.play(
                 TransformFromCopy(weights.numbers, total.weights),
@@ -346,7 +346,7 @@ class SelfAttentionScene(ExplainerScene):
         t, theme = self.trace, self.theme
         i, n = t.focus, len(t.key_tokens)
         strongest = sorted(range(n), key=lambda j: -t.weights[i, j])[:2]
-        with self.step("heatmap"):
+        with self.step("heatmap", "The full attention matrix"):
             self.say("Do the same with every word as the query: the full attention matrix.")
             self.clear()
             heading = self.heading("Attention weights: every query, every key")

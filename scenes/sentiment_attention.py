@@ -97,7 +97,7 @@ class SentimentAttentionScene(ExplainerScene):
     def introduce_the_classifier(self):
         """Step 1: the model (additive scores, softmax, pooled words, a logistic read-out) and the reviews it learns from."""
         t, theme = self.trace, self.theme
-        with self.step("the-classifier"):
+        with self.step("the-classifier", "A classifier that learns where to look"):
             heading = self.heading("A classifier that learns where to look")
             steps = VGroup(*[formula(theme, tex, size=theme.formula_size) for tex in POOLING]).arrange(DOWN, buff=0.35)
             words = VGroup(
@@ -177,7 +177,7 @@ class SentimentAttentionScene(ExplainerScene):
             label(theme, "on the held-out reviews", size=theme.small_size, color=theme.value),
         ).arrange(RIGHT, buff=0.8)
         pin(legend, DOWN, CONTENT).set_x(0)
-        with self.step("training"):
+        with self.step("training", "Training: the weights are learned"):
             self.clear()
             heading = self.heading("Training: the weights are learned with the classifier")
             self.say(f"Training adjusts the embeddings, the scores and the read-out together, for {count(t.epochs)} epochs.")
@@ -251,7 +251,7 @@ class SentimentAttentionScene(ExplainerScene):
         center_in(rows, BODY)
         first = shown[0]
         top = int(t.weights[first].argmax())
-        with self.step("where-it-looks"):
+        with self.step("where-it-looks", "Where it looks on held-out reviews"):
             self.clear()
             heading = self.heading("Where it looks: learned weights on held-out reviews")
             self.play(FadeIn(heading))
@@ -288,7 +288,7 @@ class SentimentAttentionScene(ExplainerScene):
                 label(theme, "right", size=theme.small_size, color=theme.muted),
             ).arrange(RIGHT, buff=0.2),
         ).arrange(DOWN, buff=0.2, aligned_edge=RIGHT)
-        with self.step("where-weights-mislead"):
+        with self.step("where-weights-mislead", "Where the weights alone mislead"):
             self.clear()
             heading = self.heading("Where the weights alone mislead")
             self.play(FadeIn(heading))
@@ -352,7 +352,7 @@ class SentimentAttentionScene(ExplainerScene):
         BODY.shrink_to_fit(points)
         center_in(points, BODY)
         note = self.source_note()
-        with self.step("takeaway"):
+        with self.step("takeaway", "What the run showed"):
             self.clear()
             heading = self.heading("What the run showed")
             self.say("The attention weights were learned, and they found the sentiment words.")

@@ -65,7 +65,7 @@ class SoftmaxScene(ExplainerScene):
         theme = self.theme
         scores = ", ".join(format_number(s, 2) for s in t.scores)
         query = t.tokens[0]
-        with self.step("scores"):
+        with self.step("scores", "Scores: one query against each key"):
             heading = self.heading(f"Query “{query}” against {len(t.tokens)} keys")
             query_row = VGroup(
                 label(theme, f"query “{query}” =", color=theme.query),
@@ -120,7 +120,7 @@ class SoftmaxScene(ExplainerScene):
 
     def show_exponentiate(self, t):
         exps = ", ".join(format_number(e, 2) for e in t.exp_scores)
-        with self.step("exponentiate"):
+        with self.step("exponentiate", "Step 1: exponentiate each score"):
             self.say("Softmax, step 1: raise e to the power of each score.")
             self.play(FadeOut(self.expansions))
             self.exp = self.column("exp_scores", 2, 0.0)
@@ -139,7 +139,7 @@ class SoftmaxScene(ExplainerScene):
     def show_divide(self, t):
         theme = self.theme
         weights = ", ".join(format_number(w, 2) for w in t.weights)
-        with self.step("sum-and-divide"):
+        with self.step("sum-and-divide", "Steps 2 and 3: sum, then divide"):
             self.say(f"Step 2: add them up: {format_number(t.exp_sum, 2)}.")
             parts = [formula(theme, r"\textstyle\sum e^{s} ="), self.number("exp_scores[0]", 2)]
             for j in range(1, len(t.tokens)):
@@ -182,7 +182,7 @@ class SoftmaxScene(ExplainerScene):
 
     def show_sum_to_one(self, t):
         theme = self.theme
-        with self.step("sum-to-one"):
+        with self.step("sum-to-one", "Why the weights add up to 1"):
             parts = [self.number("weights[0]", 2)]
             for j in range(1, len(t.tokens)):
                 parts += [label(theme, "+", size=theme.small_size), self.number(f"weights[{j}]", 2)]
@@ -208,7 +208,7 @@ class SoftmaxScene(ExplainerScene):
         theme = self.theme
         top = ", ".join(format_number(w, 2) for w in t.sharpened_weights[:, 0])
         factors = ", ".join(format_number(m, 0) for m in t.multipliers[1:])
-        with self.step("bigger-gaps-sharper"):
+        with self.step("bigger-gaps-sharper", "Wider gaps, sharper weights"):
             self.clear()
             heading = self.heading("Wider gaps between scores, sharper weights")
             charts = VGroup()
@@ -249,7 +249,7 @@ class SoftmaxScene(ExplainerScene):
 
     def show_takeaway(self):
         theme = self.theme
-        with self.step("takeaway"):
+        with self.step("takeaway", "Softmax: exponentiate, sum, divide"):
             self.clear()
             equation = formula(theme, *SOFTMAX_FORMULA, size=theme.display_formula_size)
             equation[1].set_color(theme.highlight)

@@ -141,7 +141,7 @@ class TrainedHeadsScene(ExplainerScene):
         """Step 1: the sentence as the model reads it, WordPiece pieces with their ids."""
         t, theme = self.trace, self.theme
         split_words = [w for w in range(len(t.words)) if len(t.word_pieces(w)) > 1]
-        with self.step("wordpiece-pieces"):
+        with self.step("wordpiece-pieces", "What the model reads: WordPiece pieces"):
             heading = self.heading("What the model reads: WordPiece pieces")
             sentence = label(theme, f"“{t.sentence}”", color=theme.muted)
             words = t.sentence.split()
@@ -250,7 +250,7 @@ class TrainedHeadsScene(ExplainerScene):
         pick.next_to(frames, DOWN, buff=0.3).align_to(frames, LEFT)
         looks_back = "earlier word" if self.candidates_look_back else "other word"
 
-        with self.step("all-72-heads"):
+        with self.step("all-72-heads", "All 72 heads of the trained model"):
             self.clear()
             heading = self.heading(f"{t.model.split('/')[-1]}: all {format_number(n_layers * n_heads, 0)} heads")
             self.say(
@@ -302,7 +302,7 @@ class TrainedHeadsScene(ExplainerScene):
         """Step 3: one score worked out, the query's and one key's 32 numbers multiplied and added."""
         t, theme = self.trace, self.theme
         j = t.top_key
-        with self.step("query-and-key"):
+        with self.step("query-and-key", "One head: a query meets a key"):
             self.clear()
             heading = self.heading(f"{self.head_name.capitalize()}: a query meets a key")
             query = self.vector_rows("focus_q", theme.query, f"query of “{self.query_piece}”")
@@ -367,7 +367,7 @@ class TrainedHeadsScene(ExplainerScene):
         raw_name = formula(theme, r"q \cdot k_j", size=theme.body_size).next_to(raw.cells[0], UP, buff=0.2)
         self.column_title_y = raw_name.get_y()
         low, high = t.focus_raw_scores.min(), t.focus_raw_scores.max()
-        with self.step("raw-scores"):
+        with self.step("raw-scores", "One query scores every piece"):
             self.clear()
             self.row_heading = self.heading(f"“{self.query_piece}” scores every piece")
             self.say(f"The same dot product with every key gives “{self.query_piece}” one score per piece.")
@@ -396,7 +396,7 @@ class TrainedHeadsScene(ExplainerScene):
         scale[3:].shift(LEFT * 0.14)
         pin(scale, UR)
         heading = self.heading(f"“{self.query_piece}”: scale the scores")
-        with self.step("scale"):
+        with self.step("scale", "Scale: divide by √d_head"):
             self.say(
                 f"d_head is {format_number(t.d_head, 0)}, so divide every score by its square root, {format_number(t.scale, 2)}."
             )
@@ -437,7 +437,7 @@ class TrainedHeadsScene(ExplainerScene):
         heading = self.heading(f"“{self.query_piece}”: softmax")
         others = sorted((j for j in range(n) if t.candidates[j]), key=lambda j: -t.focus_weights[j])
         rival = t.compared_keys[-1] if t.contrast_sentence else (others[1] if len(others) > 1 else None)
-        with self.step("softmax"):
+        with self.step("softmax", "Softmax: the head's attention weights"):
             self.say("Softmax turns the scaled scores into attention weights that add up to 1.")
             self.play(ReplacementTransform(self.row_heading, heading), FadeIn(weights_name), FadeIn(total))
             self.play(*[GrowFromEdge(bar, LEFT) for bar in bars.bars], run_time=1.2)
@@ -491,7 +491,7 @@ class TrainedHeadsScene(ExplainerScene):
             ),
             CONTENT_WIDTH,
         )
-        with self.step("change-one-word"):
+        with self.step("change-one-word", "Change one word: does the head notice?"):
             self.clear()
             heading = self.heading(f"Does this head know what “{self.query_piece}” means?")
             sentences.next_to(heading, DOWN, buff=0.45).align_to(heading, LEFT)
@@ -552,7 +552,7 @@ class TrainedHeadsScene(ExplainerScene):
         else:
             pattern = f"“{self.top_piece}”, as we saw."
         shown_weight = format_number(t.top_weight, decimals)
-        with self.step("whole-head"):
+        with self.step("whole-head", "The whole head: all its weights"):
             self.clear()
             self.say(f"Here is all of {self.head_name}: every piece as a query, one row each.")
             self.play(FadeIn(heading), FadeIn(heatmap.row_labels), FadeIn(heatmap.col_labels), FadeIn(legend))

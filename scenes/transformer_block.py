@@ -274,7 +274,7 @@ class TransformerBlockScene(ExplainerScene):
         def line(text, color=None):
             return label(theme, text, size=size, mono=True, color=color)
 
-        with self.step("where-attention-lives"):
+        with self.step("where-attention-lives", "Where attention lives in GPT"):
             heading = self.heading("Where attention lives in GPT")
             block_line = VGroup(
                 line("├── Transformer block (×"),
@@ -317,7 +317,7 @@ class TransformerBlockScene(ExplainerScene):
     def show_tokens(self, t):
         theme = self.theme
         n, d = len(t.tokens), t.d_model
-        with self.step("tokens"):
+        with self.step("tokens", "Each token becomes a vector"):
             self.clear()
             heading = self.heading("Each token becomes a vector")
             words = word_rows(theme, t.tokens, CONTENT_WIDTH)
@@ -343,7 +343,7 @@ class TransformerBlockScene(ExplainerScene):
     def show_input(self, t):
         theme = self.theme
         n = len(t.tokens)
-        with self.step("embeddings-plus-positions"):
+        with self.step("embeddings-plus-positions", "Token + position embeddings"):
             self.clear()
             heading = self.heading("Token embedding + position embedding")
             names = VGroup(
@@ -381,7 +381,7 @@ class TransformerBlockScene(ExplainerScene):
         theme = self.theme
         f = t.focus
         token = t.tokens[f]
-        with self.step("layer-norm"):
+        with self.step("layer-norm", "Layer norm, first"):
             self.clear()
             heading = self.heading("Layer norm, first")
             rows = VGroup(
@@ -437,7 +437,7 @@ class TransformerBlockScene(ExplainerScene):
         decimals = 2 if cell_w >= 0.66 else 1
         cell_h = min(0.48, 2.6 / n)
         pages = [list(range(first, min(first + per_page, t.n_heads))) for first in range(0, t.n_heads, per_page)]
-        with self.step("multi-head-attention"):
+        with self.step("multi-head-attention", "Causal multi-head attention"):
             self.new_panel("Causal multi-head attention")
             shown = VGroup()
             for k, page in enumerate(pages):
@@ -491,7 +491,7 @@ class TransformerBlockScene(ExplainerScene):
     def show_residual(self, t):
         theme = self.theme
         f = t.focus
-        with self.step("residual"):
+        with self.step("residual", "Add: the residual connection"):
             self.new_panel("Add: the residual connection")
             rows = VGroup(
                 self.token_row(r"x", f"x[{f}]", ROW_TOP),
@@ -513,7 +513,7 @@ class TransformerBlockScene(ExplainerScene):
         f = t.focus
         d = t.d_model
         parts = t.d_ff // d
-        with self.step("feed-forward"):
+        with self.step("feed-forward", "Feed-forward: widen, GELU, narrow"):
             self.new_panel(f"Feed-forward, for “{t.tokens[f]}”")
             norm2 = self.token_row(r"\mathrm{norm}_2(\ldots)", f"norm2[{f}]", ROW_TOP, color=theme.highlight)
             hidden_top = ROW_TOP - 1.15
@@ -601,7 +601,7 @@ class TransformerBlockScene(ExplainerScene):
     def show_output(self, t):
         theme = self.theme
         f = t.focus
-        with self.step("add-again"):
+        with self.step("add-again", "Add again: the block's output"):
             self.new_panel("Add again: the block's output")
             rows = VGroup(
                 self.token_row(r"x + \mathrm{attention}", f"residual1[{f}]", ROW_TOP),
@@ -635,7 +635,7 @@ class TransformerBlockScene(ExplainerScene):
         theme = self.theme
         f = t.focus
         diagram = self.diagram
-        with self.step("stacked-n-times"):
+        with self.step("stacked-n-times", "Blocks stacked N times"):
             self.new_panel("Stacked N times")
             self.play(FadeOut(self.marker), run_time=0.4)
             self.marker = None

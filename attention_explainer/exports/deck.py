@@ -1,11 +1,11 @@
 """A PowerPoint deck of a published render: a title slide, then one slide per step.
 
-Each step's slide holds the step's title in the layout's title placeholder (so the outline and
-screen readers read it), the step's own clip embedded as a movie that plays when clicked, with
-the clip's last frame as its still (the step complete, as the render's poster is the last frame
-of its step) and alt text naming the step, and the step's words in the speaker notes, one line a
-paragraph (a narrated movie speaks these same lines). Slides take the render's theme: its
-background behind the movie, its text colours for the titles.
+Each step's slide holds the step's title (written in the scene for people) in the layout's title
+placeholder (so the outline and screen readers read it), the step's own clip embedded as a movie
+that plays when clicked, with the clip's last frame as its still (the step complete, as the
+render's poster is the last frame of its step) and alt text naming the step by its title, and the
+step's words in the speaker notes, one line a paragraph (a narrated movie speaks these same lines).
+Slides take the render's theme: its background behind the movie, its text colours for the titles.
 
 The same render always gives the same deck, byte for byte: no date in its properties or its zip.
 """
@@ -27,7 +27,7 @@ from attention_style import DARK, PALETTES, Palette
 from ..files import zip_member
 from ..package.reader import Package
 
-__all__ = ["write_deck", "step_title", "last_frame"]
+__all__ = ["write_deck", "last_frame"]
 
 SLIDE_WIDTH = Emu(12192000)
 """13.333 in by 7.5 in: PowerPoint's own 16:9 ("Widescreen") slide."""
@@ -38,29 +38,6 @@ TITLE_SIZE = Pt(32)
 SUBTITLE_SIZE = Pt(20)
 GAP = Inches(0.15)
 """Between the title and the movie."""
-
-WORDS = {
-    "sqrt": "√",
-    "dk": "d_k",
-    "q": "Q",
-    "k": "K",
-    "v": "V",
-    "kv": "K, V",
-    "n": "N",
-    "vs": "vs.",
-    "rnn": "RNN",
-    "bert": "BERT",
-    "gpt": "GPT",
-    "wordpiece": "WordPiece",
-}
-"""How a step name's words are written in a title (the captions' own spellings: √d_k, Q, K, V)."""
-
-
-def step_title(name: str) -> str:
-    """A step's title from its name: ``divide-by-sqrt-dk`` -> ``Divide by √d_k``, ``the-question`` -> ``The question``."""
-    words = [WORDS.get(word, word) for word in name.split("-") if word]
-    title = " ".join(words).replace("√ ", "√")
-    return title[:1].upper() + title[1:]
 
 
 def last_frame(clip: Path) -> tuple[bytes, int, int]:
@@ -124,7 +101,7 @@ def write_deck(package: Package, target: Path) -> None:
         slide = deck.slides.add_slide(layouts["Title Only"])
         heading = slide.shapes.title
         place(heading, MARGIN, MARGIN, SLIDE_WIDTH - 2 * MARGIN, TITLE_HEIGHT)
-        heading.text_frame.text = step_title(step["name"])
+        heading.text_frame.text = step["title"]
         paint(slide, theme)
         style(heading, theme.text, TITLE_SIZE)
 
@@ -136,7 +113,7 @@ def write_deck(package: Package, target: Path) -> None:
         )
         # python-pptx has no alt-text property; descr on the shape's cNvPr is what PowerPoint's "Alt Text" edits.
         movie._element.nvPicPr.cNvPr.set(
-            "descr", f"Animation of step {step['index']}, {step_title(step['name'])} ({round(step['duration'])} s)"
+            "descr", f"Animation of step {step['index']}, {step['title']} ({round(step['duration'])} s)"
         )
         write_notes(slide, [line["text"] for line in step["lines"]])
     save_dateless(deck, target)

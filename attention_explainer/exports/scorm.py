@@ -61,9 +61,7 @@ def player_page(package: Package, files: dict[str, Path]) -> str:
     The captions come twice: ``captions.vtt`` as the video's track, and as cues inside the page
     for a page opened from disk (browsers refuse a track file there).
     """
-    steps = [
-        {"number": step["index"], "name": step["name"].replace("-", " "), "start": float(step["start"])} for step in package.steps
-    ]
+    steps = [{"number": step["index"], "title": step["title"], "start": float(step["start"])} for step in package.steps]
     try:
         cues = [asdict(cue) for cue in cues_for(package.steps)]
     except (KeyError, TypeError, ValueError):

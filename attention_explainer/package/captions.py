@@ -166,11 +166,11 @@ def to_srt(cues: list[Cue]) -> str:
 
 
 def to_transcript(title: str, steps: Iterable[Mapping], about: str = "") -> str:
-    """The captions as plain text, step by step: the text alternative to the video.
+    """The captions as plain text, step by step under each step's number and title: the text alternative to the video.
 
     ``about`` (what the render shows, with its inputs as rendered) follows the title.
     """
     lines = [title, *([about] if about else []), ""]
     for index, step in enumerate(steps, start=1):
-        lines += [f"{index}. {step['name']}", step["caption"], ""]
+        lines += [f"{index}. {step['title']}", step["caption"], ""]
     return "\n".join(lines)

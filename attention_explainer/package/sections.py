@@ -1,4 +1,7 @@
-"""``sections.json``: a render's steps, each with its name, caption, lines, start, duration and clip.
+"""``sections.json``: a render's steps, each with its name, title, caption, lines, start, duration and clip.
+
+A step's ``name`` is its slug (section id, clip file name, anchor); its ``title`` is what people read
+wherever the step is named (``Divide by √d_k``), written in the scene by hand.
 
 :func:`read_sections` is the one reader and checker: the gallery, the explorer, the presenter's
 writer and the exports all read steps through it, so a damaged file is refused the same way everywhere.
@@ -28,7 +31,7 @@ def _seconds(value: Any) -> bool:
 
 
 def check_steps(steps: Any, complete: bool = False) -> list[dict]:
-    """``steps`` (as read from ``sections.json``) once checked: a non-empty list of steps with a name, caption, start and duration.
+    """``steps`` (as read from ``sections.json``) once checked: a non-empty list of steps with a name, title, caption, start and duration.
 
     ``complete`` also asks for what a render writes and an export plays: each step's ``index``,
     ``lines`` and clip ``file`` (a path inside the package). Raises :class:`SectionsError`.
@@ -38,6 +41,9 @@ def check_steps(steps: Any, complete: bool = False) -> list[dict]:
     for number, step in enumerate(steps, start=1):
         if not isinstance(step, dict) or not isinstance(step.get("name"), str) or not isinstance(step.get("caption"), str):
             raise SectionsError(f"sections.json: step {number} has no name or caption")
+        if not isinstance(step.get("title"), str) or not step["title"].strip():
+            # Renders made before steps had titles: refused like any other damaged package (render it again).
+            raise SectionsError(f"sections.json: step {number} has no title")
         if not _seconds(step.get("start")):
             raise SectionsError(f"sections.json: step {number} has no start time in seconds")
         if not _seconds(step.get("duration")):

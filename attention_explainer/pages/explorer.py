@@ -282,7 +282,7 @@ def explorer_fields(trace: dict[str, Any]) -> tuple[dict[str, Any], list[Explore
 
 
 def _steps(sections: Any) -> list[dict]:
-    """The steps of ``sections.json`` the page lists (number, name, caption, start), checked (see :func:`..package.sections.check_steps`)."""
+    """The steps of ``sections.json`` the page lists (number, title, caption, start), checked (see :func:`..package.sections.check_steps`)."""
     try:
         check_steps(sections)
     except SectionsError as error:
@@ -293,7 +293,7 @@ def _steps(sections: Any) -> list[dict]:
         steps.append(
             {
                 "number": number,
-                "title": step["name"].replace("-", " "),
+                "title": step["title"],
                 "caption": step["caption"],
                 "start": step["start"],
                 "clock": f"{minutes}:{seconds:02d}",

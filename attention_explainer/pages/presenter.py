@@ -15,13 +15,13 @@ __all__ = ["write_presenter"]
 def write_presenter(
     package: Path, title: str, sections: list[dict], about: str = "", narrated: bool = False, theme: Palette = DARK
 ) -> Path:
-    """Write ``present.html`` into ``package`` from its sections (name, caption and clip of each step).
+    """Write ``present.html`` into ``package`` from its sections (title, caption and clip of each step).
 
     ``about`` says what the render shows, with its inputs as rendered (see :func:`.templating.about_render`).
     A ``narrated`` render's clips play with their sound (M mutes and unmutes); a silent one's play muted.
     The page takes the render's ``theme``, so a light render is shown on a light page.
     """
-    steps = [{"name": s["name"], "caption": s["caption"], "file": s["file"]} for s in sections]
+    steps = [{"title": s["title"], "caption": s["caption"], "file": s["file"]} for s in sections]
     return write_atomic(
         package / "present.html",
         render_page("presenter.html", title=title, about=about, steps=steps, theme=theme, narrated=narrated),

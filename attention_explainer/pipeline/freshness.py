@@ -32,6 +32,7 @@ from scenes import SCENES
 
 from ..options import RenderJob
 from ..package.manifest import damaged_files, read_manifest
+from ..package.sections import SectionsError, read_sections
 from . import encoder
 
 __all__ = ["Freshness", "render_hash", "package_hash", "versions", "freshness", "WORKER_ENVIRONMENT"]
@@ -156,6 +157,11 @@ def freshness(job: RenderJob, folder: Path) -> Freshness:
     if manifest is None or manifest["render_hash"] != render_hash(job):
         return Freshness.RENDER
     if damaged_files(folder, [entry for entry in manifest["files"] if entry["part"] == "render"]):
+        return Freshness.RENDER
+    try:
+        # Steps in an older format (before titles) are render products every page is written from: draw them again.
+        read_sections(folder, complete=True)
+    except SectionsError:
         return Freshness.RENDER
     if manifest["package_hash"] != package_hash(job):
         return Freshness.REPACKAGE

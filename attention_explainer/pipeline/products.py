@@ -58,6 +58,7 @@ def write_render_products(
             {
                 "index": index,
                 "name": step.name,
+                "title": step.title,
                 "caption": step.caption,
                 "lines": [
                     {"text": line.text, "spoken": line.spoken, "start": round(line.start, 3), "end": round(line.end, 3)}

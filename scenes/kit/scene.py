@@ -1,7 +1,7 @@
 """The base of every explainer scene: a trace, named steps with captions, and shown numbers.
 
 A scene subclasses :class:`ExplainerScene`, builds its trace in ``build_trace``
-and writes ``construct`` as a few ``with self.step(name):`` blocks. Inside a step,
+and writes ``construct`` as a few ``with self.step(name, title):`` blocks. Inside a step,
 ``self.say(line)`` puts a line of explanation on screen (as a caption cue, and spoken
 when the render has a voice) just before the animation it describes; the next line, and
 the step's end, wait until the line has been read or spoken.
@@ -83,6 +83,9 @@ class Step:
     """One named idea of a scene: a video section with the lines that explain it."""
 
     name: str
+    """The slug: the section's id, its clip's file name and its anchor (``divide-by-sqrt-dk``)."""
+    title: str = ""
+    """What people read where the step is named (presenter, explorer, deck, player): ``Divide by √d_k``."""
     start: float = 0.0
     end: float = 0.0
     lines: list[Line] = field(default_factory=list)
@@ -231,16 +234,21 @@ class ExplainerScene(Scene):
     # --- steps and captions -------------------------------------------------
 
     @contextmanager
-    def step(self, name: str, caption: str = "") -> Iterator[Step]:
+    def step(self, name: str, title: str, caption: str = "") -> Iterator[Step]:
         """One named idea: a new video section, explained by the lines said in it (see :meth:`say`).
 
+        ``name`` is the slug (the section's id and its clip's file name); ``title`` is what a person
+        reads wherever the step is named (``"Divide by √d_k"``: sentence case, short, its symbols
+        as the screen writes them), written by hand, never made from the slug.
         A ``caption`` given here is said as the step starts. The step ends on a still picture
         once its last line has been read (and spoken), so the video works with or without sound.
         """
+        if not isinstance(title, str) or not title.strip():
+            raise ValueError(f"step {name!r} has no title")
         self.next_section(name)
-        step = Step(name, start=self.time)
+        step = Step(name, title=" ".join(title.split()), start=self.time)
         self.steps.append(step)
-        log.info("step %d: %s", len(self.steps), name)
+        log.info("step %d: %s", len(self.steps), step.title)
         if caption:
             self.say(caption)
         yield step
