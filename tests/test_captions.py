@@ -12,11 +12,18 @@ from attention_explainer.package.captions import MAX_LINE, Cue, cues_for, split_
 STEPS = [
     {
         "name": "scores",
+        "title": "Scores: q·k for each key",
         "caption": "Each query meets each key. The dot product q · k < 5 & <eos> is a score.",
         "start": 0.0,
         "duration": 6.0,
     },
-    {"name": "softmax", "caption": "Softmax turns the scores into weights that add up to 1.", "start": 6.0, "duration": 4.0},
+    {
+        "name": "softmax",
+        "title": "Softmax: weights that add up to 1",
+        "caption": "Softmax turns the scores into weights that add up to 1.",
+        "start": 6.0,
+        "duration": 4.0,
+    },
 ]
 
 
@@ -87,7 +94,7 @@ def test_a_short_cue_gets_at_least_a_second_from_its_step():
     assert first.text == "Why?" and first.end - first.start == 1.0 and second.end == 6.0
 
 
-def test_the_transcript_lists_every_step_with_its_caption():
+def test_the_transcript_lists_every_step_by_its_title_with_its_caption():
     text = to_transcript("Scaling", STEPS)
-    assert text.splitlines()[:4] == ["Scaling", "", "1. scores", STEPS[0]["caption"]]
-    assert "2. softmax\n" + STEPS[1]["caption"] in text
+    assert text.splitlines()[:4] == ["Scaling", "", "1. Scores: q·k for each key", STEPS[0]["caption"]]
+    assert "2. Softmax: weights that add up to 1\n" + STEPS[1]["caption"] in text

@@ -7,6 +7,7 @@ focuses its words in Chromium and reads the bars' numbers against PyTorch's soft
 
 from __future__ import annotations
 
+import html
 import json
 import math
 import re
@@ -26,6 +27,7 @@ SECTIONS = [
     {
         "index": 1,
         "name": "the-idea",
+        "title": "First idea: q·k / √d_k",
         "caption": "First line. Second line.",
         "lines": [
             {"text": "First line.", "spoken": "", "start": 0.0, "end": 2.0},
@@ -38,6 +40,7 @@ SECTIONS = [
     {
         "index": 2,
         "name": "the-end",
+        "title": "Where it ends",
         "caption": "Last line.",
         "lines": [{"text": "Last line.", "spoken": "", "start": 4.0, "end": 6.5}],
         "start": 4.0,
@@ -153,6 +156,14 @@ def test_numbers_keep_their_scale():
     )
 
 
+def test_the_step_list_names_each_step_by_its_title():
+    page = explorer_page(trace_json("scaling"), SECTIONS, SCENES["scaling"].title, "scaling.mp4")
+    shown = [html.unescape(title) for title in re.findall(r'<span class="step-title">(.*?)</span>', page)]
+    assert shown == ["First idea: q·k / √d_k", "Where it ends"]
+    assert "the idea" not in page.lower()  # never the slug with its dashes taken out
+    assert "text-transform: capitalize" not in page  # a title keeps its own capitals (d_k, not D_k)
+
+
 def test_a_hostile_sentence_stays_text_in_the_page_and_in_its_json():
     trace = trace_json("self-attention", sentence=HOSTILE_SENTENCE)
     assert trace["query_tokens"] == HOSTILE_SENTENCE.split()
@@ -160,11 +171,18 @@ def test_a_hostile_sentence_stays_text_in_the_page_and_in_its_json():
     # A step's caption and lines quote the teacher's words too (they become the page's steps and cues).
     said = f"Take “{HOSTILE_WORD}” as the query."
     sections = [
-        {**SECTIONS[0], "name": f"step-{HOSTILE_WORD}", "caption": said, "lines": [{**SECTIONS[0]["lines"][0], "text": said}]}
+        {
+            **SECTIONS[0],
+            "name": f"step-{HOSTILE_WORD}",
+            "title": f"Step {HOSTILE_WORD}",
+            "caption": said,
+            "lines": [{**SECTIONS[0]["lines"][0], "text": said}],
+        }
     ]
     page = explorer_page(trace, sections, title, "self-attention.mp4", about=f"“{HOSTILE_SENTENCE}”")
     assert HOSTILE_WORD not in page and "<!--hum" not in page
     assert "&lt;/script&gt;&lt;b&gt;x" in page, "the words are shown, escaped, in the settings and the title"
+    assert '<span class="step-title">Step &lt;/script&gt;&lt;b&gt;x</span>' in page, "a step's title is escaped as text"
     # The browser's tokenizer sees the page's own tags and no other: no <b>, three scripts opened and closed.
     tags = Tags()
     tags.feed(page)
@@ -232,8 +250,11 @@ def test_a_trace_that_is_not_text_is_a_clear_error(tmp_path):
     [
         ({"steps": []}, "sections.json holds no list of steps"),
         ([], "sections.json holds no list of steps"),
-        ([{"name": "a", "caption": "b"}], "step 1 has no start time"),
-        ([{"name": "a", "caption": "b", "start": -1}], "step 1 has no start time"),
+        ([{"name": "a", "title": "A", "caption": "b"}], "step 1 has no start time"),
+        ([{"name": "a", "title": "A", "caption": "b", "start": -1}], "step 1 has no start time"),
+        ([{key: value for key, value in SECTIONS[0].items() if key != "title"}], "step 1 has no title"),
+        ([SECTIONS[0], {**SECTIONS[1], "title": " "}], "step 2 has no title"),
+        ([{**SECTIONS[0], "title": None}], "step 1 has no title"),
         ([SECTIONS[0], {"caption": "b", "start": 1}], "step 2 has no name or caption"),
         ([{**SECTIONS[0], "lines": [{"text": "x"}]}], "a step's lines have no text, start or end"),
     ],

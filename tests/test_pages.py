@@ -34,10 +34,10 @@ def test_script_json_keeps_any_string_inside_its_script():
         assert dangerous not in text
 
 
-def test_a_hostile_step_name_or_caption_stays_data_in_the_presenter(tmp_path):
-    sections = [{"name": HOSTILE, "caption": f"About {HOSTILE}.", "file": "sections/01-x.mp4"}]
+def test_a_hostile_step_title_or_caption_stays_data_in_the_presenter(tmp_path):
+    sections = [{"name": "x", "title": HOSTILE, "caption": f"About {HOSTILE}.", "file": "sections/01-x.mp4"}]
     page = write_presenter(tmp_path, f"Title {HOSTILE}", sections).read_text(encoding="utf-8")
-    assert inline_json(page, "steps") == [{"name": HOSTILE, "caption": f"About {HOSTILE}.", "file": "sections/01-x.mp4"}]
+    assert inline_json(page, "steps") == [{"title": HOSTILE, "caption": f"About {HOSTILE}.", "file": "sections/01-x.mp4"}]
     title = re.search(r"<title>(.*)</title>", page).group(1)
     assert "<" not in title and "&lt;!--&lt;script&gt;" in title
     # Every <script> the page opens is closed once: the hostile text opened none.
@@ -45,20 +45,22 @@ def test_a_hostile_step_name_or_caption_stays_data_in_the_presenter(tmp_path):
 
 
 def test_page_colours_come_from_the_theme(tmp_path):
-    page = write_presenter(tmp_path, "t", [{"name": "a", "caption": "b", "file": "c"}]).read_text(encoding="utf-8")
+    page = write_presenter(tmp_path, "t", [{"name": "a", "title": "A", "caption": "b", "file": "c"}]).read_text(encoding="utf-8")
     for colour in (DARK.background, DARK.text, DARK.muted, DARK.highlight, DARK.surface):
         assert f": {colour};" in page
 
 
-@pytest.mark.parametrize("theme", ["dark", "light"])
-def test_a_renders_pages_take_its_theme(tmp_path, theme):
-    """Presenter, explorer and SCORM player of a light render are light pages (a print render shown in a bright room)."""
+TITLED = "Why divide by √d_k? <q·k> & more"
+"""A step's title as a scene might write it (its symbols), with markup characters that must stay text."""
+
+
+def scaling_package(folder, theme: str = "dark") -> str:
+    """A package of ``scaling`` written around stand-in render products (one step, titled :data:`TITLED`): its SCORM player."""
     trace = SCENES["scaling"].build_trace()
-    folder = tmp_path / "scaling" / "low"
     (folder / "sections").mkdir(parents=True)
     line = {"text": "Why divide?", "spoken": "Why divide?", "start": 0.0, "end": 1.0}
-    step = {"index": 1, "name": "the-question", "caption": line["text"], "lines": [line], "start": 0.0, "duration": 1.0}
-    (folder / "sections.json").write_text(json.dumps([{**step, "file": "sections/01-the-question.mp4"}]))
+    step = {"index": 1, "name": "the-question", "title": TITLED, "caption": line["text"], "lines": [line], "start": 0.0}
+    (folder / "sections.json").write_text(json.dumps([{**step, "duration": 1.0, "file": "sections/01-the-question.mp4"}]))
     (folder / "trace.json").write_text(trace.to_json())
     for stand_in in ("scaling.mp4", "poster.png", "sections/01-the-question.mp4"):  # the pages only name them
         (folder / stand_in).write_bytes(b"stand-in")
@@ -72,7 +74,30 @@ def test_a_renders_pages_take_its_theme(tmp_path, theme):
         versions={},
     )
     with zipfile.ZipFile(export_package(folder, "scorm")) as scorm:
-        player = scorm.read("index.html").decode("utf-8")
+        return scorm.read("index.html").decode("utf-8")
+
+
+def test_every_page_names_a_step_by_its_title_escaped_never_by_its_slug(tmp_path):
+    folder = tmp_path / "scaling" / "low"
+    player = scaling_package(folder)
+    escaped = "Why divide by √d_k? &lt;q·k&gt; &amp; more"
+    presenter = (folder / "present.html").read_text(encoding="utf-8")
+    explorer = (folder / "explore.html").read_text(encoding="utf-8")
+    transcript = (folder / "transcript.txt").read_text(encoding="utf-8")
+    assert [step["title"] for step in inline_json(presenter, "steps")] == [TITLED]
+    assert "replace(/-/g" not in presenter  # the page shows the title as written, not a slug it rewrites
+    assert f'<span class="step-title">{escaped}</span>' in explorer
+    assert f">1. {escaped}</button>" in player
+    assert transcript.splitlines()[3] == f"1. {TITLED}"  # plain text: the title as written
+    for name, text in (("presenter", presenter), ("explorer", explorer), ("SCORM player", player), ("transcript", transcript)):
+        assert "the question" not in text.lower(), f"{name} names the step by its slug"
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_a_renders_pages_take_its_theme(tmp_path, theme):
+    """Presenter, explorer and SCORM player of a light render are light pages (a print render shown in a bright room)."""
+    folder = tmp_path / "scaling" / "low"
+    player = scaling_package(folder, theme)
     other = THEMES["dark" if theme == "light" else "light"]
     for name, page in [
         *((name, (folder / name).read_text(encoding="utf-8")) for name in ("present.html", "explore.html")),
@@ -98,7 +123,9 @@ def test_the_gallery_links_a_renders_explorer_scorm_zip_and_deck_when_they_exist
         folder.mkdir(parents=True)
         manifest = {"scene": scene, "title": scene.title(), "render_hash": "r", "package_hash": "p", "files": []}
         (folder / "manifest.json").write_text(json.dumps(manifest))
-        steps = [{"name": "one", "caption": "A line.", "start": 0, "duration": 2.0, "file": "sections/01-one.mp4"}]
+        steps = [
+            {"name": "one", "title": "One", "caption": "A line.", "start": 0, "duration": 2.0, "file": "sections/01-one.mp4"}
+        ]
         (folder / "sections.json").write_text(json.dumps(steps))
         for name in files:
             (folder / name).write_bytes(b"x")

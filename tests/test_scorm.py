@@ -45,6 +45,7 @@ STEPS = [
     {
         "index": 1,
         "name": "the-question",
+        "title": "Why divide by √d_k?",
         "caption": "Why divide?",
         "lines": [{"text": "Why divide?", "spoken": "Why divide?", "start": 0.0, "end": 2.0}],
         "start": 0.0,
@@ -54,6 +55,7 @@ STEPS = [
     {
         "index": 2,
         "name": "takeaway",
+        "title": "Why √d_k: <variance> & 1",
         "caption": "Divide by the square root.",
         "lines": [{"text": "Divide.", "spoken": "Divide.", "start": 2.5, "end": 4.0}],
         "start": 2.5,
@@ -180,7 +182,8 @@ def test_the_player_plays_the_video_with_captions_on_and_lists_the_steps_at_thei
     ]
     starts = [float(button["data-start"]) for button in page.all("button")]
     assert starts == [step["start"] for step in STEPS]
-    assert [text.strip() for text in page.text["button"]] == ["1. the question", "2. takeaway"]
+    # Each step by its title, as the scene wrote it (escaped in the markup, read back as text), never its slug.
+    assert [text.strip() for text in page.text["button"]] == ["1. Why divide by √d_k?", "2. Why √d_k: <variance> & 1"]
     assert [script.get("src") for script in page.all("script")] == [None, None], "inline scripts, nothing loaded"
 
 
