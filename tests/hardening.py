@@ -42,7 +42,7 @@ def fake_render(media: Path, cache: Path, description: str = "A small render.", 
     Image.new("RGB", (64, 36), (10, 20, 30)).save(folder / "poster.png")
     (folder / "captions.vtt").write_text("WEBVTT\n\n00:00.000 --> 00:00.600\nA step.\n", encoding="utf-8")
     (folder / "transcript.txt").write_text("A step.\n", encoding="utf-8")
-    step = {"index": 1, "name": "the-step", "caption": "A step.", "start": 0.0, "duration": 0.6}
+    step = {"index": 1, "name": "the-step", "title": "The step", "caption": "A step.", "start": 0.0, "duration": 0.6}
     step |= {"lines": [{"text": "A step.", "spoken": "A step.", "start": 0.0, "end": 0.6}], "file": "sections/01-the-step.mp4"}
     (folder / "sections.json").write_text(json.dumps([step]), encoding="utf-8")
     files = sorted(p for p in folder.rglob("*") if p.is_file())

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -258,6 +259,35 @@ def constructions(scene_class, frame_rate: int, skip_animations: bool = False) -
         with counting_text_constructions() as counts, tempconfig(settings):
             scene_class(skip_animations=skip_animations).render()
     return counts
+
+
+# --- step titles ------------------------------------------------------------------------
+
+LONGEST_STEP_TITLE = 40
+"""Characters a step title may have: it heads a slide and a presenter's bar, and lists beside a clock."""
+
+
+def step_title_problems(name: str, title: object) -> list[str]:
+    """What is wrong with ``title`` as the title of the step ``name`` (its slug), for people to read; empty when nothing.
+
+    A title is written by hand: more than the slug's words (compared as lower-case words, so neither
+    ``Divide by sqrt dk`` nor ``The question`` for ``the-question`` passes), in sentence case from a
+    capital, without a trailing period, at most :data:`LONGEST_STEP_TITLE` characters, on one line.
+    """
+    if not isinstance(title, str) or not title.strip():
+        return [f"{name}: no title"]
+    problems = []
+    if re.findall(r"[a-z0-9]+", title.lower()) == re.findall(r"[a-z0-9]+", name.lower()):
+        problems.append(f"{name}: {title!r} is its slug's words, not a title written for people")
+    if not title[0].isupper():
+        problems.append(f"{name}: {title!r} does not start with a capital")
+    if title.endswith("."):
+        problems.append(f"{name}: {title!r} ends with a period")
+    if len(title) > LONGEST_STEP_TITLE:
+        problems.append(f"{name}: {title!r} has {len(title)} characters, more than {LONGEST_STEP_TITLE}")
+    if title != " ".join(title.split()):
+        problems.append(f"{name}: {title!r} has spaces at its ends, doubled, or a line break")
+    return problems
 
 
 # --- numbers on screen ----------------------------------------------------------------

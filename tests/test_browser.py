@@ -97,7 +97,7 @@ def test_presenter_steps_through_on_key_presses(page, site):
 
     page.keyboard.press("ArrowRight")
     assert page.text_content("#counter") == "Step 2 of 7"
-    assert page.text_content("#step-title") == "dot products grow"
+    assert page.text_content("#step-title") == "Dot products grow with d_k"  # the title scaling wrote, not its slug
     assert shown_clip(page)["file"] == "02-dot-products-grow.mp4"
     page.keyboard.press(" ")
     assert shown_clip(page)["file"] == "03-divide-by-sqrt-dk.mp4"

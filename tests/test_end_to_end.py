@@ -15,8 +15,9 @@ from PIL import Image
 import render
 from attention_explainer.files import sha256_of
 from attention_explainer.options import RenderJob
+from attention_explainer.package.reader import read_package
 from attention_explainer.pages import templating as pages
-from attention_explainer.pipeline import workers
+from attention_explainer.pipeline import freshness, workers
 from attention_explainer.pipeline.render_job import render_scene
 from scenes import SCENES
 from scenes.kit import ExplainerScene
@@ -74,6 +75,7 @@ def test_sections_match_steps_and_video_length(rendered):
     sections = json.loads((folder / "sections.json").read_text())
     scene = built_scene("scaling")
     assert [s["name"] for s in sections] == [step.name for step in scene.steps]
+    assert [s["title"] for s in sections] == [step.title for step in scene.steps], "each step's title, in order"
     total = 0.0
     for section in sections:
         with av.open(str(folder / section["file"])) as clip:
@@ -102,7 +104,7 @@ class BrokenScene(ExplainerScene):
         return SCENES["self-attention"].build_trace()
 
     def construct(self):
-        with self.step("one", "A step."):
+        with self.step("one", "One step", "A step."):
             self.play(Create(Square()))
             raise RuntimeError("scene failed half way")
 
@@ -206,6 +208,32 @@ def test_an_edited_presenter_template_repackages_without_drawing(rendered, tmp_p
     manifest = json.loads((folder / "manifest.json").read_text())
     assert {f["path"]: f["sha256"] for f in manifest["files"]}["present.html"] == sha256_of(folder / "present.html")
     assert not list(copy.rglob(".*"))
+
+
+def test_a_package_from_before_step_titles_is_rendered_again_and_never_read(rendered, tmp_path, caplog):
+    """Its sections.json (listed in its manifest with its true size and SHA-256) has steps without titles."""
+    media, _ = rendered
+    copy = tmp_path / "media"
+    shutil.copytree(media, copy)
+    folder = copy / "scaling" / "low"
+    job = RenderJob("scaling", quality="low", media_dir=copy)
+    assert freshness.freshness(job, folder) is freshness.Freshness.UP_TO_DATE
+    sections = folder / "sections.json"
+    steps = json.loads(sections.read_text(encoding="utf-8"))
+    sections.write_text(json.dumps([{k: v for k, v in step.items() if k != "title"} for step in steps]), encoding="utf-8")
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    for entry in manifest["files"]:
+        if entry["path"] == "sections.json":
+            entry.update(sha256=sha256_of(sections), bytes=sections.stat().st_size)
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+    assert freshness.freshness(job, folder) is freshness.Freshness.RENDER
+    with pytest.raises(ValueError, match="step 1 has no title"):
+        read_package(folder)
+    result = CliRunner().invoke(render.main, ["gallery", "--media-dir", str(copy)])
+    assert result.exit_code == 0 and "Traceback" not in result.output
+    assert "<article" not in (copy / "index.html").read_text(encoding="utf-8")
+    assert "left out of the gallery" in caplog.text + result.output
 
 
 def test_a_manifest_naming_files_outside_its_folder_never_reaches_them(rendered, tmp_path):

@@ -18,7 +18,7 @@ from scenes.kit.tables import NumberGrid
 from scenes.kit.text import label
 from scenes.theme import format_number, parse_number
 
-from .helpers import build_without_video, built_scene, check_shown_numbers
+from .helpers import build_without_video, built_scene, check_shown_numbers, step_title_problems
 
 # The trace paths each scene must put on screen: its key numbers.
 REQUIRED_SOURCES = {
@@ -334,9 +334,12 @@ def test_scene_shows_its_key_numbers(scene):
     assert not missing, f"{scene.name} never shows {sorted(missing)}"
 
 
-def test_steps_are_named_and_captioned(scene):
+def test_steps_are_named_titled_and_captioned(scene):
     names = [step.name for step in scene.steps]
     assert len(names) >= 4 and len(set(names)) == len(names)
+    titles = [step.title for step in scene.steps]
+    assert len(set(titles)) == len(titles), f"two steps share a title: {titles}"
+    assert [problem for step in scene.steps for problem in step_title_problems(step.name, step.title)] == []
     for step in scene.steps:
         assert step.caption.strip()
         assert step.duration * 15 >= len(step.caption) - 1, f"{step.name}: too short to read its caption"

@@ -35,6 +35,7 @@ def published_texts(name: str) -> dict[str, str]:
         {
             "index": index,
             "name": step.name,
+            "title": step.title,
             "caption": step.caption,
             "lines": [{"text": line.text, "spoken": line.spoken, "start": line.start, "end": line.end} for line in step.lines],
             "start": step.start,
