@@ -45,11 +45,16 @@ def about_render(scene_class, trace) -> str:
     """What a render shows, as rendered: the scene's description and the inputs its trace was built from.
 
     A teacher's sentence, seed and sizes appear here instead of the defaults', e.g.
-    ``"Dogs chase cats": scores, ... — sentence “Dogs chase cats”, seed 7``.
+    ``"Dogs chase cats": scores, ... weights — sentence “Dogs chase cats”, seed “7”.``
+    It is one sentence ending in a full stop, whatever it ends with (a quoted input), so what a
+    page adds after it ("Narrated by...") starts a sentence of its own.
     """
     inputs = ", ".join(f"{INPUT_NAMES.get(name, name)} “{value}”" for name, value in scene_class.inputs_as_rendered(trace))
-    description = scene_class.describe(trace)
-    return f"{description} — {inputs}" if inputs else description
+    description = " ".join(scene_class.describe(trace).split())
+    if inputs:
+        # The description's own full stop would sit before the dash: the inputs end the sentence instead.
+        description = f"{description.removesuffix('.')} — {inputs}"
+    return description if description.endswith((".", "!", "?", "…")) else description + "."
 
 
 def render_page(template: str, **context: Any) -> str:

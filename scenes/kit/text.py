@@ -6,15 +6,22 @@ by transforming to another pre-built label.
 
 from __future__ import annotations
 
+import html
+import re
 import unicodedata
 from typing import Sequence, TypeVar
 
-from manim import DOWN, RIGHT, MathTex, Mobject, Rectangle, Text, TexTemplate, VGroup
+from manim import DOWN, RIGHT, MathTex, Mobject, Rectangle, Text, TexTemplate, VGroup, config
+from manim.constants import START_X, START_Y
+from manim.mobject.text.text_mobject import TEXT2SVG_ADJUSTMENT_FACTOR
+from manimpango import MarkupUtils
 
 from ..theme import Theme, format_number
 
 __all__ = [
     "SANS_TEX",
+    "SUBSCRIPTED",
+    "SymbolText",
     "cheap_to_copy",
     "label",
     "fit_label",
@@ -50,20 +57,87 @@ def _right_to_left(content: str) -> bool:
     return any(unicodedata.bidirectional(character) in ("R", "AL") for character in content)
 
 
+SUBSCRIPTED = re.compile(r"(?<!\w)(W)_([QKVO])(?!\w)|(?<!\w)(d)_(k|v|model|head|ff)(?!\w)")
+"""The maths symbols the scenes write with an underscore (W_Q, d_model, √d_k), drawn with a subscript.
+
+A fixed vocabulary, not every underscore: a teacher's ``snake_case`` word or a file name stays as
+written. The scenes' own strings hold no other such symbol (x_i, h_t and k_j appear only in LaTeX).
+"""
+
+
+def _subscript_markup(content: str) -> str:
+    """``content`` as Pango markup: each symbol of :data:`SUBSCRIPTED` subscripted, every other character escaped."""
+    pieces, done = [], 0
+    for match in SUBSCRIPTED.finditer(content):
+        base, below = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+        pieces.append(html.escape(content[done : match.start()]))
+        pieces.append(f"{base}<sub>{below}</sub>")
+        done = match.end()
+    pieces.append(html.escape(content[done:]))
+    return "".join(pieces)
+
+
+class SymbolText(Text):
+    """A :class:`~manim.Text` whose glyphs Pango lays out from markup: a label holding a subscripted symbol.
+
+    manim's ``MarkupText`` draws ``<sub>`` too, but it is not a ``Text`` (so whatever finds the
+    texts on screen, the layout checks and the tests' drawn text, would pass it by) and it wraps
+    its line at 500 px, where ``Text`` keeps a line as long as the frame. This class is a ``Text``
+    in every way but the one call that turns the string into glyphs, which is the call
+    ``MarkupText`` makes (``MarkupUtils.text2svg``), given the frame's width as ``Text`` gives it.
+    ``original_text`` is the string as written ("W_Q"), not the markup.
+    """
+
+    def __init__(self, content: str, markup: str, **kwargs):
+        self.markup = markup
+        super().__init__(content, **kwargs)
+
+    def _text2hash(self, color) -> str:
+        # The markup decides the glyphs: two labels with one text but other markup must not share an SVG.
+        return "markup-" + super()._text2hash(str(color) + self.markup)
+
+    def _text2svg(self, color) -> str:
+        directory = config.get_dir("text_dir")
+        directory.mkdir(parents=True, exist_ok=True)
+        file_name = directory / (self._text2hash(color) + ".svg")
+        if file_name.exists():
+            return str(file_name.resolve())
+        return MarkupUtils.text2svg(
+            f'<span foreground="{color}">{self.markup}</span>',
+            self.font,
+            self.slant,
+            self.weight,
+            self._font_size / TEXT2SVG_ADJUSTMENT_FACTOR,
+            None,  # manimpango ignores this argument (line spacing): a label is one line
+            self.disable_ligatures,
+            str(file_name.resolve()),
+            START_X,
+            START_Y,
+            config["pixel_width"],
+            config["pixel_height"],
+        )
+
+
 def label(theme: Theme, content: str, size: int | None = None, color: str | None = None, mono: bool = False) -> Text:
     """Plain text in the theme's font. User text (tokens, sentences) is always drawn this way.
 
     Hebrew and Arabic are shaped and ordered by Pango. A text that starts right-to-left is drawn
     after an invisible left-to-right mark: manim (0.22) keeps only the glyphs of a left-to-right
     paragraph, and drew a purely right-to-left word as nothing.
+
+    A maths symbol of :data:`SUBSCRIPTED` ("Mix the heads with W_O") is drawn with its subscript
+    (a :class:`SymbolText`, every other character drawn literally); any other text is a plain ``Text``.
     """
     drawn = LEFT_TO_RIGHT_MARK + content if _right_to_left(content) else content
-    text = Text(
-        drawn,
+    style = dict(
         font=theme.mono_font if mono else theme.font,
         font_size=max(size or theme.body_size, theme.min_size),
         color=color or theme.text,
     )
+    if SUBSCRIPTED.search(drawn):
+        text = SymbolText(drawn, _subscript_markup(drawn), **style)
+    else:
+        text = Text(drawn, **style)
     text.original_text = content  # what was written, as tests and pages read it
     return cheap_to_copy(text)
 
