@@ -75,7 +75,7 @@ from .traces.padding_mask import PaddingMaskTrace, padding_mask_trace
 from .traces.positional_encoding import PositionalTrace, positional_trace
 from .traces.qkv import qkv_trace
 from .traces.scaling import ScalingTrace, scaling_trace
-from .traces.self_attention import AttentionTrace, attention_trace, self_attention_trace
+from .traces.self_attention import AttentionTrace, SelfAttentionTrace, attention_trace, self_attention_trace
 from .traces.sentiment_attention import SentimentAttentionTrace, sentiment_attention_trace
 from .traces.softmax import SoftmaxTrace, softmax_trace
 from .traces.trained_heads import TrainedHeadsTrace, trained_heads_trace
@@ -109,6 +109,7 @@ __all__ = [
     "word_vector",
     "Trace",
     "AttentionTrace",
+    "SelfAttentionTrace",
     "ScalingTrace",
     "attention_trace",
     "self_attention_trace",

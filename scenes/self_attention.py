@@ -16,6 +16,7 @@ from manim import (
     UP,
     UR,
     Create,
+    DashedLine,
     FadeIn,
     FadeOut,
     GrowFromEdge,
@@ -36,6 +37,9 @@ from .kit.tables import NumberGrid
 from .kit.text import elided_label, formula, label, word_rows
 from .kit.worked_sums import WeightedSum, WorkedSum
 from .theme import format_number
+
+ROUNDED = "rounded: the shown rows may add up to 0.01 off"
+"""Under the weighted sum: every number is rounded on its own, so the column sums shown can differ from the rows' sums."""
 
 LABEL_WIDTH = 3.0
 """Widest a token label left of a matrix may be; longer words lose their end to an ellipsis."""
@@ -114,8 +118,8 @@ class SelfAttentionScene(ExplainerScene):
             self.x_name = formula(theme, r"X = Q = K = V", size=theme.body_size).next_to(x.cells, UP, buff=0.3)
             self.shortcut = self.note_lines(
                 (
-                    "Shortcut: no W_Q, W_K, W_V. Q, K and V are the embeddings themselves,",
-                    "so a word's score with itself is its length squared: that favours its own column.",
+                    "Shortcut: no learned projections. Q, K and V are the embeddings themselves,",
+                    "so a word's score with itself is its length squared: long rows score high.",
                 )
             )
             self.play(FadeIn(heading))
@@ -242,7 +246,40 @@ class SelfAttentionScene(ExplainerScene):
                 f"Yet no weight is far from an even share, 1/{len(t.key_tokens)}: the scores differ little.",
                 spoken=f"Yet no weight is far from an even share, one in {len(t.key_tokens)}: the scores differ little.",
             )
-            self.play(FadeIn(self.even_share))
+            self.play(FadeIn(self.even_share), *self.even_share_line(bars, grow_from, top))
+
+    def even_share_line(self, bars, grow_from, top: int) -> list:
+        """A dashed line across the bars where a weight of 1/n would reach, named "1/n": how far each bar is from it.
+
+        Returns the animations: the line drawn, and the numbers of bars shorter than it moved past it.
+        """
+        t, theme = self.trace, self.theme
+        n = len(t.key_tokens)
+        tallest = bars.bars[top]
+        # The bars are drawn to scale from the edge they grow from: the largest weight reaches the tallest bar's end.
+        share = t.uniform_weight / t.weights[t.focus, top]
+        if grow_from is DOWN:
+            level = tallest.get_bottom()[1] + tallest.height * share
+            line = DashedLine(
+                [bars.bars.get_left()[0] - 0.1, level, 0], [bars.bars.get_right()[0] + 0.1, level, 0], color=theme.muted
+            )
+            name = label(theme, f"1/{n}", size=theme.min_size, color=theme.muted).next_to(line, RIGHT, buff=0.1)
+            crossed = [
+                j for j, number in enumerate(bars.numbers) if number.get_bottom()[1] - 0.05 <= level <= number.get_top()[1] + 0.05
+            ]
+            moves = [bars.numbers[j].animate.next_to(line, UP, buff=0.1).set_x(bars.numbers[j].get_x()) for j in crossed]
+        else:
+            level = tallest.get_left()[0] + tallest.width * share
+            line = DashedLine(
+                [level, bars.bars.get_top()[1] + 0.1, 0], [level, bars.bars.get_bottom()[1] - 0.1, 0], color=theme.muted
+            )
+            name = label(theme, f"1/{n}", size=theme.min_size, color=theme.muted).next_to(line, UP, buff=0.05)
+            crossed = [
+                j for j, number in enumerate(bars.numbers) if number.get_left()[0] - 0.05 <= level <= number.get_right()[0] + 0.05
+            ]
+            moves = [bars.numbers[j].animate.next_to(line, RIGHT, buff=0.1).set_y(bars.numbers[j].get_y()) for j in crossed]
+        # A number the line would cross (just past a short bar) moves past the line instead.
+        return [Create(line), FadeIn(name), *moves]
 
     def explain_the_shortcut(self, top: int) -> None:
         """What Q = K does to the focus row: its score with itself is its squared length, said and boxed in the scores."""
@@ -258,8 +295,10 @@ class SelfAttentionScene(ExplainerScene):
         query = t.query_tokens[i]
         box = SurroundingRectangle(self.raw.cells[i], color=theme.highlight, buff=0.03)
         if top == i:
-            others = max(t.raw_scores[i, j] for j in range(n) if j != i)
-            rival = t.key_tokens[int(max((j for j in range(n) if j != i), key=lambda j: t.raw_scores[i, j]))]
+            second = int(max((j for j in range(n) if j != i), key=lambda j: t.raw_scores[i, j]))
+            others, rival = t.raw_scores[i, second], t.key_tokens[second]
+            # Both numbers the line compares are boxed.
+            box = VGroup(box, SurroundingRectangle(self.raw.cells[second], color=theme.highlight, buff=0.03))
             self.say(
                 f"That is the shortcut at work: with Q = K, “{query}” scored with itself is its own length squared, "
                 f"{format_number(t.raw_scores[i, i], 2)}, more than with “{rival}”, {format_number(others, 2)}.",
@@ -337,12 +376,21 @@ class SelfAttentionScene(ExplainerScene):
                 ),
                 run_time=1.8,
             )
-            self.say(f"The sum is the new “{query}”: its own row, mixed with the rows it attends to.")
+            # Sums of the exact products, each number then rounded: adding the rounded rows by hand can miss by 0.01.
+            rounded = label(theme, ROUNDED, size=theme.small_size, color=theme.muted)
+            rounded.next_to(total.output.cells, DOWN, buff=0.3).align_to(total.output.cells, RIGHT)
+            keep_inside(rounded)
+            self.say(
+                "Each number is rounded to two decimals, so adding the shown rows can miss a sum by 0.01.",
+                spoken="Each number is rounded to two decimals, so adding the shown rows can miss a sum by one hundredth.",
+            )
+            self.play(FadeIn(rounded))
+            self.say(f"The sum is the new vector for “{query}”: its own row, mixed with the rows it attends to.")
             self.play(Indicate(total.output, color=theme.highlight, scale_factor=1.05))
         self.weighted_sum = total
 
     def show_every_query(self):
-        """Step 7: the whole attention matrix, every query against every key."""
+        """Step 7: the whole attention matrix, every query against every key, and why long rows take the most."""
         t, theme = self.trace, self.theme
         i, n = t.focus, len(t.key_tokens)
         strongest = sorted(range(n), key=lambda j: -t.weights[i, j])[:2]
@@ -351,7 +399,8 @@ class SelfAttentionScene(ExplainerScene):
             self.clear()
             heading = self.heading("Attention weights: every query, every key")
             keys = [short(theme, token, 2.9) for token in t.key_tokens]
-            cell = (1.05, min(0.62, 3.6 / n))
+            # Narrower cells for more words: the scores beside the map need room too.
+            cell = (min(1.05, 6.3 / n), min(0.62, 3.6 / n))
             heatmap = weights_heatmap(self, "weights", self.labels, keys, cells=Cells(*cell), labels=AxisLabels(LABEL_WIDTH))
             lowest, highest = float(t.weights.min()), float(t.weights.max())
             origin = "Embeddings made up by hand" if self.course else "Made-up embeddings"
@@ -370,13 +419,14 @@ class SelfAttentionScene(ExplainerScene):
                 )
             )
             names = axis_names(theme, heatmap)
-            picture = VGroup(heatmap, names)
+            side = self.scores_beside(heatmap)
+            picture = VGroup(heatmap, names, side)
             # Under the heading, above the note; long key words take two or three lines.
             keep_inside(center_between(picture, heading, note), left=SAFE_LEFT + 0.05)
-            self.play(FadeIn(heading), FadeIn(heatmap.row_labels), FadeIn(heatmap.col_labels), FadeIn(names))
+            self.play(FadeIn(heading), FadeIn(heatmap.row_labels), FadeIn(heatmap.col_labels), FadeIn(names), FadeIn(note))
             for row in range(n):
                 self.play(FadeIn(heatmap.row(row)), run_time=0.4)
-            self.say("Row by row: where each word looks. Every row adds up to 1.")
+            self.say("Row by row: where each word looks. Every row adds up to 1, before rounding.")
             self.play(Indicate(heatmap.row_labels, color=theme.query, scale_factor=1.05))
             self.say(
                 f"“{t.query_tokens[i]}” looks most at “{t.key_tokens[strongest[0]]}” "
@@ -384,17 +434,7 @@ class SelfAttentionScene(ExplainerScene):
                 f"then “{t.key_tokens[strongest[1]]}” ({format_number(t.weights[i, strongest[1]], 2)})."
             )
             self.play(FadeIn(SurroundingRectangle(heatmap.row(i), color=theme.highlight, buff=0.03)))
-            own = [r for r in range(n) if int(t.weights[r].argmax()) == r]
-            diagonal = VGroup(*[SurroundingRectangle(heatmap.cell(r, r), color=theme.query, buff=0.02) for r in own])
-            if own:
-                words = ", ".join(f"“{t.query_tokens[r]}”" for r in own)
-                self.say(
-                    f"{words} look most at themselves: with Q = K a word's score with itself is its length squared, "
-                    "which favours its own column. That is the shortcut, not meaning.",
-                    spoken=f"{words} look most at themselves: with the queries equal to the keys, a word's score with itself "
-                    "is its length squared, which favours its own column. That is the shortcut, not meaning.",
-                )
-                self.play(FadeIn(diagonal))
+            self.explain_where_rows_look(heatmap, side)
             self.say(
                 f"And every weight lies between {format_number(lowest, 2)} and {format_number(highest, 2)}, "
                 f"near an even share of 1/{n}: these small embeddings give close scores, so no word looks anywhere decisively.",
@@ -402,7 +442,92 @@ class SelfAttentionScene(ExplainerScene):
                 f"near an even share of one in {n}: these small embeddings give close scores, "
                 "so no word looks anywhere decisively.",
             )
-            self.play(FadeIn(note))
+            self.play(Indicate(note, color=theme.highlight, scale_factor=1.03))
+
+    def scores_beside(self, heatmap) -> VGroup:
+        """Right of the heatmap, per query row: its score with itself and its row's largest score, with that key's word.
+
+        Scores, not weights: with Q = K the score with itself is the word's squared length, the number that explains
+        the row; softmax keeps the order, so the largest score is the largest weight.
+        """
+        t, theme = self.trace, self.theme
+        n = len(t.key_tokens)
+        itself = self.grid("self_scores", 2, cell_width=0.95, cell_height=heatmap.cells[0].height)
+        largest = self.grid("strongest_scores", 2, cell_width=0.95, cell_height=heatmap.cells[0].height)
+        words = VGroup()
+        for r in range(n):
+            itself.cells[r].next_to(heatmap.cell(r, n - 1), RIGHT, buff=0.35)
+            largest.cells[r].next_to(itself.cells[r], RIGHT, buff=0.3)
+            itself.numbers[r].move_to(itself.cells[r])
+            largest.numbers[r].move_to(largest.cells[r])
+            word = label(theme, short(theme, t.key_tokens[t.strongest_keys[r]], 1.3), size=theme.small_size, color=theme.key)
+            words.add(word.next_to(largest.cells[r], RIGHT, buff=0.12))
+        headers = VGroup(
+            label(theme, "itself", size=theme.small_size, color=theme.muted).next_to(itself.cells[0], UP, buff=0.15),
+            label(theme, "largest", size=theme.small_size, color=theme.muted).next_to(largest.cells[0], UP, buff=0.15),
+        )
+        headers.align_to(heatmap.col_labels, DOWN)
+        title = label(theme, "scores q · k", size=theme.small_size, color=theme.muted).next_to(headers, UP, buff=0.2)
+        side = VGroup(title, headers, itself, largest, words)
+        side.title, side.headers, side.itself, side.largest, side.words = title, headers, itself, largest, words
+        return side
+
+    def explain_where_rows_look(self, heatmap, side) -> None:
+        """Which rows look most at themselves and which at a longer word, each claim from the trace and boxed."""
+        t, theme = self.trace, self.theme
+        n = len(t.key_tokens)
+        own = [r for r in range(n) if t.looks_at_itself[r]]
+        elsewhere = [r for r in range(n) if not t.looks_at_itself[r]]
+
+        def quoted(rows) -> str:
+            names = [f"“{t.query_tokens[r]}”" for r in rows]
+            return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+        def side_row(r: int) -> VGroup:
+            return VGroup(side.itself.cells[r], side.largest.cells[r], side.words[r])
+
+        self.say(
+            "With Q = K a word's score with itself is its length squared. Beside each row: that score, and the row's largest.",
+            spoken="With the queries equal to the keys, a word's score with itself is its length squared. "
+            "Beside each row: that score, and the row's largest.",
+        )
+        self.play(
+            FadeIn(side.title),
+            FadeIn(side.headers),
+            FadeIn(VGroup(side.itself.cells, side.itself.numbers)),
+            FadeIn(VGroup(side.largest.cells, side.largest.numbers, side.words)),
+            run_time=1.2,
+        )
+        if own:
+            each = "it looks" if len(own) == 1 else "each looks"
+            self.say(f"For {quoted(own)} the two are equal: {each} most at itself.")
+            self.play(
+                *[FadeIn(SurroundingRectangle(heatmap.cell(r, r), color=theme.query, buff=0.02)) for r in own],
+                *[FadeIn(SurroundingRectangle(side_row(r), color=theme.query, buff=0.03)) for r in own],
+            )
+        if not elsewhere:
+            self.say("Length wins here, not meaning: that is the shortcut.")
+            return
+        # The longest word that looks elsewhere: the clearest case of a longer word winning.
+        r = max(elsewhere, key=lambda row: t.self_scores[row])
+        j = int(t.strongest_keys[r])
+        word, winner = t.query_tokens[r], t.key_tokens[j]
+        self.say(
+            f"“{word}” scores {format_number(t.self_scores[r], 2)} with itself but {format_number(t.strongest_scores[r], 2)} "
+            f"with “{winner}”, a longer word ({format_number(t.self_scores[j], 2)} with itself) pointing a similar way."
+        )
+        self.play(
+            FadeIn(SurroundingRectangle(heatmap.cell(r, j), color=theme.highlight, buff=0.02)),
+            FadeIn(SurroundingRectangle(side_row(r), color=theme.highlight, buff=0.03)),
+            Indicate(side.itself.numbers[j], color=theme.highlight),
+        )
+        rest = [row for row in elsewhere if row != r]
+        if rest:
+            verb = "looks" if len(rest) == 1 else "look"
+            self.say(f"{quoted(rest)} too {verb} most at a longer word: length wins here, not meaning.")
+            self.play(Indicate(VGroup(*[side_row(row) for row in rest]), color=theme.highlight, scale_factor=1.03))
+        else:
+            self.say("Length wins here, not meaning: that is the shortcut.")
 
     def title_heading(self, query_name) -> Text:
         """ "Self-attention: <the sentence>", left of ``query_name``; a sentence too long for it is left out.

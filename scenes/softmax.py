@@ -2,16 +2,18 @@
 
 Follows seed 000 "Attention Mathematics" (softmax turns similarities into weights
 that sum to 1; large values make it too sharp) and Exercise 2 (query "cat"
-against keys cat, dog, mat), showing the computed weights.
+against keys cat, dog, mat), showing the computed weights. The screen says the
+numbers are made up by hand and the query is cat's own key.
 """
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, GrowFromEdge, Indicate, TransformFromCopy, VGroup, Write
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, GrowFromEdge, Indicate, MathTex, TransformFromCopy, VGroup, Write
 
 from attention_math.traces.softmax import softmax_trace
 
 from .kit import ExplainerScene
+from .kit.layout import keep_inside
 from .kit.text import formula, label
 from .theme import format_number
 
@@ -27,7 +29,26 @@ WHY_AT = DOWN * 2.3
 """Where the weights are added up, and why they make 1, under the table."""
 TAKEAWAY_AT = UP * 0.3
 """The centre of the summary: a little above the frame's, clear of the captions."""
-BASELINE_DROP = DOWN * 0.02
+PANELS_WIDTH = 13.0
+"""Room across the frame for the charts of the scores multiplied by each factor, side by side."""
+
+
+def on_baseline(words, *parts) -> None:
+    """Stand each part's first glyph on the baseline of ``words``' first glyph (none of those glyphs descends).
+
+    Aligning bottoms would not do: a "p" or "g" among the words reaches below the baseline, and a formula's box is deeper.
+    """
+    base = words[0].get_bottom()[1]
+    for part in parts:
+        glyph = part[0][0] if isinstance(part, MathTex) else part[0]
+        part.shift(UP * (base - glyph.get_bottom()[1]))
+
+
+def places(value: float) -> int:
+    """Decimals that show ``value`` exactly, up to 3 (a factor 0.5 or 8, a temperature 0.125)."""
+    return next((k for k in range(3) if abs(round(value, k) - value) < 1e-9), 3)
+
+
 """How far a formula set among words drops to sit on their baseline (LaTeX's box is deeper than its glyphs)."""
 
 
@@ -72,6 +93,10 @@ class SoftmaxScene(ExplainerScene):
                 self.grid("query", 1, cell_width=0.9, cell_height=0.7, font_size=theme.body_size),
             ).arrange(RIGHT, buff=0.25)
             query_row.next_to(heading, DOWN, buff=0.4).align_to(heading, LEFT)
+            # How the example was made, beside it for as long as the numbers are on screen.
+            made = label(
+                theme, f"made up by hand: the query is {query}'s own key", size=theme.min_size, color=theme.muted
+            ).next_to(query_row, RIGHT, buff=0.5)
             keys = self.grid(
                 "keys",
                 1,
@@ -87,8 +112,13 @@ class SoftmaxScene(ExplainerScene):
             self.scores = self.column("scores", 2, -1.9)
             self.scores_title = self.column_title(r"s = q \cdot k", self.scores)
             self.keys = keys
-            self.say(f"A small example: the query “{query}” is [{', '.join(format_number(v, 1) for v in t.query)}].")
-            self.play(FadeIn(heading), FadeIn(query_row))
+            numbers = [format_number(v, 1) for v in t.query]
+            self.say(
+                f"A small example, made up by hand: the query for “{query}” is [{', '.join(numbers)}], {query}'s own key.",
+                spoken=f"A small example, made up by hand: the query for “{query}” is {' and '.join(numbers)}, "
+                f"{query}'s own key.",
+            )
+            self.play(FadeIn(heading), FadeIn(query_row), FadeIn(made))
             self.say(f"It meets {format_number(len(t.tokens), 0)} keys: {', '.join(t.tokens)}.")
             self.play(FadeIn(keys_title), FadeIn(keys), FadeIn(self.scores_title))
             self.say("Each score is the dot product of the query with one key, not yet scaled.")
@@ -169,15 +199,32 @@ class SoftmaxScene(ExplainerScene):
             self.bar_chart.shift(
                 RIGHT * (4.9 - self.bar_chart.bars.get_center()[0]) + UP * (bottom - self.bar_chart.bars.get_bottom()[1])
             )
-            self.say(f"The attention weights are {weights}: “{t.tokens[0]}” gets the most.")
+            self.say(
+                f"The attention weights are {weights}: “{t.tokens[0]}” gets the most, as built, since the query is its own key."
+            )
             chart_name = label(theme, "attention weights", size=theme.small_size, color=theme.value)
             chart_name.move_to([self.bar_chart.bars.get_center()[0], self.weights_title.get_y(), 0])
             self.play(GrowFromEdge(self.bar_chart.bars, DOWN), FadeIn(self.bar_chart.labels), FadeIn(chart_name), run_time=1.2)
             self.play(FadeIn(self.bar_chart.numbers, lag_ratio=0.1))
-            note = label(theme, "e keeps the order, makes every weight positive", size=theme.min_size, color=theme.muted)
+            note = VGroup(
+                label(
+                    theme,
+                    "e keeps the order, and even a negative score gives a positive number:",
+                    size=theme.min_size,
+                    color=theme.muted,
+                ),
+                formula(theme, "e^{" + format_number(t.negative_score, 0).replace("−", "-") + "} =", size=theme.min_formula_size),
+                self.number("negative_exp", 2, size=theme.min_size, color=theme.muted),
+            ).arrange(RIGHT, buff=0.12)
+            note[1].set_color(theme.muted)
+            on_baseline(note[0], note[1], note[2])
             note.next_to(total, DOWN, buff=0.35).align_to(total, LEFT)
             self.note = note
-            self.say("Why e to the power? It turns any score, even a negative one, into a positive number, keeping the order.")
+            negative = format_number(t.negative_score, 0)
+            self.say(
+                f"Why e to the power? It keeps the order and makes any score positive: even {negative} gives "
+                f"{format_number(t.negative_exp, 2)}."
+            )
             self.play(FadeIn(note))
 
     def show_sum_to_one(self, t):
@@ -206,46 +253,92 @@ class SoftmaxScene(ExplainerScene):
 
     def show_sharpening(self, t):
         theme = self.theme
-        top = ", ".join(format_number(w, 2) for w in t.sharpened_weights[:, 0])
-        factors = ", ".join(format_number(m, 0) for m in t.multipliers[1:])
-        with self.step("bigger-gaps-sharper", "Wider gaps, sharper weights"):
+        one = t.unchanged
+        wider = [m for m in range(len(t.multipliers)) if t.multipliers[m] > 1]
+        narrower = [m for m in range(len(t.multipliers)) if t.multipliers[m] < 1]
+        first = t.tokens[0]
+        with self.step("bigger-gaps-sharper", "Wider gaps sharpen, narrower flatten"):
             self.clear()
-            heading = self.heading("Wider gaps between scores, sharper weights")
-            charts = VGroup()
+            heading = self.heading("Gaps between scores: wider sharpens, narrower flattens")
+            charts, temperatures = VGroup(), VGroup()
             baseline = -2.2  # bottoms of all bars, so the charts compare at a glance
-            for m in range(len(t.multipliers)):
-                x = (m - (len(t.multipliers) - 1) / 2) * 3.2
+            count = len(t.multipliers)
+            step = min(3.2, PANELS_WIDTH / count)
+            for m in range(count):
+                x = (m - (count - 1) / 2) * step
                 bars = self.bars(
                     f"sharpened_weights[{m}]",
                     t.tokens,
                     height=3.0,
-                    spacing=0.85,
-                    bar_width=0.55,
+                    spacing=min(0.85, step * 0.28),
+                    bar_width=min(0.55, step * 0.2),
                     color=theme.value,
                     number_size=theme.min_size,
                 )
                 bars.shift(RIGHT * (x - bars.bars.get_center()[0]) + UP * (baseline - bars.bars.get_bottom()[1]))
-                scores = self.grid(f"sharpened_scores[{m}]", 2, cell_width=0.85, cell_height=0.5, font_size=theme.min_size)
+                scores = self.grid(
+                    f"sharpened_scores[{m}]", 2, cell_width=min(0.85, step * 0.3), cell_height=0.5, font_size=theme.min_size
+                )
                 scores.move_to(RIGHT * x + UP * (baseline + 3.2))
                 title = VGroup(
                     label(theme, "scores ×", size=theme.small_size, color=theme.muted),
-                    self.number(f"multipliers[{m}]", 0, size=theme.body_size),
+                    self.number(f"multipliers[{m}]", places(t.multipliers[m]), size=theme.body_size),
                 ).arrange(RIGHT, buff=0.12)
                 title.next_to(scores, UP, buff=0.25)
+                temperature = VGroup(
+                    label(theme, "T =", size=theme.min_size, color=theme.muted),
+                    self.number(f"temperatures[{m}]", places(t.temperatures[m]), size=theme.min_size, color=theme.muted),
+                ).arrange(RIGHT, buff=0.1)
+                temperature.next_to(title, UP, buff=0.15)
                 charts.add(VGroup(title, scores, bars))
-            self.say(f"Now multiply the same scores by {factors}: the gaps between them widen.")
+                temperatures.add(temperature)
+
+            def show(m: int) -> None:
+                title, scores, bars = charts[m]
+                self.play(FadeIn(title), FadeIn(scores), run_time=0.5)
+                self.play(GrowFromEdge(bars.bars, DOWN), FadeIn(bars.labels), FadeIn(bars.numbers), run_time=0.8)
+
+            self.say(
+                f"Now multiply the same scores by a factor. As they are, × 1, “{first}” gets "
+                f"{format_number(t.sharpened_weights[one, 0], 2)}.",
+                spoken=f"Now multiply the same scores by a factor. As they are, times one, “{first}” gets "
+                f"{format_number(t.sharpened_weights[one, 0], 2)}.",
+            )
             self.play(FadeIn(heading))
-            for m, (title, scores, bars) in enumerate(charts):
-                if m == 1:
-                    self.say(f"Softmax hands more and more to “{t.tokens[0]}”: {top}.")
-                self.play(FadeIn(title), FadeIn(scores), run_time=0.6)
-                self.play(GrowFromEdge(bars.bars, DOWN), FadeIn(bars.labels), FadeIn(bars.numbers), run_time=1.0)
-            self.say("The bigger the gaps, the closer softmax gets to one-hot.")
-            self.wait(0.3)
-            self.say("Multiplying the scores is dividing by a temperature: a low temperature sharpens, a high one flattens.")
-            self.wait(0.5)
-            self.say("Wide vectors give big scores: that is why attention divides by the square root of d_k, their width.")
-            self.wait(0.5)
+            show(one)
+            if wider:
+                factors = ", ".join(format_number(t.multipliers[m], places(t.multipliers[m])) for m in wider)
+                top = ", ".join(format_number(t.sharpened_weights[m, 0], 2) for m in wider)
+                self.say(f"Multiply by {factors}: the gaps widen, and softmax hands more and more to “{first}”: {top}.")
+                for m in wider:
+                    show(m)
+            if narrower:
+                factors = ", ".join(format_number(t.multipliers[m], places(t.multipliers[m])) for m in narrower)
+                flat = ", ".join(format_number(w, 2) for w in t.sharpened_weights[narrower[0]])
+                self.say(
+                    f"Multiply by {factors} instead: the gaps shrink, and the weights flatten towards an even share: {flat}."
+                )
+                for m in narrower:
+                    show(m)
+            if wider:
+                last = charts[wider[-1]]
+                one_hot = label(theme, "one-hot: 1 for one word, 0 for all the others", size=theme.small_size, color=theme.muted)
+                one_hot.next_to(charts, DOWN, buff=0.35)
+                keep_inside(one_hot)
+                self.say("The wider the gaps, the closer softmax gets to one-hot: all the weight on one word.")
+                self.play(FadeIn(one_hot), Indicate(last[2].bars, color=theme.highlight, scale_factor=1.03))
+            self.say(
+                "Multiplying by m is dividing by a temperature T = 1/m: a low temperature sharpens, a high one flattens.",
+                spoken="Multiplying by m is dividing by a temperature, T equals one over m: "
+                "a low temperature sharpens, a high one flattens.",
+            )
+            self.play(FadeIn(temperatures, lag_ratio=0.1))
+            if wider:
+                self.say(
+                    "Long vectors give big scores, as on the right: that is why attention divides by the square root "
+                    "of d_k, their width."
+                )
+                self.play(Indicate(VGroup(*[charts[m][1] for m in wider]), color=theme.highlight, scale_factor=1.05))
 
     def show_takeaway(self):
         theme = self.theme
@@ -259,7 +352,7 @@ class SoftmaxScene(ExplainerScene):
                 label(theme, "is positive"),
             )
             positive.arrange(RIGHT, buff=0.15)
-            positive[1].align_to(positive[0], DOWN).shift(BASELINE_DROP)
+            on_baseline(positive[0], positive[1], positive[2])
             points = VGroup(
                 positive,
                 label(theme, "2. sum, 3. divide: the attention weights add up to 1"),

@@ -221,10 +221,18 @@ def test_sharpened_rows_match_torch_and_sharpen():
     np.testing.assert_allclose(trace.sharpened_scores, np.outer(trace.multipliers, trace.scores), rtol=1e-14)
     expected = torch.softmax(tensor(trace.sharpened_scores), dim=-1).numpy()
     np.testing.assert_allclose(trace.sharpened_weights, expected, rtol=1e-12)
-    np.testing.assert_allclose(trace.sharpened_weights[0], trace.weights, rtol=1e-12)  # first factor is 1
-    # Wider gaps: the top weight grows and the bottom one shrinks with every factor.
+    assert trace.multipliers[trace.unchanged] == 1
+    np.testing.assert_allclose(trace.sharpened_weights[trace.unchanged], trace.weights, rtol=1e-12)
+    # The factors grow left to right, below 1 and above: the top weight grows and the bottom one shrinks with each.
+    assert np.all(np.diff(trace.multipliers) > 0) and trace.multipliers[0] < 1 < trace.multipliers[-1]
     assert np.all(np.diff(trace.sharpened_weights[:, 0]) > 0)
     assert np.all(np.diff(trace.sharpened_weights[:, -1]) < 0)
+    # Below 1 the weights flatten: closer to an even share than the scores as they are.
+    even = 1 / len(trace.tokens)
+    assert np.abs(trace.sharpened_weights[0] - even).max() < np.abs(trace.weights - even).max()
+    np.testing.assert_allclose(trace.temperatures * trace.multipliers, 1.0, rtol=1e-15)
+    assert trace.negative_score < 0 < trace.negative_exp
+    assert trace.negative_exp == pytest.approx(float(torch.exp(torch.tensor(trace.negative_score))), rel=1e-12)
 
 
 def test_intro_traces_are_frozen():

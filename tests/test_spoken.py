@@ -38,6 +38,10 @@ from .helpers import built_scene
         ("even “the” and “on”", "even the word the and the word on"),
         ("the word “cat”", "the word cat"),
         ("Translate “The cat sat” into Spanish", "Translate The cat sat into Spanish"),
+        # After a noun phrase that already names it, the word is said alone: never "the new the word cat".
+        ("The sum is the new “cat”: its own row", "The sum is the new cat: its own row"),
+        ("the query “cat” is 0.5", "the query cat is zero point five"),
+        ("the weights of “The”", "the weights of the word The"),
     ],
 )
 def test_numbers_years_and_quoted_words_are_said_as_a_person_says_them(written, said):
@@ -79,6 +83,9 @@ BROKEN_RULES = {
     "a seed read out as a number": re.compile(rf"\bseed,? (?:minus )?(?:{NUMBER_WORDS})"),
     "a square root said as an equation ('the square root of d k equals four')": re.compile(
         r"square root of [a-z]+(?: [a-z])? equals"
+    ),
+    "'the word' after a noun phrase ('the new the word cat')": re.compile(
+        r"(?<!\bword )\b(?:the|a|an|its) (?!word\b)[a-z]+ the word\b"
     ),
 }
 
@@ -122,5 +129,7 @@ def test_the_scene_wide_rules_catch_what_they_name():
     assert BROKEN_RULES["a square root said as an equation ('the square root of d k equals four')"].search(
         "divided by the square root of d k equals four"
     )
+    assert BROKEN_RULES["'the word' after a noun phrase ('the new the word cat')"].search("The sum is the new the word cat")
+    assert not BROKEN_RULES["'the word' after a noun phrase ('the new the word cat')"].search("even the word the and the word on")
     assert trailing_zero("one point zero zero") and trailing_zero("zero point five zero, then")
     assert not trailing_zero("zero point zero five") and not trailing_zero("a point, zero")

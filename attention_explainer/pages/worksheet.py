@@ -73,7 +73,8 @@ def attention_exercises(trace: AttentionTrace) -> list[Exercise]:
             answer=[Table("q · k", trace.raw_scores[i], 2, columns=keys)],
             note=(
                 "Here Q = K = V = X, with no W_Q, W_K, W_V (a shortcut): a word's score with itself is its squared "
-                "length, which favours its own column."
+                "length. It wins the row only if no longer word points its way: the longest word always looks most "
+                "at itself, a shorter one may look most at a longer one."
                 if trace.w_q is None and trace.self_scores.size
                 else ""
             ),
@@ -146,13 +147,19 @@ def scaling_exercises(trace: ScalingTrace) -> list[Exercise]:
     ]
 
 
+def _factor(value: float) -> str:
+    """A factor as written: 8, 0.5, 0.125 (no more decimals than it has)."""
+    return format_number(value, next((k for k in range(3) if abs(round(value, k) - value) < 1e-9), 3))
+
+
 def softmax_exercises(trace: SoftmaxTrace) -> list[Exercise]:
     """Softmax by hand: dot products, then exponentiate, sum and divide."""
     keys = list(trace.tokens)
     dims = [f"d{d + 1}" for d in range(len(trace.query))]
     return [
         Exercise(
-            f"Query “{keys[0]}” = the first row below. Compute its dot product with every key. Which key scores highest?",
+            f"Query “{keys[0]}” = the first row below, “{keys[0]}”'s own key (all numbers made up by hand). "
+            "Compute its dot product with every key. Which key scores highest, and why is that no surprise?",
             given=[Table("keys", trace.keys, 2, rows=keys, columns=dims)],
             answer=[Table("scores", trace.scores, 2, columns=keys)],
         ),
@@ -165,10 +172,10 @@ def softmax_exercises(trace: SoftmaxTrace) -> list[Exercise]:
             ],
         ),
         Exercise(
-            f"Multiply the scores by {', '.join(format_number(m, 0) for m in trace.multipliers)} and apply softmax again. "
-            "What happens to the largest weight as the gaps between scores grow?",
+            f"Multiply the scores by {', '.join(_factor(m) for m in trace.multipliers)} and apply softmax again. "
+            "What happens to the largest weight as the gaps between scores shrink, and as they grow?",
             answer=[
-                Table(f"attention weights, scores × {format_number(m, 0)}", w, 3, columns=keys)
+                Table(f"attention weights, scores × {_factor(m)}", w, 3, columns=keys)
                 for m, w in zip(trace.multipliers, trace.sharpened_weights)
             ],
         ),

@@ -173,6 +173,16 @@ def _say_number(match: re.Match) -> str:
 QUOTED_WORD = re.compile(r"(?<!\bword )(?<!\btoken )[“‘\"]([^\s“”‘’\"]+?)[”’\"](?!\w)")
 """One word in quotation marks ("the weights of “The”"): the marks are silent, so it is said as "the word The"."""
 
+NAMED_BEFORE = re.compile(r"\b(?:the|a|an|its) [^\W\d_]+ $", re.IGNORECASE)
+"""A noun phrase just before a quoted word ("the query “cat”", "the new “cat”"): it already names the word."""
+
+
+def _say_quoted(match: re.Match) -> str:
+    # "the new “cat”" as "the new the word cat" is garbled: after a noun phrase the word is said alone.
+    if NAMED_BEFORE.search(match.string[: match.start()]):
+        return f" {match.group(1)} "
+    return f" the word {match.group(1)} "
+
 
 def _plural(words: str) -> str:
     if words.endswith("x"):
@@ -204,7 +214,7 @@ def spoken_form(text: str, strict: bool = False) -> str:
     text = unicodedata.normalize("NFC", text)
     text = FOREIGN_QUOTE.sub(lambda m: " the sentence on screen " if " " in m.group(1).strip() else m.group(0), text)
     text = SEED.sub(_unread_seed, text)
-    text = QUOTED_WORD.sub(r" the word \1 ", text)
+    text = QUOTED_WORD.sub(_say_quoted, text)
     for pattern, spoken in FORMULAS:
         text = re.sub(pattern, spoken, text)
     while CALL.search(text):

@@ -18,7 +18,7 @@ from ..core import attention_scores, softmax
 from ..examples import THE_CAT_SAT, Example
 from .base import Trace
 
-__all__ = ["AttentionTrace", "attention_trace", "self_attention_trace", "extend_trace"]
+__all__ = ["AttentionTrace", "SelfAttentionTrace", "attention_trace", "self_attention_trace", "extend_trace"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -60,7 +60,8 @@ class AttentionTrace(Trace):
         ``1 / n_k``: each key's weight if attention were spread evenly, what near-even weights are compared with.
     self_scores
         ``raw_scores[i, i]`` for each query (self-attention only, else empty): with Q = K a word's score with
-        itself is its squared length, ``|x_i|²``, which is why a long row looks most at itself.
+        itself is its squared length, ``|x_i|²``. It is the row's largest score unless a longer row points its
+        way (see :class:`SelfAttentionTrace`).
     source
         Where the inputs come from, said on screen.
     """
@@ -158,12 +159,47 @@ def attention_trace(
     )
 
 
-def self_attention_trace(example: Example = THE_CAT_SAT, focus: int = 1) -> AttentionTrace:
+@dataclass(frozen=True, eq=False)
+class SelfAttentionTrace(AttentionTrace):
+    """Self-attention with Q = K = V = X, and where each word looks most.
+
+    With Q = K, ``x_i · x_j ≤ |x_i| |x_j|`` (Cauchy–Schwarz): a word scores higher with another word than with
+    itself only when that word is longer than it and points its way. So the longest word always looks most at
+    itself, and a word that looks most elsewhere looks at a longer word.
+
+    Attributes
+    ----------
+    strongest_keys
+        ``(n,)``: for each query, the key it gives the largest weight (softmax keeps the order, so also its
+        largest score); on a tie with itself (a repeated word), the word itself.
+    strongest_scores
+        ``(n,)``: ``raw_scores[i, strongest_keys[i]]``, each row's largest score, to compare with ``self_scores``.
+    looks_at_itself
+        ``(n,)`` booleans: ``strongest_keys[i] == i``, the word's score with itself is its row's largest.
+    """
+
+    strongest_keys: np.ndarray
+    strongest_scores: np.ndarray
+    looks_at_itself: np.ndarray
+
+
+def self_attention_trace(example: Example = THE_CAT_SAT, focus: int = 1) -> SelfAttentionTrace:
     """Self-attention on an example's embeddings with Q = K = V = X (seed 000's first example).
 
     ``focus`` defaults to "cat", the query the notebook asks about.
     """
-    return attention_trace(example.tokens, example.embeddings, focus=focus, source=example.source)
+    base = attention_trace(example.tokens, example.embeddings, focus=focus, source=example.source)
+    rows = np.arange(len(base.query_tokens))
+    # A repeated word scores exactly as much with its twin as with itself: the tie goes to the word itself.
+    itself = base.self_scores >= base.raw_scores.max(axis=1)
+    strongest = np.where(itself, rows, base.raw_scores.argmax(axis=1))
+    return extend_trace(
+        SelfAttentionTrace,
+        base,
+        strongest_keys=strongest,
+        strongest_scores=base.raw_scores[rows, strongest],
+        looks_at_itself=itself,
+    )
 
 
 def extend_trace(cls: type, base: AttentionTrace, **extra: Any):

@@ -1,4 +1,4 @@
-"""Softmax: from one row of scores to weights, as exp, sum and divide, on seed 000's Exercise 2."""
+"""Softmax: from one row of scores to weights, as exp, sum and divide, on a query "cat" and three keys made up by hand."""
 
 from __future__ import annotations
 
@@ -23,11 +23,11 @@ class SoftmaxTrace(Trace):
     tokens
         The keys, one per score.
     query
-        The query vector ``(d,)``.
+        The query vector ``(d,)``: made up by hand, the first key itself (so that key scores highest, as built).
     keys
         The key vectors ``(n, d)``.
     scores
-        ``keys @ query``, ``(n,)`` (unscaled, as in the exercise).
+        ``keys @ query``, ``(n,)``, not divided by ``sqrt(d)``: softmax alone, before any scaling.
     exp_scores
         ``exp(scores)``: every one positive.
     exp_sum
@@ -37,11 +37,19 @@ class SoftmaxTrace(Trace):
     weight_sum
         The weights added up (1 up to rounding).
     multipliers
-        ``(m,)``: factors the row is multiplied by to widen the gaps between scores.
+        ``(m,)``: factors the row is multiplied by: below 1 they shrink the gaps between scores, above 1 widen them.
+    temperatures
+        ``1 / multipliers``: multiplying the scores by ``m`` is dividing them by the temperature ``T = 1/m``.
     sharpened_scores
         ``(m, n)``: ``multipliers[:, None] * scores``.
     sharpened_weights
-        ``(m, n)``: softmax of each sharpened row; row 0 is ``weights`` when the first factor is 1.
+        ``(m, n)``: softmax of each row of ``sharpened_scores``; the row whose factor is 1 is ``weights``.
+    unchanged
+        Index of the factor 1 in ``multipliers``: the row as it is.
+    negative_score
+        A negative score, beside the example (whose scores are all positive): what e to the power does to it.
+    negative_exp
+        ``exp(negative_score)``: positive, though the score is not.
     source
         Where the row comes from.
     """
@@ -55,22 +63,33 @@ class SoftmaxTrace(Trace):
     weights: np.ndarray
     weight_sum: float
     multipliers: np.ndarray
+    temperatures: np.ndarray
     sharpened_scores: np.ndarray
     sharpened_weights: np.ndarray
+    unchanged: int
+    negative_score: float
+    negative_exp: float
     source: str
 
 
 def softmax_trace(
     example: Example = CAT_DOG_MAT,
     query_index: int = 0,
-    multipliers: Sequence[float] = (1, 2, 4, 8),
+    multipliers: Sequence[float] = (0.5, 1, 2, 4, 8),
+    negative_score: float = -1.0,
 ) -> SoftmaxTrace:
     """Softmax of one query's dot products with every key, written out as exp, sum, divide.
 
     The default is seed 000's Exercise 2: query "cat" = [0.5, 0.8] against keys cat,
     dog and mat, scores [0.89, 0.76, 0.31]. Its weights are computed here; the
     notebook's printed answer [0.44, 0.38, 0.18] does not match its own code.
+    ``multipliers`` must hold 1 (the row as it is); ``negative_score`` must be below 0.
     """
+    multipliers = np.asarray(multipliers, dtype=float)
+    if not (multipliers == 1).any():
+        raise ValueError("multipliers must include 1, the scores as they are")
+    if not negative_score < 0:
+        raise ValueError("negative_score must be negative")
     keys = example.embeddings
     query = keys[query_index]
     scores = attention_scores(query[np.newaxis], keys, scale=False)[0]  # (n,)
@@ -78,7 +97,6 @@ def softmax_trace(
     exp_scores = np.exp(scores)
     exp_sum = float(exp_scores.sum())
     weights = exp_scores / exp_sum
-    multipliers = np.asarray(multipliers, dtype=float)
     sharpened_scores = multipliers[:, np.newaxis] * scores  # (m, n)
     return SoftmaxTrace(
         tokens=tuple(example.tokens),
@@ -90,7 +108,11 @@ def softmax_trace(
         weights=weights,
         weight_sum=float(weights.sum()),
         multipliers=multipliers,
+        temperatures=1.0 / multipliers,
         sharpened_scores=sharpened_scores,
         sharpened_weights=softmax(sharpened_scores),
+        unchanged=int(np.flatnonzero(multipliers == 1)[0]),
+        negative_score=float(negative_score),
+        negative_exp=float(np.exp(negative_score)),
         source=example.source,
     )
