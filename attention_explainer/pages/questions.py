@@ -689,16 +689,10 @@ def questions_for(scene: str, trace) -> list[Question]:
 
 
 def questions_document(scene: str, title: str, trace, steps: Sequence[str]) -> dict[str, Any]:
-    """``questions.json``'s content for a render: its questions, each at a step of ``steps``, checked.
+    """``questions.json``'s content for a render whose steps are named ``steps``: its questions, checked.
 
-    Raises
-    ------
-    ValueError
-        When a question is placed at a step the render does not have.
+    A question is placed at the end of the step it tests; one whose step the render does not have
+    is left out (every scene's own steps have all of its questions: ``tests/test_questions.py``).
     """
-    document = {
-        "scene": scene,
-        "title": title,
-        "questions": [question.to_json() for question in questions_for(scene, trace)],
-    }
-    return check_questions(document, steps)
+    asked = [question.to_json() for question in questions_for(scene, trace) if question.step in steps]
+    return check_questions({"scene": scene, "title": title, "questions": asked}, steps)
