@@ -38,6 +38,10 @@ def _builder(kind: str):
         from .deck import write_deck
 
         return write_deck
+    if kind == "gift":
+        from .gift import write_gift
+
+        return write_gift
     from .scorm import write_scorm
 
     return write_scorm
