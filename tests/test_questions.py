@@ -137,7 +137,9 @@ def test_the_catalog_asks_both_kinds_and_most_scenes_ask_a_choice():
 def test_a_render_with_its_own_sentence_or_size_gets_its_own_questions():
     default = {q["id"]: q for q in case("self-attention")[2]}
     custom = {q["id"]: q for q in case("self-attention, a teacher's sentence")[2]}
-    assert "“love”" in " ".join(q["stem"] for q in custom.values()) and "“cat”" not in " ".join(q["stem"] for q in custom.values())
+    assert "“love”" in " ".join(q["stem"] for q in custom.values()) and "“cat”" not in " ".join(
+        q["stem"] for q in custom.values()
+    )
     assert [q["answer"] for q in custom.values()] != [q["answer"] for q in default.values()]
     sized = {q["id"]: q for q in case("multi-head, another size")[2]}
     assert sized["multi-head-1"]["answer"] == "4"  # 12 ÷ 3
@@ -239,11 +241,19 @@ def choice_references(name: str, t, question: dict) -> dict:
         return {None: lambda: d_model // heads, "multiplied-heads": lambda: d_model * heads, "unsplit-head": lambda: d_model}
     if name == "positional-encoding":
         one = torch.tensor(1.0, dtype=torch.float64)
-        return {None: lambda: torch.cos(one), "degrees": lambda: torch.cos(torch.deg2rad(one)), "swapped-sin-cos": lambda: torch.sin(one)}
+        return {
+            None: lambda: torch.cos(one),
+            "degrees": lambda: torch.cos(torch.deg2rad(one)),
+            "swapped-sin-cos": lambda: torch.sin(one),
+        }
     if name == "kv-cache":
         n, d = len(t.step_tokens), t.q.shape[1]
         keys, values = torch.zeros(n, d), torch.zeros(n, d)
-        return {None: lambda: keys.numel() + values.numel(), "keys-only": lambda: keys.numel(), "one-token": lambda: keys[0].numel() + values[0].numel()}
+        return {
+            None: lambda: keys.numel() + values.numel(),
+            "keys-only": lambda: keys.numel(),
+            "one-token": lambda: keys[0].numel() + values[0].numel(),
+        }
     if name == "transformer-block":
         x = tensor(t.x[index[0]])
         return {
@@ -312,10 +322,14 @@ def test_every_numeric_answer_is_its_trace_value_rounded_as_shown(label):
 # --- the worksheet's answer key and the questions agree ---------------------------------------------
 
 
-def worksheet_cells(page: str, caption: str) -> list[list[str]]:
-    """The cells of the worksheet table with ``caption``, as printed, row by row."""
-    found = re.search(r"<table><caption>" + re.escape(str(escape(caption))) + r"</caption>(.*?)</table>", page, re.S)
-    assert found, f"no table {caption!r}"
+def worksheet_cells(page: str, source: dict) -> list[list[str]]:
+    """The cells, as printed, of the table a question's source names: its exercise's (numbered from 1) given or answer table."""
+    exercises, key = page.split('<section class="key">')
+    section = key if source["part"] == "answer" else exercises
+    items = re.findall(r"<li>(.*?)</li>", section.split("<ol>", 1)[1], re.S)
+    caption = re.escape(str(escape(source["table"])))
+    found = re.search(r"<table><caption>" + caption + r"</caption>(.*?)</table>", items[source["exercise"] - 1], re.S)
+    assert found, f"no table {source['table']!r} in exercise {source['exercise']}"
     rows = re.findall(r"<tr>(.*?)</tr>", found.group(1), re.S)
     return [re.findall(r"<td>(.*?)</td>", row) for row in rows if "<td>" in row]
 
@@ -325,7 +339,7 @@ def test_the_worksheets_answer_key_prints_each_questions_answer_with_the_same_ro
     name, trace, questions = case(label)
     page = worksheet_page(SCENES[name], trace)
     for question in questions:
-        cells = worksheet_cells(page, question["source"]["table"])
+        cells = worksheet_cells(page, question["source"])
         entry = question["source"]["entry"]
         printed = cells[entry[0]][entry[1]] if len(entry) == 2 else [cell for row in cells for cell in row][entry[0]]
         assert printed == question["answer"], question["id"]

@@ -3,7 +3,7 @@
 The file holds ``{"scene", "title", "questions": [...]}``. Every question has an ``id``, the ``step``
 it follows (a step name of ``sections.json``), its ``kind`` (``numeric`` or ``choice``), a ``stem``,
 the right ``answer`` as shown with its ``decimals``, a ``feedback`` and the ``source`` it was read
-from (a worksheet table and entry, a trace field and index). A numeric question carries the
+from (a worksheet exercise, its answer or given table and the entry in it; a trace field and index). A numeric question carries the
 ``value`` as shown and a ``tolerance`` that accepts exactly what rounds to it; a choice question its
 ``options`` (``text``, ``correct``, ``feedback`` and, for a wrong one, the ``mistake`` it results from).
 
@@ -125,6 +125,8 @@ def _check_question(number: int, question: Any, steps: Sequence[str] | None) -> 
     source = question.get("source")
     if not isinstance(source, dict) or not isinstance(source.get("field"), str) or not isinstance(source.get("table"), str):
         raise QuestionsError(f"{where} has no source (a worksheet table and a trace field)")
+    if not _whole(source.get("exercise")) or source["exercise"] < 1 or source.get("part") not in ("answer", "given"):
+        raise QuestionsError(f"{where}: its source names no worksheet exercise and part (answer or given)")
     if not all(isinstance(source.get(key), list) and all(_whole(i) for i in source[key]) for key in ("entry", "index")):
         raise QuestionsError(f"{where}: its source's entry and index are not lists of whole numbers")
     if question["kind"] == "numeric":

@@ -42,7 +42,7 @@ class Option:
 class Question:
     """One question: where it is asked, what it asks, its answer as shown and where that answer comes from.
 
-    ``table`` and ``entry`` name the worksheet table and the entry in it that the answer is;
+    ``exercise``, ``part``, ``table`` and ``entry`` name the worksheet table and the entry in it that the answer is;
     ``field`` and ``index`` name the trace quantity it is (a trace field, or a size read off one),
     so a test can recompute the answer and every mistake independently.
     """
@@ -57,6 +57,10 @@ class Question:
     decimals: int
     feedback: str
     table: str
+    exercise: int
+    """The worksheet exercise (from 1) the table belongs to."""
+    part: str
+    """``answer`` (the answer key's table) or ``given`` (the exercise's own)."""
     entry: tuple[int, ...]
     field: str
     index: tuple[int, ...]
@@ -76,7 +80,14 @@ class Question:
             "answer": self.answer,
             "decimals": self.decimals,
             "feedback": self.feedback,
-            "source": {"table": self.table, "entry": list(self.entry), "field": self.field, "index": list(self.index)},
+            "source": {
+                "exercise": self.exercise,
+                "part": self.part,
+                "table": self.table,
+                "entry": list(self.entry),
+                "field": self.field,
+                "index": list(self.index),
+            },
         }
         if self.kind == "numeric":
             record["value"] = self.value
@@ -97,25 +108,29 @@ class QuestionPlan:
     exercises: list[Exercise]
     questions: list[Question] = field(default_factory=list)
 
-    def table(self, caption: str) -> Table:
-        """The worksheet table with ``caption`` (given or answer) among the exercises."""
-        for exercise in self.exercises:
-            for table in (*exercise.answer, *exercise.given):
-                if table.caption == caption:
-                    return table
+    def table(self, caption: str) -> tuple[Table, int, str]:
+        """The first worksheet table with ``caption``: the table, its exercise's number (from 1) and ``answer`` or ``given``.
+
+        An exercise's answer tables come before its given ones, as the answer is what a question asks.
+        """
+        for number, exercise in enumerate(self.exercises, start=1):
+            for part, tables in (("answer", exercise.answer), ("given", exercise.given)):
+                for table in tables:
+                    if table.caption == caption:
+                        return table, number, part
         raise LookupError(f"{self.scene}: no worksheet table {caption!r} to ask from")
 
-    def _read(self, caption: str, entry: Sequence[int]) -> tuple[Table, float, str]:
-        table = self.table(caption)
-        value = float(np.asarray(table.values, dtype=float)[tuple(entry)])
-        return table, value, format_number(value, table.decimals)
+    def _read(self, caption: str, entry: Sequence[int]) -> tuple[tuple[Table, int, str], str]:
+        found = self.table(caption)
+        value = float(np.asarray(found[0].values, dtype=float)[tuple(entry)])
+        return found, format_number(value, found[0].decimals)
 
     def numeric(
         self, step: str, stem: str, caption: str, entry: Sequence[int], source: tuple[str, Sequence[int]], feedback: str
     ) -> None:
         """Ask for the entry ``entry`` of the table ``caption``, typed; ``source`` is its trace field and index."""
-        table, _, shown = self._read(caption, entry)
-        self._add(step, "numeric", stem, shown, table, entry, source, feedback)
+        found, shown = self._read(caption, entry)
+        self._add(step, "numeric", stem, shown, found, entry, source, feedback)
 
     def choice(
         self,
@@ -132,20 +147,22 @@ class QuestionPlan:
         A mistake whose result is shown as the right answer (or as another mistake's) is left out;
         with none left, the question is asked as a typed number instead.
         """
-        table, _, shown = self._read(caption, entry)
+        found, shown = self._read(caption, entry)
+        table = found[0]
         options = [Option(shown, True, f"Right. {feedback}")]
         for mistake, value in wrong:
             text = format_number(value, table.decimals)
             if np.isfinite(value) and text not in {option.text for option in options}:
                 options.append(Option(text, False, f"This is {MISTAKES[mistake]}.", mistake))
         if len(options) < 2:
-            self._add(step, "numeric", stem, shown, table, entry, source, feedback)
+            self._add(step, "numeric", stem, shown, found, entry, source, feedback)
             return
         # In order of value: no position gives the answer away, and the same render always lists them the same way.
         options.sort(key=lambda option: shown_value(option.text))
-        self._add(step, "choice", stem, shown, table, entry, source, feedback, tuple(options))
+        self._add(step, "choice", stem, shown, found, entry, source, feedback, tuple(options))
 
-    def _add(self, step, kind, stem, shown, table, entry, source, feedback, options=()) -> None:
+    def _add(self, step, kind, stem, shown, found, entry, source, feedback, options=()) -> None:
+        table, exercise, part = found
         self.questions.append(
             Question(
                 id=f"{self.scene}-{len(self.questions) + 1}",
@@ -156,6 +173,8 @@ class QuestionPlan:
                 decimals=table.decimals,
                 feedback=feedback,
                 table=table.caption,
+                exercise=exercise,
+                part=part,
                 entry=tuple(int(i) for i in entry),
                 field=source[0],
                 index=tuple(int(i) for i in source[1]),
