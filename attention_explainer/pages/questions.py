@@ -163,6 +163,9 @@ class QuestionPlan:
 
     def _add(self, step, kind, stem, shown, found, entry, source, feedback, options=()) -> None:
         table, exercise, part = found
+        if kind == "numeric" and table.decimals:
+            # The rounding the answer is checked at, said: a video may show fewer decimals than the worksheet.
+            stem = f"{stem} Give it to {table.decimals} decimal place{'s' if table.decimals > 1 else ''}."
         self.questions.append(
             Question(
                 id=f"{self.scene}-{len(self.questions) + 1}",
