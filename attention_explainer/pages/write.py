@@ -54,14 +54,16 @@ def write_package(
         about = f"{about} Narrated by the {voice['name']} voice (Piper, offline).".strip()
     (package / "transcript.txt").write_text(captions.to_transcript(scene_class.title, sections, about), encoding="utf-8")
     palette = PALETTES[job.theme]
-    write_presenter(package, scene_class.title, sections, about, narrated=voice is not None, theme=palette)
-    if exercises_for(trace):
-        (package / "worksheet.html").write_text(worksheet_page(scene_class, trace), encoding="utf-8")
-    write_explorer(package, job.scene, scene_class.title, about, palette)
     # The questions of this render's own trace, each at the end of one of its steps (checked against sections.json).
     questions = questions_document(job.scene, scene_class.title, trace, [step["name"] for step in sections])
     if questions["questions"]:
         (package / QUESTIONS).write_text(json.dumps(questions, indent=1, ensure_ascii=False), encoding="utf-8")
+    write_presenter(
+        package, scene_class.title, sections, about, narrated=voice is not None, theme=palette, questions=questions["questions"]
+    )
+    if exercises_for(trace):
+        (package / "worksheet.html").write_text(worksheet_page(scene_class, trace), encoding="utf-8")
+    write_explorer(package, job.scene, scene_class.title, about, palette)
 
     manifest = {
         "scene": job.scene,
