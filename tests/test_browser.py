@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 import render
+from attention_explainer.package.questions import UnreadableAnswer, read_typed_number
 
 pytestmark = [pytest.mark.render, pytest.mark.browser]
 
@@ -187,4 +188,13 @@ def test_presenter_asks_a_steps_questions_in_quiz_mode_and_goes_on_after_the_fee
         questions[1]["id"]: {"response": typed, "result": "correct"},
         questions[2]["id"]: {"response": "", "result": "skipped"},
     }
+    # The page reads a typed number as the package's check does, with the same messages.
+    for typed in ("12,5", "abc", "", " ", "1.2.3", "12,288", "−0.25", "+.5", "1,23,4", "0.2605"):
+        in_page = page.evaluate(
+            "(typed) => { try { return {number: readTypedNumber(typed)}; } catch (e) { return {message: e.message}; } }", typed
+        )
+        try:
+            assert in_page == {"number": read_typed_number(typed)}, typed
+        except UnreadableAnswer as error:
+            assert in_page == {"message": str(error)}, typed
     assert page.errors == [] and page.failures == []
