@@ -65,6 +65,7 @@ CUSTOM = {
     "multi-head, another size": ("multi-head", {"d_model": "12", "heads": "3"}),
     "scaling, another seed": ("scaling", {"seed": "11"}),
     "causal-mask, a teacher's sentence": ("causal-mask", {"sentence": "we read one word at a time"}),
+    "multi-head, one head": ("multi-head", {"d_model": "16", "heads": "1"}),
 }
 """Renders with their own sentence, seed or size: each gets questions from its own trace."""
 
@@ -143,6 +144,13 @@ def test_a_render_with_its_own_sentence_or_size_gets_its_own_questions():
     assert [q["answer"] for q in custom.values()] != [q["answer"] for q in default.values()]
     sized = {q["id"]: q for q in case("multi-head, another size")[2]}
     assert sized["multi-head-1"]["answer"] == "4"  # 12 ÷ 3
+
+
+def test_a_choice_whose_every_mistake_gives_the_right_answer_is_asked_as_a_typed_number():
+    """With one head, d_model × heads and d_model are both the head's width: no wrong option is left to offer."""
+    width = case("multi-head, one head")[2][0]
+    assert width["source"]["field"] == "d_head" and width["kind"] == "numeric" and width["answer"] == "16"
+    assert case("multi-head")[2][0]["kind"] == "choice"
 
 
 # --- the numbers: the trace's, rounded as shown; the mistakes recomputed with torch ---------------
@@ -299,7 +307,16 @@ def test_a_mistake_that_gives_the_right_answer_is_not_offered():
     assert not np.allclose(trace.k, trace.v)
 
 
+DERIVED = {
+    "d_head": lambda t, index: t.x.shape[1] / t.n_heads,
+    "mirror_position": lambda t, index: t.length - index[0],
+}
+"""Answers that are sizes read off a trace rather than one of its fields: recomputed here."""
+
+
 def trace_value(trace, field: str, index: tuple[int, ...]) -> float:
+    if field in DERIVED:
+        return float(DERIVED[field](trace, index))
     return float(np.asarray(getattr(trace, field), dtype=float)[index])
 
 
