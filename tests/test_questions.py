@@ -606,3 +606,21 @@ def test_the_cli_exports_the_sessions_render_as_gift_from_its_published_question
     assert result.exit_code == 0, result.output
     assert str(folder / "scaling-gift.txt") in result.output.splitlines()
     assert_round_trip((folder / "scaling-gift.txt").read_text(encoding="utf-8"), document["questions"])
+
+
+def test_the_presenter_carries_the_questions_as_data_even_with_a_hostile_sentence(tmp_path):
+    """A teacher's words in a stem cannot end the page's <script>; a render without questions has no dialog at all."""
+    hostile = "</script><b>&amp;"  # a word of at most 24 characters, as --sentence takes
+    inputs = check_inputs(("self-attention",), {"sentence": f"{hostile} cat"}, SCENES, skip_missing=False)[0]
+    trace = build_trace("self-attention", inputs["self-attention"])
+    folder = fake_package(tmp_path / "self-attention" / "low", "self-attention", trace)
+    page = (folder / "present.html").read_text(encoding="utf-8")
+    start = page.index('id="questions">') + len('id="questions">')
+    embedded = json.loads(page[start : page.lower().index("</script", start)])
+    assert embedded == json.loads((folder / "questions.json").read_text(encoding="utf-8"))["questions"]
+    assert any(f"“{hostile}”" in question["stem"] for question in embedded)
+    assert page.count("<script") == page.count("</script>") == 3
+    assert 'role="dialog" aria-modal="true" aria-labelledby="question-title"' in page
+    without = fake_package(tmp_path / "softmax" / "low", "softmax", case("softmax")[1], steps=["takeaway"])
+    page = (without / "present.html").read_text(encoding="utf-8")
+    assert 'role="dialog"' not in page and 'id="questions"' not in page and "Q: questions" not in page
