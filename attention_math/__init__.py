@@ -9,7 +9,8 @@ Pure numpy; never imports manim. The maths is organised by concept:
 - :mod:`.generation`: the KV cache, and counting multiply-adds;
 - :mod:`.block`: the transformer block;
 - :mod:`.trained`: all-MiniLM-L6-v2, loaded and run in numpy (optional extra);
-- :mod:`.examples`: the course material's numbers and toy inputs.
+- :mod:`.examples`: the course material's numbers and toy inputs;
+- :mod:`.mistakes`: common mistakes, computed: the wrong options of the questions.
 
 Every number a scene shows comes from a trace built by :mod:`.traces` (one module
 per scene), and the functions are checked against PyTorch in ``tests/``.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import shutil
 import threading
 
@@ -16,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 import render
+from attention_explainer.package.questions import UnreadableAnswer, read_typed_number
 
 pytestmark = [pytest.mark.render, pytest.mark.browser]
 
@@ -116,3 +118,83 @@ def test_presenter_steps_through_on_key_presses(page, site):
     page.keyboard.press("f")
     page.wait_for_function("document.fullscreenElement !== null", timeout=5_000)
     assert page.failures == [] and all(url.startswith("file://") for url in page.requests)
+
+
+def end_the_step(page):
+    """Let the shown clip play its last 0.2 s to its end (what a viewer who watched the whole step sees)."""
+    page.wait_for_function("document.querySelector('#stage video:not([hidden])').readyState >= 2", timeout=20_000)
+    page.evaluate(
+        "(() => { const v = document.querySelector('#stage video:not([hidden])'); v.currentTime = v.duration - 0.2; })()"
+    )
+    page.wait_for_function("document.querySelector('#stage video:not([hidden])').ended", timeout=10_000)
+
+
+def test_presenter_asks_a_steps_questions_in_quiz_mode_and_goes_on_after_the_feedback(page, site):
+    """Q turns questions on; at the end of a step with questions a labelled dialog asks them, by keyboard or pointer."""
+    folder = site / "scaling" / "low"
+    questions = json.loads((folder / "questions.json").read_text(encoding="utf-8"))["questions"]
+    assert [q["step"] for q in questions] == ["dot-products-grow", "divide-by-sqrt-dk", "softmax-with-scaling"]
+    page.goto((folder / "present.html").as_uri())
+    dialog = page.get_by_role("dialog")
+
+    # Off by default in the presenter: a step with a question ends as any other.
+    page.keyboard.press("ArrowRight")
+    end_the_step(page)
+    assert dialog.count() == 0 and page.text_content("#quiz-state") == "off"
+
+    page.keyboard.press("q")
+    assert page.text_content("#quiz-state") == "on"
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowRight")  # step 2 again, from its start
+    end_the_step(page)
+    first = page.get_by_role("dialog", name="Question 1 of 3")
+    first.wait_for(timeout=5_000)
+    assert page.get_by_text(questions[0]["stem"]).is_visible()
+    wrong = next(option for option in questions[0]["options"] if not option["correct"])
+    page.get_by_role("radio", name=wrong["text"], exact=True).check()
+    page.get_by_role("button", name="Answer").click()
+    assert page.text_content("#question-feedback") == wrong["feedback"]
+    assert page.evaluate("document.activeElement.textContent") == "Continue"
+    page.keyboard.press("Enter")
+    assert dialog.count() == 0 and page.text_content("#counter") == "Step 3 of 7"
+
+    # A numeric question: an unreadable entry is explained and not marked; a right one gets the feedback.
+    end_the_step(page)
+    page.get_by_role("dialog", name="Question 2 of 3").wait_for(timeout=5_000)
+    field = page.get_by_label("Your answer")
+    assert page.evaluate("document.activeElement.id") == "question-number"
+    field.fill("12,5")
+    page.keyboard.press("Enter")
+    assert "use a point for decimals (12.5)" in page.text_content("#question-error")
+    assert page.evaluate("Object.keys(window.quizAnswers)") == [questions[0]["id"]]
+    typed = str(questions[1]["value"] + 0.4 * questions[1]["tolerance"])  # rounds to the answer as shown
+    field.fill(typed)
+    page.keyboard.press("Enter")
+    assert page.text_content("#question-feedback") == questions[1]["feedback"]
+    page.get_by_role("button", name="Continue").click()
+    assert page.text_content("#counter") == "Step 4 of 7"
+
+    # A step without questions ends as usual; a skipped question is recorded as skipped and the video goes on.
+    end_the_step(page)
+    assert dialog.count() == 0 and page.text_content("#counter") == "Step 4 of 7"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    end_the_step(page)
+    page.get_by_role("dialog", name="Question 3 of 3").wait_for(timeout=5_000)
+    page.get_by_role("button", name="Skip").click()
+    assert dialog.count() == 0 and page.text_content("#counter") == "Step 7 of 7"
+    assert page.evaluate("window.quizAnswers") == {
+        questions[0]["id"]: {"response": wrong["text"], "result": "wrong"},
+        questions[1]["id"]: {"response": typed, "result": "correct"},
+        questions[2]["id"]: {"response": "", "result": "skipped"},
+    }
+    # The page reads a typed number as the package's check does, with the same messages.
+    for typed in ("12,5", "abc", "", " ", "1.2.3", "12,288", "−0.25", "+.5", "1,23,4", "0.2605"):
+        in_page = page.evaluate(
+            "(typed) => { try { return {number: readTypedNumber(typed)}; } catch (e) { return {message: e.message}; } }", typed
+        )
+        try:
+            assert in_page == {"number": read_typed_number(typed)}, typed
+        except UnreadableAnswer as error:
+            assert in_page == {"message": str(error)}, typed
+    assert page.errors == [] and page.failures == []

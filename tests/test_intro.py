@@ -232,7 +232,9 @@ def test_sharpened_rows_match_torch_and_sharpen():
     assert np.abs(trace.sharpened_weights[0] - even).max() < np.abs(trace.weights - even).max()
     np.testing.assert_allclose(trace.temperatures * trace.multipliers, 1.0, rtol=1e-15)
     assert trace.negative_score < 0 < trace.negative_exp
-    assert trace.negative_exp == pytest.approx(float(torch.exp(torch.tensor(trace.negative_score))), rel=1e-12)
+    assert trace.negative_exp == pytest.approx(
+        float(torch.exp(torch.tensor(trace.negative_score, dtype=torch.float64))), rel=1e-12
+    )
 
 
 def test_intro_traces_are_frozen():

@@ -1,7 +1,7 @@
 """Nothing a render publishes refers to material the viewer does not have (the course's notebooks, exercises, seeds).
 
 The scenes come from a course's notebooks, but a viewer gets only the package: its video, captions,
-transcript, sections, narration, manifest, trace, worksheet and explorer page. Each of those texts is
+transcript, sections, narration, manifest, trace, worksheet, questions and explorer page. Each of those texts is
 built here, as the package writes it, from every scene built without video.
 """
 
@@ -14,6 +14,7 @@ import pytest
 
 from attention_explainer.package import captions
 from attention_explainer.pages.explorer import explorer_page
+from attention_explainer.pages.questions import questions_document, questions_for
 from attention_explainer.pages.templating import about_render
 from attention_explainer.pages.worksheet import exercises_for, worksheet_page
 from scenes import SCENES
@@ -59,6 +60,10 @@ def published_texts(name: str) -> dict[str, str]:
         "trace.json": trace_json,
         "explore.html": explorer_page(json.loads(trace_json), sections, scene_class.title, f"{name}.mp4", about),
     }
+    questions = questions_document(name, scene_class.title, scene.trace, [step.name for step in scene.steps])
+    # Built with its real steps, the scene keeps every question: none is placed at a step it does not have.
+    assert len(questions["questions"]) == len(questions_for(name, scene.trace)), [step.name for step in scene.steps]
+    texts["questions.json"] = json.dumps(questions, ensure_ascii=False)
     if exercises_for(scene.trace):
         texts["worksheet.html"] = worksheet_page(scene_class, scene.trace)
     return texts

@@ -6,7 +6,7 @@
     python render.py list                        # what there is (also: --list)
     python render.py gallery                     # media/index.html: every rendered scene
     python render.py worksheet self-attention    # a printable handout with an answer key
-    python render.py export scaling --to scorm   # a SCORM 1.2 zip for an LMS (--to pptx: a slide deck)
+    python render.py export scaling --to scorm   # a SCORM 1.2 zip for an LMS (--to pptx: a slide deck; gift: a quiz bank)
     python render.py batch renders.txt           # every render a file lists (--scheduler tcp://...: on a Dask cluster)
     python render.py self-attention --sentence "I love learning about attention"
 
@@ -221,15 +221,16 @@ def render(ctx: click.Context, scenes: tuple[str, ...], show_list: bool, **setti
     type=click.Choice(EXPORT_FORMATS),
     multiple=True,
     required=True,
-    help="scorm: a SCORM 1.2 zip for a learning management system; pptx: a slide deck, one slide per step. Repeat for both.",
+    help="scorm: a SCORM 1.2 zip for a learning management system; pptx: a slide deck, one slide per step; "
+    "gift: the video's questions in Moodle's GIFT format, for a question bank. Repeat for several.",
 )
 @render_options
 @click.pass_context
 def export(ctx: click.Context, scenes: tuple[str, ...], formats: tuple[str, ...], **settings) -> None:
-    """Export SCENES' renders for a course: a SCORM 1.2 zip (--to scorm) or a slide deck (--to pptx).
+    """Export SCENES' renders for a course: a SCORM 1.2 zip (--to scorm), a slide deck (--to pptx) or a quiz bank (--to gift).
 
     Takes a render's options; a render that is missing or stale is rendered first. The zip or
-    deck goes into the render's folder, e.g. media/scaling/high/scaling-scorm.zip.
+    deck goes into the render's folder, e.g. media/scaling/high/scaling-scorm.zip (scaling-gift.txt for GIFT).
     """
     from ..exports.export import export_all
 

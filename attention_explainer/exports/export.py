@@ -12,19 +12,19 @@ from ..package.reader import read_package
 
 __all__ = ["export_package", "export_all", "export_name", "EXPORT_FORMATS", "EXPORT_KINDS"]
 
-EXPORT_FORMATS = ("scorm", "pptx")
-"""What ``export --to`` makes: a SCORM 1.2 zip for an LMS, or a PowerPoint deck."""
+EXPORT_FORMATS = ("scorm", "pptx", "gift")
+"""What ``export --to`` makes: a SCORM 1.2 zip for an LMS, a PowerPoint deck, or the questions in Moodle's GIFT format."""
 
 EXPORT_KINDS = EXPORT_FORMATS
 
 
 def export_name(scene: str, kind: str) -> str:
-    """The export's file name in its render's folder: ``scaling-scorm.zip`` or ``scaling.pptx``."""
-    return {"scorm": f"{scene}-scorm.zip", "pptx": f"{scene}.pptx"}[kind]
+    """The export's file name in its render's folder: ``scaling-scorm.zip``, ``scaling.pptx`` or ``scaling-gift.txt``."""
+    return {"scorm": f"{scene}-scorm.zip", "pptx": f"{scene}.pptx", "gift": f"{scene}-gift.txt"}[kind]
 
 
 def export_package(folder: Path, kind: str) -> Path:
-    """Write the ``kind`` export (``scorm`` or ``pptx``) of the render in ``folder`` beside it; return its path."""
+    """Write the ``kind`` export (``scorm``, ``pptx`` or ``gift``) of the render in ``folder`` beside it; return its path."""
     package = read_package(folder)
     target = folder / export_name(package.scene, kind)
     with writing_atomic(target) as temporary:
@@ -38,6 +38,10 @@ def _builder(kind: str):
         from .deck import write_deck
 
         return write_deck
+    if kind == "gift":
+        from .gift import write_gift
+
+        return write_gift
     from .scorm import write_scorm
 
     return write_scorm

@@ -29,6 +29,7 @@ FILE_LINKS = (
     ("captions.srt", "Captions (SRT)"),
     ("transcript.txt", "Transcript"),
     ("worksheet.html", "Worksheet"),
+    ("questions.json", "Questions (JSON)"),
     ("sections.json", "Steps"),
     ("trace.json", "Numbers (trace)"),
     ("manifest.json", "Manifest"),
@@ -36,6 +37,7 @@ FILE_LINKS = (
     # Written by `render.py export` (a re-render replaces the folder, so they are never stale).
     ("{scene}-scorm.zip", "SCORM 1.2 package (LMS)"),
     ("{scene}.pptx", "Slides (PowerPoint)"),
+    ("{scene}-gift.txt", "Questions (Moodle GIFT)"),
 )
 
 

@@ -1,4 +1,4 @@
-"""The package around a render's video, written from its render products alone: captions, pages, manifest.
+"""The package around a render's video, written from its render products alone: captions, pages, questions, manifest.
 
 The *render products* (the video, its WebM, the step clips and ``sections.json``, the poster, the
 preview, ``trace.json`` and ``narration.json``) come from drawing frames (see
@@ -18,9 +18,11 @@ from attention_style import PALETTES
 from ..options import RenderJob
 from ..package import captions
 from ..package.manifest import MANIFEST, file_entries
+from ..package.questions import QUESTIONS
 from ..package.sections import read_sections
 from .explorer import write_explorer
 from .presenter import write_presenter
+from .questions import questions_document
 from .templating import about_render
 from .worksheet import exercises_for, worksheet_page
 
@@ -37,7 +39,7 @@ def write_package(
     scene_class: type,
     versions: dict[str, str],
 ) -> None:
-    """Write the captions, transcript, presenter, worksheet, explorer and manifest from the render products in ``package``.
+    """Write the captions, transcript, presenter, worksheet, explorer, questions and manifest from the render products in ``package``.
 
     ``scene_class`` is the job's scene (its title, description and sources); ``versions`` are what
     drew and encoded the frames, recorded in the manifest.
@@ -52,7 +54,13 @@ def write_package(
         about = f"{about} Narrated by the {voice['name']} voice (Piper, offline).".strip()
     (package / "transcript.txt").write_text(captions.to_transcript(scene_class.title, sections, about), encoding="utf-8")
     palette = PALETTES[job.theme]
-    write_presenter(package, scene_class.title, sections, about, narrated=voice is not None, theme=palette)
+    # The questions of this render's own trace, each at the end of one of its steps (checked against sections.json).
+    questions = questions_document(job.scene, scene_class.title, trace, [step["name"] for step in sections])
+    if questions["questions"]:
+        (package / QUESTIONS).write_text(json.dumps(questions, indent=1, ensure_ascii=False), encoding="utf-8")
+    write_presenter(
+        package, scene_class.title, sections, about, narrated=voice is not None, theme=palette, questions=questions["questions"]
+    )
     if exercises_for(trace):
         (package / "worksheet.html").write_text(worksheet_page(scene_class, trace), encoding="utf-8")
     write_explorer(package, job.scene, scene_class.title, about, palette)
