@@ -29,7 +29,7 @@ from attention_math import THE_CAT_SAT, sentence_example
 from attention_math.traces.multi_head import PATTERN_SEED, multi_head_trace
 
 from .kit import ExplainerScene
-from .kit.heatmaps import ColorScale, HeadGrid
+from .kit.heatmaps import Cells, ColorScale, HeadGrid, weights_heatmap
 from .kit.layout import (
     BODY,
     BODY_TOP,
@@ -520,9 +520,7 @@ class MultiHeadScene(ExplainerScene):
         with self.step("one-head-output"):
             self.clear()
             heading = self.heading("Head 1: its weights times its values")
-            weights = self.grid(
-                "weights[0]", 2, heat=True, vmin=0.0, vmax=1.0, cell_width=0.8, cell_height=CELL_HEIGHT, mono_numbers=False
-            )
+            weights = weights_heatmap(self, "weights[0]", None, None, 2, cells=Cells(0.8, CELL_HEIGHT, mono=False))
             self.keep_row_numbers(weights, focus)
             values = self.grid("v_heads[0]", 2, cell_width=CELL_WIDTH, cell_height=CELL_HEIGHT, mono_numbers=False)
             values.cells.set_stroke(theme.value, width=2.5)
