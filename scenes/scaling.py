@@ -224,7 +224,7 @@ class ScalingScene(ExplainerScene):
             formula(theme, r"\text{largest } p\,(1-p) =", size=theme.aside_formula_size),
             self.number(slope_source, decimals, size=theme.body_size),
         ).arrange(RIGHT, buff=0.15)
-        return VGroup(title, bars, slope).arrange(DOWN, buff=0.3)
+        return VGroup(title, bars, slope).arrange(DOWN, buff=0.22)
 
     def softmax_without_scaling(self):
         """Step 5: softmax of the raw scores is nearly one-hot, and its gradient into the scores nearly vanishes."""
@@ -235,7 +235,7 @@ class ScalingScene(ExplainerScene):
         self.unscaled_title = formula(theme, r"\mathrm{softmax}(q \cdot k_j)", size=theme.body_size)
         self.unscaled_group = self.chart(self.unscaled_title, unscaled, "row_unscaled_max_slope", 5)
         # Under the row of scores and the divided row that step 6 puts beneath it.
-        self.unscaled_group.next_to(self.raw, DOWN, buff=self.raw.height + 0.75)
+        self.unscaled_group.next_to(self.raw, DOWN, buff=self.raw.height + 0.55)
         self.unscaled_group.set_x(CHARTS[0][0])
         slope = self.unscaled_group[2]
         tiny = format_number(t.row_unscaled_max_slope, 5)
