@@ -101,7 +101,8 @@ DARK = Palette(
     masked="#E07A7A",
     line="#5A6070",
     surface="#1B1E26",
-    heads=("#F8A5C2", "#7FD3C6", "#C7A6F7", "#F6C177", "#9CCF6B", "#F4978E", "#8FB8F7", "#E2E27A"),
+    # Heads 4 and 8 kept clear of the query orange and the highlight yellow.
+    heads=("#F8A5C2", "#7FD3C6", "#C7A6F7", "#E879F9", "#9CCF6B", "#F4978E", "#8FB8F7", "#C8B6A6"),
 )
 
 LIGHT = Palette(
@@ -116,7 +117,8 @@ LIGHT = Palette(
     masked="#B0281E",
     line="#9AA0AA",
     surface="#F1F2F4",
-    heads=("#B0306A", "#11756A", "#6B3FB0", "#8A5A00", "#3D7A12", "#B23A2E", "#2856A8", "#6B6B00"),
+    # Head 4 kept clear of the query orange.
+    heads=("#B0306A", "#11756A", "#6B3FB0", "#6D4C41", "#3D7A12", "#B23A2E", "#2856A8", "#6B6B00"),
 )
 
 PALETTES = {palette.name: palette for palette in (DARK, LIGHT)}

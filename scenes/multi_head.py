@@ -13,11 +13,14 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    Create,
     FadeIn,
     FadeOut,
     Indicate,
+    Line,
+    Rectangle,
     ReplacementTransform,
-    TransformFromCopy,
+    SurroundingRectangle,
     VGroup,
     Write,
 )
@@ -26,7 +29,7 @@ from attention_math import THE_CAT_SAT, sentence_example
 from attention_math.traces.multi_head import PATTERN_SEED, multi_head_trace
 
 from .kit import ExplainerScene
-from .kit.heatmaps import HeadGrid
+from .kit.heatmaps import Cells, ColorScale, HeadGrid, weights_heatmap
 from .kit.layout import (
     BODY,
     BODY_TOP,
@@ -39,6 +42,7 @@ from .kit.layout import (
     keep_inside,
     pin,
 )
+from .kit.scene import Shown
 from .kit.tables import NumberGrid
 from .kit.text import elided_label, formula, label, word_rows
 from .theme import format_number
@@ -95,7 +99,10 @@ class MultiHeadScene(ExplainerScene):
     name = "multi-head"
     title = "Multi-head attention"
     description = "d_model {d_model} split into {heads} heads: {heads} attention patterns, concatenated and mixed by W_O."
-    sources = "Vaswani et al. 2017, 3.2.2 (multi-head attention); GPT-3: Brown et al. 2020, Table 2.1"
+    sources = (
+        "Vaswani et al. 2017, 3.2.2 (multi-head attention); GPT-3: Brown et al. 2020, Table 2.1; "
+        "trained heads: Clark et al. 2019, What Does BERT Look At?"
+    )
 
     options = ("sentence", "seed", "d_model", "heads")
     # Eight 2 x 4 heatmaps of n x n weights must share one screen: six tokens is the most that stay readable.
@@ -119,6 +126,7 @@ class MultiHeadScene(ExplainerScene):
         self.show_split(t)
         self.show_no_extra_cost(t)
         self.show_patterns(t)
+        self.show_one_head_output(t)
         self.show_concat(t)
         self.show_output(t)
         self.show_scale(t)
@@ -216,6 +224,16 @@ class MultiHeadScene(ExplainerScene):
         name.shift(LEFT * max(0.0, name.get_right()[0] - RIGHT_EDGE))
         return name
 
+    def keep_row_numbers(self, heatmap: NumberGrid, row: int) -> None:
+        """Leave only row ``row``'s numbers in ``heatmap`` (colour carries the rest), and record only those as shown."""
+        n_cols = heatmap.shape[1]
+        kept = tuple(heatmap.numbers[row * n_cols : (row + 1) * n_cols])
+        hidden = [number for number in heatmap.numbers if number not in kept]
+        heatmap.numbers.remove(*hidden)
+        heatmap.remove(*hidden)
+        k, shown = next((k, shown) for k, shown in enumerate(self.shown) if kept[0] in shown.texts)
+        self.shown[k] = Shown(f"{shown.source[:-1]}, {row}]", kept, shown.decimals)
+
     def retitle(self, text: str):
         """The animation that swaps the step's heading for ``text``."""
         heading = self.heading(text)
@@ -250,13 +268,11 @@ class MultiHeadScene(ExplainerScene):
                 formula(theme, r"\mathrm{MultiHead}(X) = \mathrm{Concat}(\mathrm{head}_1, \dots, \mathrm{head}_h)\, W_O"),
             ).arrange(DOWN, buff=0.45)
             keep_inside(equation.move_to(EQUATIONS_AT), left=None, right=None, top=sentence.get_bottom()[1] - 0.4)
-            self.say("One attention head gives each token one set of attention weights.")
-            self.play(FadeIn(heading))
-            self.say("Several heads give several sets, side by side.")
-            self.play(FadeIn(sentence, lag_ratio=0.1), run_time=1.2)
+            self.say("Several attention heads work side by side on the same words.")
+            self.play(FadeIn(heading), FadeIn(sentence, lag_ratio=0.1), run_time=1.2)
             self.say("Each head is ordinary attention, with queries, keys and values of its own.")
             self.play(Write(equation[0]), run_time=1.2)
-            self.say("Their outputs are joined and mixed by one more matrix, W_O.")
+            self.say("Their outputs are joined and mixed by one more matrix.")
             self.play(Write(equation[1]), run_time=1.2)
 
     # --- 2. the input ------------------------------------------------------------------
@@ -267,15 +283,16 @@ class MultiHeadScene(ExplainerScene):
             self.clear()
             heading = self.heading("The input")
             x = self.columns(lambda h, a, b: f"x[:, {a}:{b}]", GRID_TOP)
+            picked = "a seed picked for clear patterns" if t.seed == PATTERN_SEED else "a fixed random seed"
             x_name = self.matrix_name(
-                x.grids[0], self.maths("X"), self.words(f"{seq} tokens × {d_model} numbers, random (seed {t.seed})")
+                x.grids[0], self.maths("X"), self.words(f"{seq} tokens × {d_model} numbers, random ({picked})")
             )
             elided = self.words(f"⋯ columns not shown ({self.elision_words()})").next_to(x, DOWN, buff=0.3)
             self.current_heading = heading
-            self.say(f"Our input: {plural(seq, 'token')}, each a vector of d_model = {d_model} numbers.")
+            self.say(f"Our input: {plural(seq, 'token')}, each a vector of {d_model} numbers: d_model is {d_model}.")
             self.play(FadeIn(heading), FadeIn(x_name))
             self.play(FadeIn(x), FadeIn(elided), run_time=1.5)
-            self.say(f"The numbers are random, drawn with seed {t.seed}; a few columns stand for all {d_model}.")
+            self.say(f"Random numbers, from {picked}.")
             self.play(Indicate(x_name[1], color=self.theme.highlight), run_time=1.0)
         self.x, self.x_name, self.elided = x, x_name, elided
 
@@ -295,10 +312,49 @@ class MultiHeadScene(ExplainerScene):
                 ReplacementTransform(self.x, q),
                 run_time=1.5,
             )
-            self.say(f"W_Q is a {d_model} by {d_model} projection matrix, random here.")
-            self.play(Indicate(q_name[0], color=self.theme.highlight), run_time=1.0)
-            self.say("Keys and values are made the same way, with W_K and W_V.")
-        self.q, self.q_name = q, q_name
+            self.say(f"W_Q is a random {d_model} by {d_model} matrix.")
+            diagram = self.projection_diagram(t).next_to(self.elided, DOWN, buff=0.45)
+            keep_inside(diagram)
+            self.play(FadeIn(diagram[0]), Indicate(q_name[0], color=self.theme.highlight), run_time=1.0)
+            self.say("Keys and values: the same, with W_K and W_V.")
+            self.play(FadeIn(diagram[1]), FadeIn(diagram[2]), run_time=1.0)
+            if t.n_heads > 1:
+                first, last = 1, t.d_head
+                columns = f"column {first}" if first == last else f"columns {first} to {last}"
+                self.say(f"Head 1 uses only its slice: {columns} of each.")
+                self.play(*[Indicate(strip, color=self.theme.head_color(0)) for strip in diagram.strips], run_time=1.2)
+        self.q, self.q_name, self.diagram = q, q_name, diagram
+
+    def projection_diagram(self, t) -> VGroup:
+        """X times W_Q, W_K and W_V, drawn as shapes (a d_model square, a seq × d_model result), head 1's columns tinted.
+
+        Its ``strips`` are head 1's slices, in head 1's colour.
+        """
+        theme = self.theme
+        side = 1.3
+        seq, d_model = t.q.shape
+        head = theme.head_color(0)
+        parts, strips = VGroup(), []
+        for weight, result, color in ((r"W_Q", "Q", theme.query), (r"W_K", "K", theme.key), (r"W_V", "V", theme.value)):
+            square = Rectangle(width=side, height=side, stroke_color=color, stroke_width=2.5)
+            block = Rectangle(width=side, height=side * seq / d_model, stroke_color=color, stroke_width=2.5)
+            for box in (square, block):
+                strip = Rectangle(
+                    width=box.width * t.d_head / d_model, height=box.height, stroke_width=0, fill_color=head, fill_opacity=0.7
+                )
+                strips.append(strip.align_to(box, LEFT).align_to(box, UP))
+                box.add(strip)
+            matrix = VGroup(square, self.maths(weight, color).next_to(square, DOWN, buff=0.12))
+            out = VGroup(block, self.maths(result, color).next_to(block, DOWN, buff=0.12))
+            equation = VGroup(self.maths(r"X\,\cdot", theme.text), matrix, self.maths("=", theme.text), out)
+            equation.arrange(RIGHT, buff=0.2)
+            equation[2].match_y(square)
+            equation[0].match_y(square)
+            out.align_to(matrix, UP)
+            parts.add(equation)
+        parts.arrange(RIGHT, buff=0.7)
+        parts.strips = strips
+        return parts
 
     # --- 4. the split into heads -------------------------------------------------------
 
@@ -342,6 +398,7 @@ class MultiHeadScene(ExplainerScene):
                 FadeIn(shape[0]),
                 FadeOut(self.q_name),
                 FadeOut(self.elided),
+                FadeOut(self.diagram),
                 FadeIn(titles),
                 FadeIn(owned),
                 run_time=1.5,
@@ -386,59 +443,108 @@ class MultiHeadScene(ExplainerScene):
                     "Each head uses a slice of the same matrices.",
                 )
             )
-            self.say("Does splitting cost anything? Compare one head as wide as the model with the split.")
+            self.say("Does splitting cost anything? One wide head against the split.")
             self.play(FadeIn(heading), FadeIn(header), FadeIn(note))
-            self.say(f"The matrices are the same {t.d_model} by {t.d_model} ones: each head just takes a slice of their columns.")
+            self.say("The same matrices: each head takes a slice of their columns.")
             self.play(FadeIn(table[0]), run_time=0.8)
-            self.say(
-                f"The scores cost the same too: {t.n_heads} heads of {t.d_head} numbers "
-                f"do the multiply-adds of one head of {t.d_model}, and so do weights times values."
-            )
+            self.say(f"The multiply-adds are the same too: {t.n_heads} heads of {t.d_head} do the work of one of {t.d_model}.")
             self.play(FadeIn(table[1]), FadeIn(table[2]), run_time=0.8)
-            self.say(f"What grows is the number of attention weights: {t.n_heads} maps instead of one, so {t.n_heads} patterns.")
+            self.say(f"Only the attention weights grow: {t.n_heads} maps instead of one.")
             self.play(FadeIn(table[3]), run_time=0.8)
 
     # --- 6. a pattern per head ---------------------------------------------------------
 
     def show_patterns(self, t):
         theme = self.theme
-        # Four heatmaps a page (2 x 2), so each cell is wide enough to read: 8 heads take two pages.
+        # Four heatmaps a page (2 x 2): colour carries each pattern; numbers only in one query's row.
         pages = [list(range(first, min(first + 4, t.n_heads))) for first in range(0, t.n_heads, 4)]
+        focus = min(1, len(t.tokens) - 1)
+        word = t.tokens[focus]
         with self.step("head-patterns", "One attention pattern per head"):
             self.clear()
             heading = self.heading(f"{plural(t.n_heads, 'head')}, {plural(t.n_heads, 'attention pattern')}")
-            picked = ", picked so the maps differ clearly" if t.seed == PATTERN_SEED else ""
-            note = self.note_lines(
-                (f"Random, untrained projections (seed {t.seed}{picked}):", "the patterns mean nothing. Colours run from 0 to 1.")
+            picked = "a seed picked for clear maps" if t.seed == PATTERN_SEED else "a fixed random seed"
+            note = self.note_lines((f"Untrained, random ({picked}): the patterns mean nothing.",))
+            scale = ColorScale(theme, PATTERNS.height * 0.5)
+            ends = VGroup(
+                label(theme, "1", size=theme.min_size, color=theme.muted).next_to(scale, UP, buff=0.1),
+                label(theme, "0", size=theme.min_size, color=theme.muted).next_to(scale, DOWN, buff=0.1),
             )
+            bar = VGroup(scale, ends)
+            pin(bar, RIGHT, PATTERNS)
             if t.n_heads == 1:
                 self.say(f"The head runs ordinary attention with its {t.d_head}-number queries and keys.")
             else:
                 self.say(f"Each head runs ordinary attention with its own {t.d_head}-number queries and keys.")
-            self.play(FadeIn(heading), FadeIn(note))
+            self.play(FadeIn(heading), FadeIn(note), FadeIn(bar))
             shown = VGroup()
+            room = Region(PATTERNS.left, bar.get_left()[0] - 0.3, PATTERNS.bottom, PATTERNS.top)
             for k, page in enumerate(pages):
                 sources, titles = [f"weights[{h}]" for h in page], [f"head {h + 1}" for h in page]
-                patterns = HeadGrid(self, sources, titles, t.tokens, PATTERNS)
+                patterns = HeadGrid(self, sources, titles, t.tokens, room)
                 maps, titles = patterns.maps, patterns.titles
-                for title, h in zip(titles, page):
+                rows = VGroup()
+                for heatmap, title, h in zip(maps, titles, page):
                     title.set_color(theme.head_color(h))
+                    self.keep_row_numbers(heatmap, focus)
+                    rows.add(SurroundingRectangle(heatmap.row(focus), color=theme.highlight, buff=0.02, stroke_width=3))
                 if k == 0:
                     n = len(t.tokens)
-                    self.say(f"So each gets its own {n} × {n} pattern of attention weights, every row summing to 1.")
+                    self.say(
+                        f"So each gets its own {n} × {n} pattern of attention weights; "
+                        f"numbers in the row of “{word}”; every row sums to 1."
+                    )
                 else:
                     heads = f"Head {page[0] + 1}" if len(page) == 1 else f"Heads {page[0] + 1} to {page[-1] + 1}"
-                    self.say(f"{heads}: patterns of their own again.")
+                    self.say(f"{heads}: their own patterns.")
                     self.play(FadeOut(shown), run_time=0.6)
                 for heatmap, title in zip(maps, titles):
                     self.play(FadeIn(heatmap), FadeIn(title), run_time=0.5)
-                shown = VGroup(*maps, titles)
+                self.play(FadeIn(rows), run_time=0.5)
+                shown = VGroup(*maps, titles, rows)
                 if k == 0:
-                    self.say("The projections are random, not trained, so these patterns mean nothing:")
-                    self.say("they only show that each head weighs the same words its own way.")
-            self.say("What trained heads attend to is the subject of the trained-heads video.")
+                    self.say(f"Random projections, {picked}: the patterns only show that each head weighs words its own way.")
+            self.say("Trained heads learn jobs: in BERT, some look at the previous word, some at the next, some at punctuation.")
+            source = self.note_lines(("Trained heads: Clark et al. 2019, What Does BERT Look At?",))
+            source.next_to(note, UP, buff=0.1).align_to(note, LEFT)
+            self.play(FadeIn(source))
 
     # --- 7. concatenate ----------------------------------------------------------------
+
+    def show_one_head_output(self, t):
+        """Head 1's weights times its values: its (seq, d_head) output, one row worked out by colour."""
+        theme = self.theme
+        seq = len(t.tokens)
+        focus = min(1, seq - 1)
+        word = t.tokens[focus]
+        with self.step("one-head-output", "One head's output: weights × values"):
+            self.clear()
+            heading = self.heading("Head 1: its weights times its values")
+            weights = weights_heatmap(self, "weights[0]", None, None, 2, cells=Cells(0.8, CELL_HEIGHT, mono=False))
+            self.keep_row_numbers(weights, focus)
+            values = self.grid("v_heads[0]", 2, cell_width=CELL_WIDTH, cell_height=CELL_HEIGHT, mono_numbers=False)
+            values.cells.set_stroke(theme.value, width=2.5)
+            output = self.grid("head_outputs[0]", 2, cell_width=CELL_WIDTH, cell_height=CELL_HEIGHT, mono_numbers=False)
+            output.cells.set_fill(theme.head_color(0), opacity=0.22).set_stroke(theme.head_color(0), width=2.5)
+            times, equals = self.maths(r"\times", theme.text), self.maths("=", theme.text)
+            product = VGroup(weights, times, values, equals, output).arrange(RIGHT, buff=0.5)
+            product.move_to(BODY.center)
+            self.row_labels(weights, self.token_label_width(product.width, theme.small_size), theme.small_size, theme.query)
+            keep_inside(product)
+            names = VGroup(
+                self.words("attention weights").next_to(weights.cells, UP, buff=0.2),
+                self.words("its values", theme.value).next_to(values.cells, UP, buff=0.2),
+                self.words("its output", theme.head_color(0)).next_to(output.cells, UP, buff=0.2),
+            )
+            rows = VGroup(
+                SurroundingRectangle(weights.row(focus), color=theme.highlight, buff=0.02, stroke_width=3),
+                SurroundingRectangle(output.row(focus), color=theme.highlight, buff=0.02, stroke_width=3),
+            )
+            self.say(f"Each head returns {plural(t.d_head, 'number')} per token: its attention weights times its values.")
+            self.play(FadeIn(heading), FadeIn(product), FadeIn(names), run_time=1.2)
+            self.say(f"Row “{word}”: its weights average the value rows.")
+            self.play(Create(rows), run_time=1.0)
+            self.play(Indicate(output.row(focus), color=theme.highlight), run_time=1.0)
 
     def show_concat(self, t):
         seq, d_model = t.concat.shape
@@ -451,11 +557,11 @@ class MultiHeadScene(ExplainerScene):
                 lambda h, a, b: f"head_outputs[{h}, :, {a - h * d}:{b - h * d}]", GRID_TOP, split=True, colored=True
             )
             titles = VGroup(self.head_titles(blocks), self.column_numbers(blocks))
-            self.say(f"Each head returns {plural(t.d_head, 'number')} per token: its weights times its values.")
+            self.say(f"Every head does the same: {plural(t.n_heads, 'block')}.")
             self.play(FadeIn(heading), FadeIn(titles), FadeIn(blocks), run_time=1.2)
             concat = self.columns(lambda h, a, b: f"concat[:, {a}:{b}]", GRID_TOP, colored=True)
             joined_titles = VGroup(self.head_titles(concat), self.column_numbers(concat))
-            self.say(f"Side by side, every token has {d_model} numbers again; each head keeps its colour and its columns.")
+            self.say(f"Side by side, every token has {d_model} numbers again, each head in its colour.")
             self.play(
                 *[ReplacementTransform(a, b) for a, b in zip(blocks, concat)],
                 ReplacementTransform(titles, joined_titles),
@@ -468,27 +574,79 @@ class MultiHeadScene(ExplainerScene):
 
     def show_output(self, t):
         seq, d_model = t.concat.shape
-        concat = self.concat
+        concat, theme = self.concat, self.theme
+        focus = min(1, seq - 1)
+        word = t.tokens[focus]
+        heads = [head for head in concat.parts if head is not None]
         with self.step("output-projection", "Mix the heads with W_O"):
+            # One output number, as the sum of one share per head: that head's columns of the row times its rows of W_O.
+            rows = {
+                head: SurroundingRectangle(
+                    VGroup(*[m.row(focus) for m in concat.parts[head] if isinstance(m, NumberGrid)]),
+                    color=theme.head_color(head),
+                    buff=0.04,
+                    stroke_width=4,
+                )
+                for head in heads
+            }
+            terms = VGroup()
+            shares = {}
+            for head in concat.parts:
+                if head is None:
+                    terms.add(label(theme, "⋯", size=theme.body_size, color=theme.muted))
+                else:
+                    share = self.number(
+                        f"output_parts[{head}, {focus}, 0]", 2, size=theme.body_size, color=theme.head_color(head)
+                    )
+                    shares[head] = share
+                    terms.add(share)
+                terms.add(label(theme, "+", size=theme.body_size, color=theme.muted))
+            terms.remove(terms[-1])
+            total = self.number(f"output[{focus}, 0]", 2, size=theme.body_size)
+            name = label(theme, f"output of “{word}”, column 1:", size=theme.small_size, color=theme.muted)
+            equation = VGroup(name, *terms, self.maths(r"\approx", theme.text), total).arrange(RIGHT, buff=0.18)
+            equation.next_to(self.concat_numbers, DOWN, buff=1.1)
+            keep_inside(equation)
+            rounded = self.words(
+                f"each head's share: its 2 columns of “{word}” times its rows of W_O, rounded"
+                if t.d_head == 2
+                else f"each head's share: its columns of “{word}” times its rows of W_O, rounded"
+            ).next_to(equation, DOWN, buff=0.3)
+            keep_inside(rounded)
+            links = VGroup(
+                *[
+                    Line(
+                        rows[head].get_bottom(), shares[head].get_top() + UP * 0.08, color=theme.head_color(head), stroke_width=3
+                    )
+                    for head in heads
+                ]
+            )
             below = self.concat_numbers.get_bottom()[1] - 0.75
             output = self.columns(lambda h, a, b: f"output[:, {a}:{b}]", below, with_labels=False)
+            # Under the concatenation, column for column.
+            output.shift(RIGHT * (concat.grids[0].cells.get_left()[0] - output.grids[0].cells.get_left()[0]))
             output_labels = concat.row_labels.copy().shift(
                 output.grids[0].cells.get_center() - concat.grids[0].cells.get_center()
             )
             output_name = self.matrix_name(
                 output.grids[0],
-                self.maths(r"\mathrm{output} = \mathrm{Concat}\; W_O", self.theme.text),
+                self.maths(r"\mathrm{output} = \mathrm{Concat}\; W_O", theme.text),
                 self.words(f"{seq} × {d_model}"),
             )
+            picked = SurroundingRectangle(output.grids[0].cell(focus, 0), color=theme.highlight, buff=0.03, stroke_width=4)
             self.say(f"A last {d_model} by {d_model} projection matrix, W_O, mixes the heads.")
-            self.play(self.retitle("Mix the heads with W_O"), FadeIn(output_name), FadeIn(output_labels))
-            self.play(
-                *[TransformFromCopy(VGroup(*[g for g in concat.grids]), VGroup(*[g for g in output.grids]))],
-                FadeIn(VGroup(*[m for m in output if not isinstance(m, NumberGrid)])),
-                run_time=1.8,
+            self.play(self.retitle("Mix the heads with W_O"), *[Create(rect) for rect in rows.values()], run_time=1.2)
+            self.say(f"The first output number of “{word}”: every head adds its share.")
+            self.play(FadeIn(name), *[Create(line) for line in links], FadeIn(terms, lag_ratio=0.1), run_time=1.8)
+            self.play(FadeIn(equation[-2:]), FadeIn(rounded), run_time=0.8)
+            self.play(Indicate(total, color=theme.highlight), run_time=1.0)
+            self.say("Every output number sums all the heads, so it has no colour.")
+            self.play(FadeOut(VGroup(equation, rounded, links)), run_time=0.6)
+            self.play(FadeIn(output_name), FadeIn(output_labels), FadeIn(output), Create(picked), run_time=1.5)
+            self.say(
+                f"{seq} by {d_model}, the input's shape: added back to the input; a layer norm and a feed-forward layer follow."
             )
-            self.say("Each output number is a sum over all the heads' columns, so it has no head of its own: no colour.")
-            self.say(f"The result has the input's shape, {seq} by {d_model}, ready for the next layer.")
+            self.play(Indicate(output_name, color=theme.highlight), run_time=1.0)
 
     # --- 8. the same idea at GPT-3's scale ---------------------------------------------
 
@@ -580,9 +738,5 @@ class MultiHeadScene(ExplainerScene):
             self.play(FadeIn(rows[1]), run_time=0.8)
             self.say("Most of the rest sits in the feed-forward layers of its blocks.")
             self.play(Indicate(rows[1][2], color=theme.highlight), run_time=1.0)
-            self.say(
-                f"This video's model is one attention layer: its {format_number(t.scale_total_params[video], 0)} "
-                "numbers are all it has."
-            )
+            self.say(f"This video's one layer has just {format_number(t.scale_total_params[video], 0)}.")
             self.play(Indicate(rows[1][1], color=theme.highlight), run_time=1.0)
-            self.say("Same concepts, very different scale.")

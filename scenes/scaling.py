@@ -60,7 +60,8 @@ class ScalingScene(ExplainerScene):
             self.say("Attention divides every score by the square root of d_k.")
             self.play(Write(equation), run_time=2)
             self.say("d_k is the width of the queries and keys: how many numbers each has.")
-            self.play(Indicate(equation[1], color=theme.highlight), run_time=1.2)
+            # Only d_k, the last two glyphs of the fraction (Q, K, ⊤, bar, the root's two strokes, d, k).
+            self.play(Indicate(equation[1][-2:], color=theme.highlight, scale_factor=1.5), run_time=1.2)
             self.say("Why divide? Let's measure what happens without it.")
             self.play(FadeIn(question, shift=UP * 0.2))
 
@@ -68,33 +69,47 @@ class ScalingScene(ExplainerScene):
 
     HISTOGRAM_LEFT = -3.3
     HISTOGRAM_WIDTH = 7.4
-    HISTOGRAM_HEIGHT = 1.45
-    ROW_BASES = (1.15, -0.7, -2.55)
+    HISTOGRAM_HEIGHT = 1.3
+    ROW_BASES = (0.95, -0.8, -2.55)
     """Heights of the three histograms' axes, one row per d_k."""
 
     def histogram(self, counts, edges, row: int, max_count: float) -> Histogram:
-        colors = (self.theme.query, self.theme.key, self.theme.value)
+        # One neutral colour for every width: the rows differ by d_k, written beside them, not by colour
+        # (orange, blue and green mean query, key and value in every other scene).
         histogram = Histogram(
             self.theme,
             counts,
             edges,
             width=self.HISTOGRAM_WIDTH,
             height=self.HISTOGRAM_HEIGHT,
-            color=colors[row],
+            color=self.theme.muted,
             max_count=max_count,
         )
         # Placed by its axis, so bars of every row stand on the same line at the same x.
         histogram.shift(RIGHT * self.HISTOGRAM_LEFT + UP * self.ROW_BASES[row] - histogram.axis.get_start())
         return histogram
 
+    def axis_name(self, tex: str) -> VGroup:
+        """What the histograms' axes measure, under the ticks of the bottom one: the x quantity, and what a bar's height counts."""
+        theme = self.theme
+        name = VGroup(
+            formula(theme, tex, size=theme.aside_formula_size),
+            label(theme, "· bar height: how many of the", size=theme.small_size, color=theme.muted),
+            self.number("n_samples", 0, size=theme.small_size, color=theme.muted),
+            label(theme, "pairs", size=theme.small_size, color=theme.muted),
+        ).arrange(RIGHT, buff=0.15)
+        return name.next_to(self.ticks, DOWN, buff=0.15).match_x(self.histograms[-1].axis)
+
     def sample_dot_products(self):
         """Step 2: dot products of random vectors spread wider as d_k grows."""
         t, theme = self.trace, self.theme
         self.histograms, self.variance_numbers, names = [], [], VGroup()
         variance_words = VGroup()
-        max_count = t.hist_counts.max()
+        # One count scale for the raw histograms and for the same products divided (step 3), drawn on the
+        # same axis: a bar's height means the same number of pairs before and after dividing.
+        self.raw_axis_max_count = max(t.hist_counts.max(), t.scaled_counts_on_raw_edges.max())
         for i in range(len(t.d_k_values)):
-            histogram = self.histogram(t.hist_counts[i], t.hist_edges, i, max_count)
+            histogram = self.histogram(t.hist_counts[i], t.hist_edges, i, self.raw_axis_max_count)
             name = VGroup(formula(theme, r"d_k ="), self.number(f"d_k_values[{i}]", 0, size=theme.body_size)).arrange(
                 RIGHT, buff=0.15
             )
@@ -108,33 +123,31 @@ class ScalingScene(ExplainerScene):
             names.add(name)
             variance_words.add(VGroup(words, number))
         self.ticks = self.axis_ticks(self.histograms[-1], t.hist_edges, "hist_edges")
+        self.x_name = self.axis_name(r"q \cdot k")
         variances = ", ".join(format_number(v, 1) for v in t.variances)
         with self.step("dot-products-grow", "Dot products grow with d_k"):
             self.clear()
             self.heading_text = self.heading("Dot products of random vectors")
             self.play(FadeIn(self.heading_text))
             self.say(f"For each width d_k, draw {format_number(t.n_samples, 0)} pairs of random vectors q and k.")
-            seed = VGroup(
-                label(theme, "entries: random, variance 1, seed", size=theme.small_size, color=theme.muted),
-                self.number("seed", 0, size=theme.small_size, color=theme.muted),
-            ).arrange(RIGHT, buff=0.15)
-            pin(seed, RIGHT).align_to(self.heading_text, DOWN)
-            if seed.get_left()[0] < self.heading_text.get_right()[0] + 0.3:
-                seed.next_to(self.heading_text, DOWN, buff=0.15).align_to(self.heading_text, LEFT)
-            self.play(FadeIn(seed))
+            self.entries = label(
+                theme, "entries: random (a fixed random seed), mean 0, variance 1", size=theme.small_size, color=theme.muted
+            )
+            self.entries.next_to(self.heading_text, DOWN, buff=0.15).align_to(self.heading_text, LEFT)
+            self.play(FadeIn(self.entries))
             self.say("Each dot product q·k adds up d_k products of random numbers.")
             for i, histogram in enumerate(self.histograms):
                 self.play(FadeIn(names[i]), FadeIn(histogram.axis), run_time=0.5)
                 self.play(GrowFromEdge(histogram.bars, DOWN), run_time=1.0)
                 if i == 0:
-                    self.play(FadeIn(self.ticks))
+                    self.play(FadeIn(self.ticks), FadeIn(self.x_name))
             self.say("So its spread grows with d_k: the histograms get wider.")
             self.play(*[FadeIn(words) for words in variance_words], run_time=0.8)
             self.say(f"The measured variances are {variances}: close to d_k itself.")
             self.play(Indicate(VGroup(*self.variance_numbers), color=theme.highlight), run_time=1.2)
 
     def divide_each_by_its_root(self):
-        """Step 3: each dot product divided by the square root of its d_k: one spread for every width."""
+        """Step 3: each dot product divided by the square root of its d_k, on the same axis; then the axis zooms in."""
         t, theme = self.trace, self.theme
         new_heading = VGroup(
             label(theme, "Each divided by", size=theme.title_size),
@@ -142,29 +155,39 @@ class ScalingScene(ExplainerScene):
         )
         new_heading.arrange(RIGHT, buff=0.2)
         pin(new_heading, LEFT, SAFE_AREA, y=self.heading_text.get_y())
-        animations = [ReplacementTransform(self.heading_text, new_heading)]
+        divide = [ReplacementTransform(self.heading_text, new_heading)]
+        zoom = []
         max_count = t.scaled_hist_counts.max()
         for i, (histogram, variance) in enumerate(zip(self.histograms, self.variance_numbers)):
+            # First on the unscaled axis (the products pile up next to 0), then on an axis zoomed in to fit them.
+            spike = self.histogram(t.scaled_counts_on_raw_edges[i], t.hist_edges, i, self.raw_axis_max_count)
             scaled_histogram = self.histogram(t.scaled_hist_counts[i], t.scaled_hist_edges, i, max_count)
             scaled_variance = self.number(f"scaled_variances[{i}]", 2, size=theme.body_size)
             scaled_variance.move_to(variance, aligned_edge=LEFT)
-            animations += [
-                ReplacementTransform(histogram.bars, scaled_histogram.bars),
-                ReplacementTransform(variance, scaled_variance),
-            ]
+            divide += [ReplacementTransform(histogram.bars, spike.bars), ReplacementTransform(variance, scaled_variance)]
+            zoom.append(ReplacementTransform(spike.bars, scaled_histogram.bars))
         new_ticks = self.axis_ticks(self.histograms[-1], t.scaled_hist_edges, "scaled_hist_edges")
-        animations.append(ReplacementTransform(self.ticks, new_ticks))
+        new_x_name = self.axis_name(r"q \cdot k \,/\, \sqrt{d_k}")
+        zoom += [ReplacementTransform(self.ticks, new_ticks), ReplacementTransform(self.x_name, new_x_name)]
+        last = len(t.hist_edges) - 1
+        raw_range = f"{format_number(t.hist_edges[0], 0)} to {format_number(t.hist_edges[last], 0)}"
+        scaled_range = f"{format_number(t.scaled_hist_edges[0], 0)} to {format_number(t.scaled_hist_edges[last], 0)}"
         scaled = ", ".join(format_number(v, 2) for v in t.scaled_variances)
         with self.step("divide-by-sqrt-dk", "Divide by √d_k"):
             self.say("Now divide every dot product by the square root of its d_k.")
-            self.play(*animations, run_time=2)
-            self.say("The three spreads become the same, whatever the width.")
+            self.play(*divide, run_time=2)
+            self.say(f"On the same axis, from {raw_range}, all three shrink to a narrow spike around 0.")
+            self.wait(0.5)
+            self.say(f"Now zoom in: the axis runs from {scaled_range} instead.")
+            self.play(*zoom, run_time=2)
+            self.play(Indicate(new_ticks, color=theme.highlight), run_time=1)
+            self.say("Zoomed in, the three spreads are the same, whatever the width.")
             self.wait(0.5)
             self.say(f"Measured variances: {scaled}, all close to 1.")
             self.wait(0.5)
 
     def axis_ticks(self, histogram, edges, source):
-        """Labels of the first edge, zero and the last edge under a histogram's axis, and what the axis measures."""
+        """Labels of the first edge, zero and the last edge under a histogram's axis."""
         theme = self.theme
         last = len(edges) - 1
         left = self.number(f"{source}[0]", 0).next_to(histogram.axis.get_start(), DOWN, buff=0.15)
@@ -183,27 +206,39 @@ class ScalingScene(ExplainerScene):
         with self.step("one-row-of-scores", "One query, one row of scores"):
             self.clear()
             heading = self.heading(f"One query, {format_number(len(self.keys), 0)} keys, width {format_number(t.row_d_k, 0)}")
-            seed = VGroup(
-                label(theme, "random vectors, seed", size=theme.small_size, color=theme.muted),
-                self.number("seed", 0, size=theme.small_size, color=theme.muted),
-            ).arrange(RIGHT, buff=0.15)
+            seed = label(theme, "random vectors (a fixed random seed)", size=theme.small_size, color=theme.muted)
             seed.next_to(heading, DOWN, buff=0.15).align_to(heading, LEFT)
             self.say(
                 f"Now one query against {format_number(len(self.keys), 0)} keys, each {format_number(t.row_d_k, 0)} numbers wide."
             )
             self.play(FadeIn(heading), FadeIn(raw_name), FadeIn(raw.col_labels))
-            self.say(f"They are random vectors too, drawn with seed {format_number(t.seed, 0)}.")
+            self.say("They are random vectors too, drawn with a fixed random seed.")
             self.play(FadeIn(seed))
             self.say(f"The raw scores q·k run from {format_number(low, 1)} to {format_number(high, 1)}.")
             self.play(FadeIn(raw.cells), FadeIn(raw.numbers, lag_ratio=0.15), run_time=1.5)
 
+    def chart(self, title, bars, slope_source: str, decimals: int) -> VGroup:
+        """A chart of attention weights under its title, and under it softmax's largest slope there, from the trace."""
+        theme = self.theme
+        slope = VGroup(
+            formula(theme, r"\text{largest } p\,(1-p) =", size=theme.aside_formula_size),
+            self.number(slope_source, decimals, size=theme.body_size),
+        ).arrange(RIGHT, buff=0.15)
+        return VGroup(title, bars, slope).arrange(DOWN, buff=0.22)
+
     def softmax_without_scaling(self):
-        """Step 5: softmax of the raw scores is nearly one-hot."""
+        """Step 5: softmax of the raw scores is nearly one-hot, and its gradient into the scores nearly vanishes."""
         t, theme = self.trace, self.theme
         winner = int(t.row_unscaled_weights.argmax())
-        unscaled = self.bars("row_unscaled_weights", self.keys, height=2.0, spacing=1.0, color=theme.query)
+        # Without and with scaling in a neutral pair: orange, blue and green mean query, key and value.
+        unscaled = self.bars("row_unscaled_weights", self.keys, height=1.5, spacing=1.0, color=theme.muted)
         self.unscaled_title = formula(theme, r"\mathrm{softmax}(q \cdot k_j)", size=theme.body_size)
-        self.unscaled_group = VGroup(self.unscaled_title, unscaled).arrange(DOWN, buff=0.35).move_to(CHARTS[0])
+        self.unscaled_group = self.chart(self.unscaled_title, unscaled, "row_unscaled_max_slope", 5)
+        # Under the row of scores and the divided row that step 6 puts beneath it.
+        self.unscaled_group.next_to(self.raw, DOWN, buff=self.raw.height + 0.55)
+        self.unscaled_group.set_x(CHARTS[0][0])
+        slope = self.unscaled_group[2]
+        tiny = format_number(t.row_unscaled_max_slope, 5)
         with self.step("softmax-without-scaling", "Softmax without scaling: nearly one-hot"):
             self.say("Softmax turns these raw scores into attention weights.")
             self.play(FadeIn(self.unscaled_title), GrowFromEdge(unscaled.bars, DOWN), FadeIn(unscaled.labels), run_time=1.2)
@@ -213,11 +248,17 @@ class ScalingScene(ExplainerScene):
                 "the others almost nothing."
             )
             self.play(Indicate(unscaled.numbers[winner], color=theme.highlight), run_time=1)
-            self.say("A softmax this saturated passes back almost no gradient: learning stalls.")
+            self.say(
+                f"The gradient softmax passes back into a score is at most p(1 − p): here only {tiny}.",
+                spoken=f"The gradient softmax passes back into a score is at most p times one minus p: here only {tiny}.",
+            )
+            self.play(FadeIn(slope, shift=UP * 0.1))
+            self.play(Indicate(slope[1], color=theme.highlight), run_time=1)
+            self.say("The gradient into the scores nearly vanishes, so W_Q and W_K barely learn.")
             self.wait(0.5)
 
     def softmax_with_scaling(self):
-        """Step 6: the same row divided by the square root of 64, then softmax: smooth."""
+        """Step 6: the same row divided by the square root of 64, then softmax: smooth, and its gradient back."""
         t, theme = self.trace, self.theme
         spread = t.row_scaled_scores
         scaled = self.grid("row_scaled_scores", 2, cell_width=1.3).next_to(self.raw, DOWN, buff=0.3)
@@ -225,11 +266,12 @@ class ScalingScene(ExplainerScene):
             RIGHT, buff=0.1
         )
         scale.next_to(scaled, LEFT, buff=0.4)
-        scaled_bars = self.bars("row_scaled_weights", self.keys, height=2.0, spacing=1.0, color=theme.value)
-        scaled_title = formula(theme, r"\mathrm{softmax}\left(\frac{q \cdot k_j}{\sqrt{d_k}}\right)", size=theme.body_size)
-        scaled_group = VGroup(scaled_title, scaled_bars).arrange(DOWN, buff=0.2)
-        scaled_group.move_to(CHARTS[1]).align_to(self.unscaled_group, DOWN)
+        scaled_bars = self.bars("row_scaled_weights", self.keys, height=1.5, spacing=1.0, color=theme.text)
+        scaled_title = formula(theme, r"\mathrm{softmax}(q \cdot k_j \,/\, \sqrt{d_k})", size=theme.body_size)
+        scaled_group = self.chart(scaled_title, scaled_bars, "row_scaled_max_slope", 2)
+        scaled_group.set_x(CHARTS[1][0]).align_to(self.unscaled_group, DOWN)
         scaled_title.match_y(self.unscaled_title)
+        slope = scaled_group[2]
         leader = int(t.row_scaled_weights.argmax())
         with self.step("softmax-with-scaling", "Softmax with scaling: q·k / √d_k"):
             self.say(f"d_k is {format_number(t.row_d_k, 0)}, so divide by its square root, {format_number(t.row_scale, 0)}.")
@@ -241,13 +283,20 @@ class ScalingScene(ExplainerScene):
             self.play(FadeIn(scaled_title), GrowFromEdge(scaled_bars.bars, DOWN), FadeIn(scaled_bars.labels), run_time=1.2)
             self.play(FadeIn(scaled_bars.numbers, lag_ratio=0.1))
             self.say(
-                f"Key {leader + 1} still leads with {format_number(t.row_scaled_weights[leader], 2)}, "
-                "but every key keeps a share, and a gradient."
+                f"Key {leader + 1} still leads with {format_number(t.row_scaled_weights[leader], 2)}, but every key keeps a share."
             )
             self.play(Indicate(scaled_bars.numbers[leader], color=theme.highlight), run_time=1)
+            self.say(
+                f"And the largest p(1 − p) is now {format_number(t.row_scaled_max_slope, 2)}: "
+                "the gradient reaches the scores again.",
+                spoken=f"And the largest p times one minus p is now {format_number(t.row_scaled_max_slope, 2)}: "
+                "the gradient reaches the scores again.",
+            )
+            self.play(FadeIn(slope, shift=UP * 0.1))
+            self.play(Indicate(slope[1], color=theme.highlight), run_time=1)
 
     def sum_up(self):
-        """Step 7: the takeaway."""
+        """Step 7: the takeaway, with the assumption it rests on."""
         theme = self.theme
         with self.step("takeaway", "Why √d_k: variance stays near 1"):
             self.clear()
@@ -259,8 +308,13 @@ class ScalingScene(ExplainerScene):
                 size=theme.formula_size,
             )
             summary.set_color(theme.muted)
-            VGroup(equation, summary).arrange(DOWN, buff=0.8)
-            self.say("Dividing by the square root of d_k keeps the scores' variance near 1 at any width.")
+            assumption = label(
+                theme, "assuming q and k have independent entries, mean 0, variance 1", size=theme.small_size, color=theme.muted
+            )
+            VGroup(equation, summary, assumption).arrange(DOWN, buff=0.6)
+            self.say("Dividing by the square root of d_k keeps the scores' variance near 1 at any width,")
             self.play(FadeIn(equation), FadeIn(summary, shift=UP * 0.2))
-            self.say("So softmax stays smooth instead of one-hot, and the model keeps learning.")
+            self.say("assuming q and k have independent entries with mean 0 and variance 1.")
+            self.play(FadeIn(assumption, shift=UP * 0.2))
+            self.say("So softmax stays smooth instead of one-hot, and gradient still reaches the queries and keys.")
             self.play(Indicate(equation[1], color=theme.highlight), run_time=1.2)

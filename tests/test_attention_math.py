@@ -227,6 +227,28 @@ def test_scaling_trace_measures_variance_close_to_d_k():
     assert trace.row_scaled_weights.max() < 0.8
 
 
+def test_scaling_trace_gradient_into_the_scores_matches_torch_autograd():
+    """The slopes the scene shows are softmax's Jacobian at each row, as torch's autograd computes it."""
+    trace = am.scaling_trace()
+    rows = (
+        (trace.row_raw_scores, trace.row_unscaled_jacobian, trace.row_unscaled_slopes, trace.row_unscaled_max_slope),
+        (trace.row_scaled_scores, trace.row_scaled_jacobian, trace.row_scaled_slopes, trace.row_scaled_max_slope),
+    )
+    for scores, jacobian, slopes, largest in rows:
+        expected = torch.autograd.functional.jacobian(lambda s: torch.softmax(s, -1), torch.tensor(scores)).numpy()
+        np.testing.assert_allclose(jacobian, expected, rtol=1e-10, atol=1e-15)
+        np.testing.assert_allclose(slopes, np.diag(expected), rtol=1e-10, atol=1e-15)
+        assert largest == pytest.approx(np.abs(expected).max(), rel=1e-10)
+        assert largest <= 0.25
+    # The scene's claim: without scaling, far less gradient reaches the scores (0.00024 against 0.25 here).
+    assert trace.row_unscaled_max_slope * 100 < trace.row_scaled_max_slope
+    # Dividing first, on the unscaled axis: every scaled product falls within two bins of 0 (a spike).
+    counts = trace.scaled_counts_on_raw_edges
+    assert counts.sum(axis=1).tolist() == [trace.n_samples] * len(trace.d_k_values)
+    middle = len(trace.hist_edges) // 2
+    assert counts[:, middle - 2 : middle + 2].sum() == counts.sum()
+
+
 def test_traces_are_reproducible_frozen_and_strict_json():
     a, c = am.scaling_trace(seed=7), am.scaling_trace(seed=8)
     assert [a.to_json(), c.to_json()] == to_json_in_a_fresh_process("am.scaling_trace(seed=7)", "am.scaling_trace(seed=8)")

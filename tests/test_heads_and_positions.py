@@ -45,6 +45,21 @@ def test_multi_head_trace_matches_torch_module(heads):
     np.testing.assert_allclose(t.weights, weights[0].detach().numpy(), rtol=1e-10, atol=1e-12)
 
 
+def test_each_heads_share_of_the_output_sums_to_torchs_output(heads):
+    """What the W_O step shows: every output number is the sum of one share per head, torch's output in all."""
+    t = heads
+    module = torch.nn.MultiheadAttention(t.d_model, t.n_heads, bias=False, batch_first=True, dtype=torch.float64)
+    with torch.no_grad():
+        module.in_proj_weight.copy_(torch.as_tensor(np.concatenate([t.w_q.T, t.w_k.T, t.w_v.T])))
+        module.out_proj.weight.copy_(torch.as_tensor(np.array(t.w_o.T)))
+    x = torch.as_tensor(np.array(t.x))[None]
+    output = module(x, x, x, need_weights=False)[0][0].detach().numpy()
+    assert t.output_parts.shape == (t.n_heads, *t.output.shape)
+    np.testing.assert_allclose(t.output_parts.sum(axis=0), output, rtol=1e-10, atol=1e-12)
+    # No head's share is zero: each output number really mixes every head.
+    assert (np.abs(t.output_parts) > 1e-6).all()
+
+
 @pytest.mark.parametrize("n_heads", [1, 2, 8])
 def test_splitting_into_heads_adds_no_parameters_or_multiply_adds(n_heads):
     """What the no-extra-cost step shows: PyTorch's module has as many parameters with 1 head as with h, and the

@@ -25,13 +25,42 @@ def lines(scene) -> list[str]:
 
 
 @pytest.mark.xdist_group("scaling")
-def test_scaling_calls_its_row_random_and_names_the_seed(scaling):
+def test_scaling_calls_its_row_random_and_its_seed_fixed_alike_on_screen_and_aloud(scaling):
     step = next(step for step in scaling.steps if step.name == "one-row-of-scores")
     seed = format_number(scaling.trace.seed, 0)
-    assert any("random" in line.text and f"seed {seed}" in line.text for line in step.lines)
+    said = [line for line in step.lines if "random" in line.text]
+    # Caption and voice say the same words: "a fixed random seed", its number only in the page's settings.
+    assert said and all("a fixed random seed" in line.text and "a fixed random seed" in line.spoken for line in said)
     texts = scaling.recording.texts[step.name]
-    assert "random vectors, seed" in texts and seed in texts
+    assert "random vectors (a fixed random seed)" in texts
+    assert not any(f"seed {seed}" in line for line in lines(scaling))
     assert not any("real" in line for line in lines(scaling))
+
+
+@pytest.mark.xdist_group("scaling")
+def test_scaling_shows_the_gradient_claim_with_the_trace_numbers(scaling):
+    """The slopes said and shown are the trace's p(1 − p), and the unscaled one is the far smaller."""
+    t = scaling.trace
+    tiny, back = format_number(t.row_unscaled_max_slope, 5), format_number(t.row_scaled_max_slope, 2)
+    without = next(step for step in scaling.steps if step.name == "softmax-without-scaling")
+    with_ = next(step for step in scaling.steps if step.name == "softmax-with-scaling")
+    assert any(tiny in line.text for line in without.lines) and tiny in scaling.recording.texts[without.name]
+    assert any(back in line.text for line in with_.lines) and back in scaling.recording.texts[with_.name]
+    assert float(tiny) * 100 < float(back)
+    # Said as the source says it: the gradient into the scores, not "learning stalls".
+    assert not any("stalls" in line or "keeps learning" in line for line in lines(scaling))
+
+
+@pytest.mark.xdist_group("scaling")
+def test_scaling_divides_on_the_unscaled_axis_before_zooming_and_says_so(scaling):
+    step = next(step for step in scaling.steps if step.name == "divide-by-sqrt-dk")
+    texts = [line.text for line in step.lines]
+    t = scaling.trace
+    raw = format_number(t.hist_edges[-1], 0)
+    scaled = format_number(t.scaled_hist_edges[-1], 0)
+    same_axis = next(i for i, text in enumerate(texts) if "same axis" in text)
+    zoom = next(i for i, text in enumerate(texts) if "zoom" in text.lower())
+    assert raw in texts[same_axis] and scaled in texts[zoom] and same_axis < zoom
 
 
 @pytest.mark.xdist_group("scaling")

@@ -84,7 +84,16 @@ REQUIRED_SOURCES = {
         "x[:, 0:2]",
         "q[:, 0:2]",
         "q[:, 14:16]",
-        *(f"weights[{h}]" for h in range(8)),
+        # The heatmaps print one query's row ("cat"); colour carries the rest.
+        *(f"weights[{h}, 1]" for h in range(8)),
+        "weights[0, 1]",
+        "v_heads[0]",
+        "head_outputs[0]",
+        # One output number as the sum of every head's share (heads 1, 2 and 8 drawn, "⋯" for the rest).
+        "output_parts[0, 1, 0]",
+        "output_parts[1, 1, 0]",
+        "output_parts[7, 1, 0]",
+        "output[1, 0]",
         "head_outputs[0, :, 0:2]",
         "head_outputs[7, :, 0:2]",
         "concat[:, 0:2]",
@@ -333,6 +342,18 @@ def test_self_attention_weighted_sum_adds_up_on_screen():
     output, output_decimals = read(f"output[{i}]")
     total = np.sum(products, axis=0)
     assert (np.abs(total - output) <= output_bound + 0.5 * 10.0**-output_decimals + 1e-9).all(), (total, output)
+
+
+def test_multi_head_names_no_internal_video_and_cites_trained_heads():
+    scene = built_scene("multi-head")
+    lines = [line.text for step in scene.steps for line in step.lines]
+    assert not any("trained-heads" in line or "next layer" in line for line in lines)
+    assert any("layer norm" in line and "feed-forward" in line for line in lines)
+    texts = set().union(*scene.recording.texts.values())
+    assert any("Clark et al. 2019" in text for text in texts)
+    # The seed was picked for its look: said on screen and aloud alike, never as a bare number.
+    assert not any(f"seed {scene.trace.seed}" in line for line in lines)
+    assert any("picked" in line.text and "picked" in line.spoken for step in scene.steps for line in step.lines)
 
 
 def test_scene_shows_its_key_numbers(scene):

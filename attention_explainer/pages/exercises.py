@@ -147,13 +147,21 @@ def scaling_exercises(trace: ScalingTrace) -> list[Exercise]:
         ),
         Exercise(
             f"These are the raw scores of one query against {len(keys)} keys (d_k = {trace.row_d_k}; "
-            f"random vectors, seed {trace.seed}). "
+            f"random vectors, a fixed random seed: {trace.seed}). "
             "Apply softmax to them as they are, then after dividing by √d_k. Which is nearly one-hot?",
             given=[Table("raw scores q · k", trace.row_raw_scores, 2, columns=keys)],
             answer=[
                 Table("attention weights without scaling", trace.row_unscaled_weights, 3, columns=keys),
                 Table(f"scores ÷ {format_number(trace.row_scale, 0)}", trace.row_scaled_scores, 3, columns=keys),
                 Table("attention weights with scaling", trace.row_scaled_weights, 3, columns=keys),
+            ],
+        ),
+        Exercise(
+            "Softmax's gradient into score j from weight j is p_j (1 − p_j). Compute it for every key, without and "
+            "with scaling. Which row passes almost no gradient back to the scores (and so to W_Q and W_K)?",
+            answer=[
+                Table("p (1 − p) without scaling", trace.row_unscaled_slopes, 5, columns=keys),
+                Table("p (1 − p) with scaling", trace.row_scaled_slopes, 3, columns=keys),
             ],
         ),
     ]

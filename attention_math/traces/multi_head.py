@@ -67,6 +67,9 @@ class MultiHeadTrace(Trace):
         Head outputs side by side again, ``(seq, d_model)``.
     output
         ``concat @ w_o``, ``(seq, d_model)``.
+    output_parts
+        ``(n_heads, seq, d_model)``: head h's share of the output, its columns of ``concat`` times its
+        rows of ``w_o``; summed over the heads they give ``output``, so every output number mixes all heads.
     source
         Where the inputs come from, said on screen.
     cost_models
@@ -122,6 +125,7 @@ class MultiHeadTrace(Trace):
     head_outputs: np.ndarray
     concat: np.ndarray
     output: np.ndarray
+    output_parts: np.ndarray
     source: str
     cost_models: tuple[str, ...]
     cost_projection_params: np.ndarray
@@ -203,6 +207,9 @@ def multi_head_trace(
         head_outputs=result.head_outputs,
         concat=result.concat,
         output=result.output,
+        output_parts=np.stack(
+            [result.concat[:, h * d_head : (h + 1) * d_head] @ w_o[h * d_head : (h + 1) * d_head] for h in range(n_heads)]
+        ),
         source=f"random embeddings and projection matrices, numpy default_rng({seed})",
         cost_models=(f"1 head of {d_model}", f"{n_heads} heads of {d_head}"),
         cost_projection_params=np.array([projections, projections]),

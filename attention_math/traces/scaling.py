@@ -1,7 +1,7 @@
 """Why attention divides by sqrt(d_k): sampled dot products grow with d_k, and softmax saturates.
 
-Follows seed 001 part 3 (1000 random pairs for d_k = 8, 64, 512) and seed 003
-"Why scaling matters" (one row of scores at d_k = 64, divided by 8).
+1000 random pairs for d_k = 8, 64, 512, then one row of scores at d_k = 64, divided by 8, with
+softmax's gradient at both rows (Vaswani et al. 2017, 3.2.1 and footnote 4).
 """
 
 from __future__ import annotations
@@ -38,6 +38,9 @@ class ScalingTrace(Trace):
         A histogram per width of the dot products, on shared bin edges.
     scaled_hist_edges, scaled_hist_counts
         The same for the scaled dot products.
+    scaled_counts_on_raw_edges
+        ``(len(d_k_values), bins)``: the scaled dot products counted on ``hist_edges``, the unscaled axis,
+        so dividing can be drawn before zooming in (they pile up in the bins next to 0).
     row_d_k
         Width of the one query row compared under softmax.
     row_query, row_keys
@@ -48,6 +51,14 @@ class ScalingTrace(Trace):
         ``row_keys @ row_query``, and that divided by ``row_scale``.
     row_unscaled_weights, row_scaled_weights
         Softmax of each: nearly one-hot, and smooth.
+    row_unscaled_jacobian, row_scaled_jacobian
+        ``(n_keys, n_keys)``: softmax's Jacobian at each row, ``d weight_i / d input_j = p_i (δ_ij − p_j)``,
+        where the input is the score softmax is given (q·k, or q·k / sqrt(d_k)): the gradient that flows
+        back into the scores, and from them into the projections that make q and k.
+    row_unscaled_slopes, row_scaled_slopes
+        The Jacobians' diagonals, ``p (1 − p)`` per key.
+    row_unscaled_max_slope, row_scaled_max_slope
+        The largest entry of each Jacobian (in size): the largest ``p (1 − p)``, at most 0.25.
     """
 
     seed: int
@@ -61,6 +72,7 @@ class ScalingTrace(Trace):
     hist_counts: np.ndarray
     scaled_hist_edges: np.ndarray
     scaled_hist_counts: np.ndarray
+    scaled_counts_on_raw_edges: np.ndarray
     row_d_k: int
     row_query: np.ndarray
     row_keys: np.ndarray
@@ -69,6 +81,17 @@ class ScalingTrace(Trace):
     row_scaled_scores: np.ndarray
     row_unscaled_weights: np.ndarray
     row_scaled_weights: np.ndarray
+    row_unscaled_jacobian: np.ndarray
+    row_scaled_jacobian: np.ndarray
+    row_unscaled_slopes: np.ndarray
+    row_scaled_slopes: np.ndarray
+    row_unscaled_max_slope: float
+    row_scaled_max_slope: float
+
+
+def _softmax_jacobian(weights: np.ndarray) -> np.ndarray:
+    """Jacobian of softmax at the point where it gives ``weights``: ``diag(p) − p pᵀ``."""
+    return np.diag(weights) - np.outer(weights, weights)
 
 
 def _shared_histograms(samples: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray]:
@@ -89,8 +112,7 @@ def scaling_trace(
 ) -> ScalingTrace:
     """Sample dot products of unit-variance vectors and compare softmax with and without scaling.
 
-    Follows seed 001 part 3 (1000 random pairs for d_k = 8, 64, 512) and seed 003
-    "Why scaling matters" (one row of scores at d_k = 64, divided by 8).
+    1000 random pairs for d_k = 8, 64, 512, then one row of scores at d_k = 64, divided by 8.
     """
     rng = np.random.default_rng(seed)
     dots, scaled = [], []
@@ -109,6 +131,8 @@ def scaling_trace(
     row_raw = attention_scores(row_query[np.newaxis], row_keys, scale=False)[0]  # (n_keys,)
     row_scale = float(np.sqrt(row_d_k))
     row_scaled = row_raw / row_scale
+    unscaled_weights, scaled_weights = softmax(row_raw), softmax(row_scaled)
+    unscaled_jacobian, scaled_jacobian = _softmax_jacobian(unscaled_weights), _softmax_jacobian(scaled_weights)
     return ScalingTrace(
         seed=seed,
         d_k_values=tuple(int(d) for d in d_k_values),
@@ -121,12 +145,19 @@ def scaling_trace(
         hist_counts=hist_counts,
         scaled_hist_edges=scaled_hist_edges,
         scaled_hist_counts=scaled_hist_counts,
+        scaled_counts_on_raw_edges=np.stack([np.histogram(row, bins=hist_edges)[0] for row in scaled]),
         row_d_k=row_d_k,
         row_query=row_query,
         row_keys=row_keys,
         row_scale=row_scale,
         row_raw_scores=row_raw,
         row_scaled_scores=row_scaled,
-        row_unscaled_weights=softmax(row_raw),
-        row_scaled_weights=softmax(row_scaled),
+        row_unscaled_weights=unscaled_weights,
+        row_scaled_weights=scaled_weights,
+        row_unscaled_jacobian=unscaled_jacobian,
+        row_scaled_jacobian=scaled_jacobian,
+        row_unscaled_slopes=np.diag(unscaled_jacobian).copy(),
+        row_scaled_slopes=np.diag(scaled_jacobian).copy(),
+        row_unscaled_max_slope=float(np.abs(unscaled_jacobian).max()),
+        row_scaled_max_slope=float(np.abs(scaled_jacobian).max()),
     )

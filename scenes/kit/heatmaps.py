@@ -206,10 +206,12 @@ class HeadGrid(VGroup):
             if edge and text.width > cell_w:
                 text.align_to(heatmap.cell(0, j), RIGHT)
             labels.add(text)
-        stagger = max(text.height for text in labels) + 0.08
-        for j, text in enumerate(labels):
-            if (col * n + j) % 2:
-                text.shift(UP * stagger)
+        # Two lines only when a word is wider than its cell: short words read best on one line.
+        if any(text.width > cell_w - 0.12 for text in labels):
+            stagger = max(text.height for text in labels) + 0.08
+            for j, text in enumerate(labels):
+                if (col * n + j) % 2:
+                    text.shift(UP * stagger)
         return labels
 
 
