@@ -75,7 +75,12 @@ def attention_exercises(trace: AttentionTrace) -> list[Exercise]:
                 "Here Q = K = V = X, with no W_Q, W_K, W_V (a shortcut): a word's score with itself is its squared "
                 "length, which favours its own column."
                 if trace.w_q is None and trace.self_scores.size
-                else ""
+                else (
+                    "The embeddings X are made up, not learned, and W_Q, W_K, W_V are random: the scores carry no "
+                    "learned meaning. Words given larger embeddings tend to get larger scores, for every query."
+                    if "W_Q, W_K, W_V drawn from default_rng" in trace.source
+                    else ""
+                )
             ),
         ),
         Exercise(
