@@ -536,3 +536,13 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
         change = t.final_state_change
         fading = f"Change “{t.tokens[0]}”: it moves {format_number(change[0], 2)}. Change “{t.tokens[-1]}”: {format_number(change[-1], 2)}."
         assert fading in said["early-words-fade"] and change[0] < change[-1]
+        # The alignment lines are hand-drawn and said so; the two kinds of attention are named apart.
+        assert "drawn here by hand" in said["direct-access"]
+        assert any(text.startswith("Yellow lines drawn by hand") for text in scene.recording.texts["direct-access"])
+        assert "Bahdanau" in said["direct-access"] and "Self-attention" in said["direct-access"]
+        assert "self-attention" in said["path-lengths"] and "self-attention" in said["attention-paths"]
+        # The 24 numbers are the words' embeddings, counted as the trace holds them, not the hidden states on screen.
+        n, d = t.embeddings.shape
+        assert n * d == t.sentence_numbers
+        assert f"{n} words of {d} numbers each: {t.sentence_numbers} numbers go in" in said["bottleneck"]
+        assert not any("seed 42" in text for texts in scene.recording.texts.values() for text in texts)
