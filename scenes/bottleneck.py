@@ -5,7 +5,10 @@ random (said on screen). How much of each word is left in that vector is measure
 the last state's change when one word's numbers change. Setting ``np.tril`` (RNN) against
 ``np.ones`` (attention) would mix up two things: which words can be reached (a causal mask gives attention the same
 triangle as an RNN) and how many steps it takes (the RNN's real weakness). The scene
-shows path lengths instead, as in Vaswani et al. 2017, section 4.
+shows path lengths instead, as in Vaswani et al. 2017, section 4. Two kinds of attention are
+named apart: self-attention (English word to English word, the Transformer, 2017) in the path
+lengths, and the translator's attention over the English words (Bahdanau et al. 2015) at the end,
+whose alignment lines are drawn by hand and say so on screen.
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ from .theme import format_number
 
 RNN_FORMULA = r"h_t = \tanh(x_t W_x + h_{t-1} W_h)"
 PATH_CELL_WIDTH, PATH_CELL_HEIGHT = 0.8, 0.55
+STATE_CELL_WIDTH = 1.2
+"""A hidden state's cells: "−0.53" at the small size clear of both borders."""
 RNN_PATHS_X, ATTENTION_PATHS_X = -3.2, 3.5
 """Centres of the two path-length matrices' cells."""
 
@@ -101,12 +106,14 @@ class BottleneckScene(ExplainerScene):
             write_name = label(theme, "translator writes", size=theme.small_size, color=theme.muted)
             write_name.next_to(writes, RIGHT, buff=0.3)
 
-            self.say(f"Translate “{' '.join(t.tokens)}” into Spanish.")
+            sentence = " ".join(t.tokens)
+            # Spoken, the quoted sentence is announced: a voice drops the quotation marks.
+            self.say(f"Translate “{sentence}” into Spanish.", spoken=f"Translate the sentence, {sentence}, into Spanish.")
             self.play(FadeIn(heading), FadeIn(english, lag_ratio=0.1), run_time=1.2)
             self.say("Before attention, an RNN read the English words one by one.")
             self.play(GrowArrow(reads), FadeIn(read_name), run_time=1.0)
             untrained = self.note_lines(
-                (f"This RNN is untrained: random weights (seed {t.seed}). A trained one has the same shapes.",)
+                ("This RNN is untrained: random weights, from a fixed random seed.", "A trained one has the same shapes.")
             )
             self.say(f"It handed the translator one fixed-size vector: {format_number(t.state_numbers, 0)} numbers here.")
             self.play(FadeIn(vector), FadeIn(vector_box), FadeIn(vector_name))
@@ -120,7 +127,7 @@ class BottleneckScene(ExplainerScene):
 
     def state_column(self, index: int, x: float, top: float):
         """Hidden state ``index`` as a column of cells, its top edge at ``top``."""
-        grid = self.grid(f"hidden_states[{index}]", 2, cell_width=1.0, cell_height=0.5)
+        grid = self.grid(f"hidden_states[{index}]", 2, cell_width=STATE_CELL_WIDTH, cell_height=0.5)
         for d, (cell, number) in enumerate(zip(grid.cells, grid.numbers)):
             cell.move_to(RIGHT * x + UP * (top - 0.25 - 0.5 * d))
             number.move_to(cell)
@@ -169,7 +176,7 @@ class BottleneckScene(ExplainerScene):
                 )
             self.say(f"But it always holds {format_number(t.state_numbers, 0)} numbers, however long the sentence.")
             self.play(*[Indicate(s.cells, color=theme.highlight, scale_factor=1.03) for s in states], run_time=1.0)
-            self.states, self.state_names, self.equation = states, names, equation
+            self.states, self.state_names, self.equation, self.words = states, names, equation, words
 
     # --- 3. the bottleneck ------------------------------------------------------------
 
@@ -178,9 +185,11 @@ class BottleneckScene(ExplainerScene):
         with self.step("bottleneck", "The bottleneck: only the last state"):
             last = self.states[-1]
             box = SurroundingRectangle(VGroup(last.cells, self.state_names[-1]), color=theme.highlight, buff=0.1)
+            n, d = t.embeddings.shape
             squeeze = VGroup(
+                label(theme, f"{n} words × {d} numbers =", color=theme.muted),
                 self.number("sentence_numbers", 0, size=theme.body_size),
-                label(theme, "numbers in the sentence  →  only", color=theme.muted),
+                label(theme, "in  →  only", color=theme.muted),
                 self.number("state_numbers", 0, size=theme.body_size, color=theme.highlight),
                 label(theme, "reach the translator", color=theme.muted),
             ).arrange(RIGHT, buff=0.2)
@@ -192,11 +201,15 @@ class BottleneckScene(ExplainerScene):
             self.say("Only the last state reaches the translator.")
             self.play(FadeIn(box), *dims, run_time=1.0)
             self.say(
-                f"{format_number(t.sentence_numbers, 0)} numbers of sentence, squeezed into "
-                f"{format_number(t.state_numbers, 0)}: that is the bottleneck."
+                f"{n} words of {d} numbers each: {format_number(t.sentence_numbers, 0)} numbers go in, squeezed into "
+                f"{format_number(t.state_numbers, 0)}. That is the bottleneck."
             )
-            self.play(self.equation.animate.set_opacity(0).shift(RULE_SINKS), FadeIn(squeeze), run_time=1.0)
-            self.say("And the same rule mixes in every word, even “the” and “on”.")
+            self.play(
+                self.equation.animate.set_opacity(0).shift(RULE_SINKS),
+                FadeIn(squeeze),
+                Indicate(self.words, color=theme.highlight, scale_factor=1.05),
+                run_time=1.2,
+            )
             self.play(Indicate(last.numbers, color=theme.highlight, scale_factor=1.05))
 
     # --- 4. how much of each word is left ------------------------------------------
@@ -224,7 +237,7 @@ class BottleneckScene(ExplainerScene):
                 self.number("nudge", 1, size=theme.small_size),
             ).arrange(RIGHT, buff=0.08)
             axis.set_color(theme.muted).next_to(heading, DOWN, buff=0.3).align_to(heading, LEFT)
-            note = self.note_lines((f"untrained RNN, random weights (seed {t.seed}): what this one keeps, not a law",))
+            note = self.note_lines(("untrained RNN, random weights (a fixed random seed): what this one keeps, not a law",))
 
             self.say(f"Add {format_number(t.nudge, 1)} to every number of one word, and measure how far the last state moves.")
             self.play(FadeIn(heading), FadeIn(axis), FadeIn(bars.labels), FadeIn(note))
@@ -262,7 +275,7 @@ class BottleneckScene(ExplainerScene):
             VGroup(rnn, attention).move_to(HOPS_AT).shift(ROW_NAMES_ROOM)
             row_names = VGroup(
                 label(theme, "RNN", color=theme.highlight).next_to(rnn.cells, LEFT, buff=0.3),
-                label(theme, "attention", color=theme.query).next_to(attention.cells, LEFT, buff=0.3),
+                label(theme, "self-attention", color=theme.key).next_to(attention.cells, LEFT, buff=0.3),
             )
             words = TokenRow(theme, t.tokens, size=theme.body_size, buff=0.6).move_to(HOP_WORDS_AT)
             hops = VGroup(
@@ -278,10 +291,10 @@ class BottleneckScene(ExplainerScene):
                 ]
             )
             direct = CurvedArrow(
-                words[0].get_top() + UP * 0.05, words[-1].get_top() + UP * 0.05, angle=-0.55, color=theme.query, stroke_width=4
+                words[0].get_top() + UP * 0.05, words[-1].get_top() + UP * 0.05, angle=-0.55, color=theme.key, stroke_width=4
             )
             rnn_count = self.step_count("RNN:", f"rnn_hops[{n - 1}]", "steps", theme.highlight).next_to(hops, DOWN, buff=0.2)
-            attention_count = self.step_count("attention:", f"attention_hops[{n - 1}]", "step", theme.query)
+            attention_count = self.step_count("self-attention:", f"attention_hops[{n - 1}]", "step", theme.key)
             attention_count.next_to(direct, UP, buff=0.1)
 
             self.say(f"Count the steps from “{t.tokens[0]}” to each word.")
@@ -294,7 +307,10 @@ class BottleneckScene(ExplainerScene):
                 f"“{t.tokens[0]}” reaches “{t.tokens[-1]}” after {format_number(t.rnn_hops[-1], 0)} steps: n − 1 for n words."
             )
             self.play(FadeIn(rnn_count))
-            self.say("With attention, any two words are one step apart.")
+            self.say(
+                "With self-attention, as in the Transformer of 2017, any two English words are one step apart.",
+                spoken="With self-attention, as in the Transformer of twenty seventeen, any two English words are one step apart.",
+            )
             self.play(FadeIn(row_names[1]), FadeIn(attention.cells), FadeIn(attention.numbers, lag_ratio=0.2), run_time=1.2)
             self.play(FadeIn(direct), FadeIn(attention_count))
             self.say("Long paths are where RNNs forget: the longer the path, the harder it is to learn.")
@@ -362,23 +378,23 @@ class BottleneckScene(ExplainerScene):
         with self.step("attention-paths", "Every pair through attention: one step"):
             causal = self.path_grid("causal_attention_path_lengths", ATTENTION_PATHS_X)
             full = self.path_grid("attention_path_lengths", ATTENTION_PATHS_X)
-            causal_title = self.matrix_title("Attention, causal mask", causal, theme.query)
-            full_title = self.matrix_title("Attention, no mask", full, theme.query)
+            causal_title = self.matrix_title("Self-attention, causal mask", causal, theme.key)
+            full_title = self.matrix_title("Self-attention, no mask", full, theme.key)
 
-            self.say("Now attention with a causal mask, as in GPT.")
+            self.say("Now self-attention with a causal mask, as in GPT.")
             self.play(FadeIn(causal_title), FadeIn(causal.row_labels), FadeIn(causal.col_labels), FadeIn(causal.cells))
             self.play(FadeIn(causal.numbers), run_time=0.8)
             self.say("It reaches the same words as the RNN: the same triangle.")
             self.play(Indicate(self.upper_numbers(self.rnn_paths)), Indicate(self.upper_numbers(causal)), run_time=1.2)
             self.say("But every path is one step, however far apart the words.")
             self.play(Indicate(self.lower_cells(causal), color=theme.highlight, scale_factor=1.05), run_time=1.2)
-            self.say("Remove the mask: attention reaches every word, still in one step.")
+            self.say("Remove the mask: self-attention reaches every word, still in one step.")
             self.play(
                 ReplacementTransform(causal_title, full_title),
                 ReplacementTransform(VGroup(causal.cells, causal.numbers), VGroup(full.cells, full.numbers)),
                 run_time=1.2,
             )
-            self.say("The mask decides which words are reached. Attention keeps every path short.")
+            self.say("The mask decides which words are reached. Self-attention keeps every path short.")
             self.play(Indicate(VGroup(self.rnn_paths.cell(len(t.tokens) - 1, 0), self.rnn_paths.number(len(t.tokens) - 1, 0))))
 
     # --- 8. direct access ---------------------------------------------------------------
@@ -389,7 +405,7 @@ class BottleneckScene(ExplainerScene):
         gato, alfombra = t.target_tokens.index("gato"), t.target_tokens.index("alfombra")
         with self.step("direct-access", "With attention: direct access"):
             self.clear()
-            heading = self.heading("With attention: direct access")
+            heading = self.heading("The translator attends to the English words")
             english = TokenRow(theme, t.tokens, size=theme.body_size, buff=0.4).move_to(ENGLISH_AT)
             spanish = TokenRow(theme, t.target_tokens, color=theme.value, size=theme.body_size).move_to(SPANISH_AT)
             links = VGroup(
@@ -403,16 +419,33 @@ class BottleneckScene(ExplainerScene):
                 Line(spanish[gato].get_top(), english[cat].get_bottom(), color=theme.highlight, stroke_width=6),
                 Line(spanish[alfombra].get_top(), english[mat].get_bottom(), color=theme.highlight, stroke_width=6),
             )
-            benefits = label(theme, "no bottleneck  ·  one step at any distance  ·  learned focus", color=theme.muted)
+            drawn = self.note_lines(
+                ("Yellow lines drawn by hand: where a trained translator looks (as in Bahdanau et al. 2015).",)
+            )
+            benefits = VGroup(
+                label(theme, "translator → English words (2015): no bottleneck, a learned focus", size=theme.small_size),
+                label(theme, "self-attention, English ↔ English (2017): one step at any distance", size=theme.small_size),
+            ).arrange(DOWN, buff=0.2)
+            benefits[0].set_color(theme.muted)
+            benefits[1].set_color(theme.key)
             benefits.move_to(BENEFITS_AT)
 
-            self.say("With attention, the translator keeps a vector for every English word.")
+            self.say(
+                "Attention began in translation, Bahdanau et al. 2015: the translator keeps a vector for every English word.",
+                spoken="Attention began in translation, with Bahdanau and colleagues in twenty fifteen: "
+                "the translator keeps a vector for every English word.",
+            )
             self.play(FadeIn(heading), FadeIn(english), FadeIn(spanish))
             self.say("Each Spanish word can look at any of them, in one step.")
             self.play(FadeIn(links), run_time=1.2)
-            self.say(f"Trained, it learns where to look: “{t.target_tokens[gato]}” at “{t.tokens[cat]}”,")
-            self.play(FadeIn(strong[0]), Indicate(spanish[gato], color=theme.highlight))
+            self.say(f"Trained, it learns where to look, drawn here by hand: “{t.target_tokens[gato]}” at “{t.tokens[cat]}”,")
+            self.play(FadeIn(strong[0]), FadeIn(drawn), Indicate(spanish[gato], color=theme.highlight))
             self.say(f"and “{t.target_tokens[alfombra]}” at “{t.tokens[mat]}”.")
             self.play(FadeIn(strong[1]), Indicate(spanish[alfombra], color=theme.highlight))
-            self.say("No bottleneck, one step at any distance, and a focus that is learned.")
-            self.play(FadeIn(benefits, shift=UP * 0.2))
+            self.say("This attention removed the bottleneck, and its focus is learned.")
+            self.play(FadeIn(benefits[0], shift=UP * 0.2))
+            self.say(
+                "Self-attention, in 2017, then linked the English words to each other in one step.",
+                spoken="Self-attention, in twenty seventeen, then linked the English words to each other in one step.",
+            )
+            self.play(FadeIn(benefits[1], shift=UP * 0.2))

@@ -2,7 +2,10 @@
 
 The library analogy ("What am I looking for?" / "What do I contain?"), with hand-made
 4-number embeddings of "The cat sat on the mat" and seeded random 4x4 projection
-matrices W_Q, W_K, W_V (the default seed of every scene, not one picked for its look).
+matrices W_Q, W_K, W_V (the default seed of every trace, not one picked for its look).
+W and the projections show their first two columns (fewer, larger numbers); Q, K and V
+end side by side. The score table's bright columns are said to come from the hand-made
+embeddings (the words given the largest numbers), which the trace checks, never read as meaning.
 """
 
 from __future__ import annotations
@@ -23,11 +26,19 @@ from manim import (
 )
 
 from attention_math import THE_CAT_SAT, sentence_example
-from attention_math.traces.qkv import QKV_SEED, most_asymmetric_key, qkv_trace, same_embeddings, top_keys
+from attention_math.traces.qkv import (
+    QKV_SEED,
+    bright_keys,
+    longest_embeddings,
+    most_asymmetric_key,
+    qkv_trace,
+    same_embeddings,
+    top_keys,
+)
 
 from .kit import ExplainerScene
 from .kit.heatmaps import attention_heatmap, axis_names
-from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_LEFT, center_between, keep_inside
+from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, SAFE_LEFT, center_between, keep_inside
 from .kit.tables import NumberGrid
 from .kit.text import elided_label, formula, label, word_rows
 from .kit.worked_sums import WorkedSum
@@ -36,11 +47,21 @@ from .theme import format_number
 CELLS = {"cell_width": 1.0, "cell_height": 0.58}
 """Matrix cells wide enough that "−0.98" keeps the readable size with room either side."""
 
+WIDE_CELLS = {"cell_width": 1.3, "cell_height": 0.6}
+"""Cells for two-decimal numbers at the small size, with room either side ("−0.98" clear of its borders)."""
+
+SHOWN_COLUMNS = 2
+"""Columns of W and of Q, K, V drawn; an ellipsis stands for the rest (fewer, larger numbers)."""
+
+ELLIPSIS_ROOM = 0.45
+"""Width an ellipsis right of a matrix takes, gap included."""
+
+SLOT_GAP = 0.55
+"""Room between Q, K and V side by side."""
+
 RECIPES_AT = RIGHT * 2.2 + UP * 0.5
 """Where Q = X W_Q, K = X W_K, V = X W_V are written, right of X."""
 
-NARROWEST_CELL = 0.95
-"""Narrowest cell of a two-decimal matrix: "−0.57" keeps the readable size in it, with a margin."""
 
 PROJECTION_GAP = 0.5
 """Room between X, W and the result, for the "·" and "=" between them."""
@@ -89,11 +110,28 @@ class QKVScene(ExplainerScene):
         self.cells = cells if n <= 6 else {**cells, "cell_height": 0.5}
         widest = max(label(theme, token, size=theme.small_size).width for token in t.query_tokens)
         # Long words: X in narrow cells, and the words cut to what leaves W and the result readable cells.
-        self.x_cells = {"cell_width": 0.7} if widest <= 0.85 else {"cell_width": 0.6, "font_size": theme.min_size}
-        room = CONTENT_WIDTH - 2 * PROJECTION_GAP - 0.1 - 8 * NARROWEST_CELL - 4 * self.x_cells["cell_width"] - 0.15
-        self.words = [
-            elided_label(theme, token, min(LABEL_WIDTH, room), size=theme.small_size).original_text for token in t.query_tokens
-        ]
+        self.x_cells = {"cell_width": 0.85, "font_size": theme.small_size} if widest <= 1.2 else {"cell_width": 0.6}
+        elided = 2 * (SHOWN_COLUMNS * WIDE_CELLS["cell_width"] + ELLIPSIS_ROOM)
+        room = CONTENT_WIDTH - 2 * PROJECTION_GAP - elided - 4 * self.x_cells["cell_width"] - 0.15
+        self.words = self.cut_words(min(LABEL_WIDTH, room))
+        # Q, K and V side by side: three elided matrices, each with its words.
+        slot = (CONTENT_WIDTH - 2 * SLOT_GAP) / 3 - SHOWN_COLUMNS * WIDE_CELLS["cell_width"] - ELLIPSIS_ROOM - 0.15
+        self.slot_words = self.cut_words(slot)
+        # Q and K whole, side by side, for one dot product.
+        self.meet_words = self.cut_words((CONTENT_WIDTH - 0.4) / 2 - 4 * WIDE_CELLS["cell_width"] - 0.15)
+
+    def cut_words(self, width: float) -> list[str]:
+        """The sentence's words, each cut with an ellipsis to ``width`` at the small size."""
+        theme = self.theme
+        return [elided_label(theme, token, width, size=theme.small_size).original_text for token in self.trace.query_tokens]
+
+    def elided_grid(self, name: str, **kwargs) -> NumberGrid:
+        """The first :data:`SHOWN_COLUMNS` columns of the trace's matrix ``name``, an ellipsis right of them for the rest."""
+        theme = self.theme
+        grid = self.grid(f"{name}[:, 0:{SHOWN_COLUMNS}]", 2, **{**WIDE_CELLS, "font_size": theme.small_size}, **kwargs)
+        grid.more = label(theme, "…", size=theme.body_size, color=theme.muted).next_to(grid.cells, RIGHT, buff=0.12)
+        grid.add(grid.more)
+        return grid
 
     def show_library(self):
         """Step 1: the library analogy, one row per role."""
@@ -101,12 +139,12 @@ class QKVScene(ExplainerScene):
         rows = [
             ("Query", "What am I looking for?", "your search term", theme.query),
             ("Key", "What do I contain?", "book titles and tags", theme.key),
-            ("Value", "What do I hand over?", "book contents", theme.value),
+            ("Value", "What do I hand over?", "a blend of contents", theme.value),
         ]
         lines = (
             "The query is your search term: what am I looking for?",
             "The keys are the titles: what does each book contain?",
-            "The values are the contents: what you take home when a title matches.",
+            "The values are the contents: you take home a blend of them, most from the best matches.",
         )
         with self.step("library", "Query, key, value: a library search"):
             self.say("Attention works like searching a library.")
@@ -135,7 +173,8 @@ class QKVScene(ExplainerScene):
                 .next_to(table[0][2], UP, buff=0.45)
                 .align_to(table[0][2], LEFT),
             )
-            titles[1].align_to(titles[0], DOWN)
+            # On one baseline: the bottoms of their first letters ("i", no descender), not of "library"'s "y".
+            titles[1].shift(UP * (titles[0][0].get_bottom()[1] - titles[1][0].get_bottom()[1]))
             self.play(FadeIn(heading), FadeIn(titles))
             for row, line in zip(table, lines):
                 self.say(line)
@@ -202,24 +241,27 @@ class QKVScene(ExplainerScene):
                 self.play(FadeIn(self.note))
             self.x, self.x_name, self.recipes = x, x_name, recipes
 
+    def color(self, name: str) -> str:
+        """The colour of q, k or v."""
+        return {"q": self.theme.query, "k": self.theme.key, "v": self.theme.value}[name]
+
     def projection(self, name: str) -> tuple[NumberGrid, NumberGrid, object, object]:
-        """``W`` and ``X W`` for ``name`` (q, k or v) right of X, with their names."""
+        """``W`` and ``X W`` for ``name`` (q, k or v) right of X, with their names: their first columns, then an ellipsis."""
         theme = self.theme
-        color = {"q": theme.query, "k": theme.key, "v": theme.value}[name]
+        color = self.color(name)
         upper = name.upper()
-        room = RIGHT_EDGE - self.x.cells.get_right()[0]
-        cells = {**self.cells, "cell_width": min(1.0, (room - 2 * PROJECTION_GAP - 0.1) / 8)}
-        w = self.grid(f"w_{name}", 2, **cells)
+        w = self.elided_grid(f"w_{name}")
         w.shift(
             RIGHT * (self.x.cells.get_right()[0] + PROJECTION_GAP - w.cells.get_left()[0])
             + UP * (self.top - w.cells.get_top()[1])
         )
-        result = self.grid(name, 2, **cells)
+        result = self.elided_grid(name)
         result.shift(
-            RIGHT * (w.cells.get_right()[0] + PROJECTION_GAP - result.cells.get_left()[0])
+            RIGHT * (w.more.get_right()[0] + PROJECTION_GAP - result.cells.get_left()[0])
             + UP * (self.top - result.cells.get_top()[1])
         )
-        w_name = formula(theme, f"W_{upper}", colors={f"W_{upper}": color}).next_to(w.cells, UP, buff=0.2)
+        # Higher than Q's name: clear of the box drawn round W's first column.
+        w_name = formula(theme, f"W_{upper}", colors={f"W_{upper}": color}).next_to(w.cells, UP, buff=0.3)
         result_name = formula(theme, upper, colors={upper: color}).next_to(result.cells, UP, buff=0.2)
         return w, result, w_name, result_name
 
@@ -228,28 +270,31 @@ class QKVScene(ExplainerScene):
         t, theme = self.trace, self.theme
         w, result, w_name, result_name = self.projection("q")
         dot = label(theme, "·", size=theme.title_size).move_to((self.x.cells.get_right() + w.cells.get_left()) / 2)
-        equals = label(theme, "=", size=theme.title_size).move_to((w.cells.get_right() + result.cells.get_left()) / 2)
+        equals = label(theme, "=", size=theme.title_size).move_to((w.more.get_right() + result.cells.get_left()) / 2)
         dot.set_y(self.x.cells.get_center()[1])
         equals.set_y(self.x.cells.get_center()[1])
         shape = f"{t.w_q.shape[0]}×{t.w_q.shape[1]}"
+        shown = self.note_lines(
+            (f"Of W and Q, the first {SHOWN_COLUMNS} of {t.w_q.shape[1]} columns are shown; “…” stands for the rest.",)
+        )
         with self.step("q-projection", "Queries: Q = X·W_Q"):
             self.say(f"Multiply X by a {shape} projection matrix W_Q to get the queries Q.")
             leaving = [self.recipes] + ([self.note] if self.note is not None else [])
             self.play(*[FadeOut(m) for m in leaving], FadeIn(dot), FadeIn(equals))
-            self.play(FadeIn(w_name), FadeIn(w.cells), FadeIn(w.numbers), run_time=1.0)
+            self.play(FadeIn(w_name), FadeIn(w.cells), FadeIn(w.numbers), FadeIn(w.more), FadeIn(shown), run_time=1.0)
             self.play(FadeIn(result_name), FadeIn(result.cells))
             self.work_one_entry(w, result)
-            self.say(f"These matrices are random, drawn with seed {self.seed}; a trained model learns them.")
+            self.say("These matrices are random, drawn with a fixed random seed; a trained model learns them.")
             self.play(Indicate(w_name, color=theme.highlight))
-        self.previous = (w, w_name, result, result_name)
+        self.projected = (w, w_name, result, result_name, dot, equals, shown)
 
     def work_one_entry(self, w, result):
         """Highlight one row of X and one column of W_Q, write out their product, then fill in Q."""
         t, theme = self.trace, self.theme
         i = t.focus
-        row_box = SurroundingRectangle(self.x.row(i), color=theme.highlight, buff=0.03)
-        column_box = SurroundingRectangle(w.column(0), color=theme.highlight, buff=0.03)
-        cell_box = SurroundingRectangle(result.cell(i, 0), color=theme.highlight, buff=0.03)
+        row_box = SurroundingRectangle(self.x.row(i), color=theme.highlight, buff=0.05)
+        column_box = SurroundingRectangle(w.column(0), color=theme.highlight, buff=0.05)
+        cell_box = SurroundingRectangle(result.cell(i, 0), color=theme.highlight, buff=0.05)
         worked = WorkedSum(
             self,
             [f"x_query[{i}, {d}]" for d in range(t.w_q.shape[0])],
@@ -266,7 +311,8 @@ class QKVScene(ExplainerScene):
         self.say(f"For “{t.query_tokens[i]}”, the first number of its query is {format_number(t.q[i, 0], 2)}.")
         self.play(TransformFromCopy(worked.result, result.number(i, 0)), FadeIn(cell_box), run_time=1.0)
         others = VGroup(
-            *[result.number(r, c) for r in range(result.shape[0]) for c in range(result.shape[1]) if (r, c) != (i, 0)]
+            *[result.number(r, c) for r in range(result.shape[0]) for c in range(result.shape[1]) if (r, c) != (i, 0)],
+            result.more,
         )
         self.say("Every other entry is made the same way.")
         self.play(
@@ -278,31 +324,71 @@ class QKVScene(ExplainerScene):
             run_time=1.5,
         )
 
-    def replace_projection(self, name: str) -> None:
-        """W and its result for ``name`` take the place of the previous projection's, row by row."""
-        old_w, old_w_name, old_result, old_result_name = self.previous
-        w, result, w_name, result_name = self.projection(name)
-        self.play(FadeOut(old_result), FadeOut(old_result_name), run_time=0.6)
-        self.play(ReplacementTransform(old_w, w), ReplacementTransform(old_w_name, w_name), run_time=1.2)
-        self.play(FadeIn(result_name), FadeIn(result.cells))
-        for i in range(result.shape[0]):
-            row = VGroup(*[result.number(i, c) for c in range(result.shape[1])])
+    def side_by_side(self) -> list[tuple[NumberGrid, object]]:
+        """Q, K and V side by side, each with its words and its recipe above it, their tops where X's was."""
+        theme = self.theme
+        slots = []
+        for name in "qkv":
+            color, upper = self.color(name), name.upper()
+            grid = self.elided_grid(name, row_labels=self.slot_words, row_label_color=color, row_label_width=LABEL_WIDTH)
+            recipe = formula(theme, rf"{upper} = X\,W_{upper}", colors={upper: color, f"W_{upper}": color})
+            slots.append((grid, recipe))
+        VGroup(*[grid for grid, _ in slots]).arrange(RIGHT, buff=SLOT_GAP, aligned_edge=UP)
+        for grid, recipe in slots:
+            grid.shift(UP * (self.top - grid.cells.get_top()[1]))
+            recipe.next_to(grid.cells, UP, buff=0.25)
+        keep_inside(VGroup(*[VGroup(grid, recipe) for grid, recipe in slots]))
+        return slots
+
+    def show_slot(self, grid: NumberGrid, recipe) -> None:
+        """A projection's recipe and cells, then its rows one by one, each with its word."""
+        self.play(FadeIn(recipe), FadeIn(grid.cells), FadeIn(grid.more))
+        for i in range(grid.shape[0]):
+            row = VGroup(grid.row_labels[i], *[grid.number(i, c) for c in range(grid.shape[1])])
             self.play(FadeIn(row, shift=RIGHT * 0.15), run_time=0.4)
-        self.previous = (w, w_name, result, result_name)
 
     def project_keys(self):
-        """Step 4: K = X W_K."""
+        """Step 4: K = X W_K, beside Q; X and W_Q make room for Q, K and V side by side."""
+        t, theme = self.trace, self.theme
+        i = t.focus
+        w, w_name, old_q, old_q_name, dot, equals, shown = self.projected
+        slots = self.side_by_side()
+        (q, q_recipe), (k, k_recipe) = slots[0], slots[1]
+        shown_now = self.note_lines(
+            (f"Q, K and V: the first {SHOWN_COLUMNS} of their {t.w_q.shape[1]} columns shown; the same X times a different W.",)
+        )
         with self.step("k-projection", "Keys: K = X·W_K"):
             self.say("The same X times a second matrix, W_K, gives the keys K.")
-            self.replace_projection("k")
+            self.play(
+                *[FadeOut(m) for m in (self.x, self.x_name, w, w_name, dot, equals, old_q_name, shown)],
+                run_time=0.8,
+            )
+            self.play(
+                ReplacementTransform(VGroup(old_q.cells, old_q.numbers, old_q.more), VGroup(q.cells, q.numbers, q.more)),
+                FadeIn(q.row_labels),
+                FadeIn(q_recipe),
+                FadeIn(shown_now),
+                run_time=1.2,
+            )
+            self.show_slot(k, k_recipe)
             self.say("One row per word: what it contains. Same words, different numbers.")
+            boxes = [SurroundingRectangle(grid.row(i), color=theme.highlight, buff=0.05) for grid in (q, k)]
+            self.play(*[FadeIn(box) for box in boxes])
+        self.slots, self.row_boxes = slots, boxes
 
     def project_values(self):
-        """Step 5: V = X W_V."""
+        """Step 5: V = X W_V, and the three projections of one X side by side."""
+        t, theme = self.trace, self.theme
+        v, v_recipe = self.slots[2]
         with self.step("v-projection", "Values: V = X·W_V"):
             self.say("A third matrix, W_V, gives the values V.")
-            self.replace_projection("v")
-            self.say("What each word hands over once it is chosen. Three projections of one X.")
+            self.show_slot(v, v_recipe)
+            self.say(
+                f"What each word hands over once it is chosen. Three projections of one X: “{t.query_tokens[t.focus]}” in each."
+            )
+            box = SurroundingRectangle(v.row(t.focus), color=theme.highlight, buff=0.05)
+            self.play(FadeIn(box))
+            self.play(Indicate(VGroup(*self.row_boxes, box), color=theme.highlight, scale_factor=1.03))
 
     def show_meeting(self):
         """Step 6: one query row meets one key row: their dot product, then divided by √d_k."""
@@ -312,19 +398,27 @@ class QKVScene(ExplainerScene):
             self.say(f"Now a query meets a key: “{t.query_tokens[i]}” against “{t.key_tokens[j]}”.")
             self.clear()
             heading = self.heading("A query meets a key")
-            q = self.grid("q", 2, **self.cells, row_labels=self.words, row_label_color=theme.query, row_label_width=LABEL_WIDTH)
-            k = self.grid("k", 2, **self.cells, row_labels=self.words, row_label_color=theme.key, row_label_width=LABEL_WIDTH)
-            # Q centred at x = -3.3 and K at 3.3 as in the course example; long words push Q right and K's words between them.
-            q_centre = max(-3.3, LEFT_EDGE + q.width - q.cells.width / 2)
-            q.shift(RIGHT * (q_centre - q.cells.get_center()[0]) + UP * (self.top - q.cells.get_top()[1]))
-            k_centre = max(3.3, q.cells.get_right()[0] + 0.3 + k.width - k.cells.width / 2)
-            k.shift(RIGHT * (k_centre - k.cells.get_center()[0]) + UP * (self.top - k.cells.get_top()[1]))
+            # A little shorter than elsewhere: the worked sum, its division and the note fit below.
+            whole = {**WIDE_CELLS, "cell_height": 0.55, "font_size": theme.small_size}
+            whole.update(row_labels=self.meet_words, row_label_width=LABEL_WIDTH)
+            q = self.grid("q", 2, **whole, row_label_color=theme.query)
+            k = self.grid("k", 2, **whole, row_label_color=theme.key)
+            VGroup(q, k).arrange(RIGHT, buff=0.6, aligned_edge=UP)
+            for grid in (q, k):
+                grid.shift(UP * (self.top - grid.cells.get_top()[1]))
             q_name = formula(theme, "Q", colors={"Q": theme.query}).next_to(q.cells, UP, buff=0.2)
             k_name = formula(theme, "K", colors={"K": theme.key}).next_to(k.cells, UP, buff=0.2)
             self.play(FadeIn(heading), FadeIn(q), FadeIn(k), FadeIn(q_name), FadeIn(k_name), run_time=1.2)
-            q_box = SurroundingRectangle(q.row(i), color=theme.query, buff=0.04)
-            k_box = SurroundingRectangle(k.row(j), color=theme.key, buff=0.04)
-            self.play(FadeIn(q_box), FadeIn(k_box))
+            q_box = SurroundingRectangle(q.row(i), color=theme.query, buff=0.06)
+            k_box = SurroundingRectangle(k.row(j), color=theme.key, buff=0.06)
+            # The two rows that meet stay bright; the others step back.
+            dimmed = [
+                VGroup(grid.row_labels[r], *[grid.number(r, c) for c in range(grid.shape[1])])
+                for grid, keep in ((q, i), (k, j))
+                for r in range(grid.shape[0])
+                if r != keep
+            ]
+            self.play(FadeIn(q_box), FadeIn(k_box), *[part.animate.set_opacity(0.35) for part in dimmed])
 
             worked = WorkedSum(
                 self,
@@ -344,6 +438,7 @@ class QKVScene(ExplainerScene):
                 self.number(f"scaled_scores[{i}, {j}]", 2, color=theme.highlight, size=theme.body_size),
             ).arrange(RIGHT, buff=0.12)
             scaled.next_to(worked, DOWN, buff=0.3).set_x(0)
+            why = self.note_lines((f"Why ÷ √{t.d_k}: wider rows give bigger dot products; dividing keeps the scores in range.",))
             self.say("Their score starts as the dot product of the two rows.")
             self.play(FadeIn(worked, lag_ratio=0.05), run_time=2.0)
             self.say(
@@ -352,6 +447,8 @@ class QKVScene(ExplainerScene):
             )
             self.play(TransformFromCopy(worked.result, scaled[0]), FadeIn(scaled[1:]))
             self.play(Indicate(scaled[-1], color=theme.highlight))
+            self.say("Wider rows give bigger dot products: dividing keeps scores in range. A later scene shows why.")
+            self.play(FadeIn(why))
 
     def show_heatmap(self):
         """Step 7: every query against every key, and what the pattern is (and is not)."""
@@ -377,11 +474,16 @@ class QKVScene(ExplainerScene):
             )
             # Beside the cells, where long key words above them cannot reach.
             recipe.next_to(heatmap.cells, RIGHT, buff=0.5).set_y(heatmap.cells.get_y())
-            chosen = "every scene's default, not picked for this picture" if self.seed == QKV_SEED else "the seed asked for"
+            course = t.query_tokens == THE_CAT_SAT.tokens
+            made = "made up by hand" if course else "made up for this example"
+            seeded = "a fixed random seed" if self.seed == QKV_SEED else f"random seed {self.seed}"
+            bright = bright_keys(t)
+            # The bright columns are said to be the longest embeddings only where the trace shows it.
+            explained = 0 < len(bright) < len(t.key_tokens) and bright == longest_embeddings(t, len(bright))
             note = self.note_lines(
                 (
-                    f"Random projection matrices (seed {self.seed}): the pattern is chance, not meaning.",
-                    f"Seed {self.seed}: {chosen}.",
+                    f"Embeddings {made}; projection matrices random ({seeded}).",
+                    "No meaning is learned." + (" Bright columns: the words given the largest embeddings." if explained else ""),
                 )
             )
             picture = VGroup(heatmap, names, recipe)
@@ -390,13 +492,18 @@ class QKVScene(ExplainerScene):
             for row in range(n):
                 self.play(FadeIn(heatmap.row(row)), run_time=0.4)
             self.say(self.top_line(i, tops))
-            self.play(
-                *[FadeIn(SurroundingRectangle(heatmap.cell(i, j), color=theme.text, buff=0.02, stroke_width=5)) for j in tops]
-            )
+            best = VGroup(*[SurroundingRectangle(heatmap.cell(i, j), color=theme.text, buff=0.02, stroke_width=5) for j in tops])
+            self.play(FadeIn(best))
+            leaving = []  # outlines kept while their line is read, gone with the next picture
             for group in same_embeddings(t):
                 words = " and ".join(f"“{t.key_tokens[j]}”" for j in group)
                 self.say(f"{words} have the same embedding, so the same key: their columns are equal.")
-                self.play(*[Indicate(heatmap.column(j), color=theme.highlight, scale_factor=1.0) for j in group])
+                # Outlined for the whole line, so the two columns can be compared number by number.
+                ties = VGroup(
+                    *[SurroundingRectangle(heatmap.column(j), color=theme.highlight, buff=0.03, stroke_width=4) for j in group]
+                )
+                self.play(FadeIn(ties))
+                leaving.append(ties)
             self.say(
                 f"Not symmetric: “{t.query_tokens[i]}” for “{t.key_tokens[other]}” is "
                 f"{format_number(t.scaled_scores[i, other], 2)}, the other way {format_number(t.scaled_scores[other, i], 2)}."
@@ -405,13 +512,27 @@ class QKVScene(ExplainerScene):
                 SurroundingRectangle(heatmap.cell(i, other), color=theme.query, buff=0.02, stroke_width=5),
                 SurroundingRectangle(heatmap.cell(other, i), color=theme.key, buff=0.02, stroke_width=5),
             )
-            self.play(FadeIn(pair))
+            self.play(FadeIn(pair), *[FadeOut(m) for m in leaving])
             self.say("W_Q and W_K differ, so what a word looks for differs from what it offers.")
             self.play(Indicate(pair, color=theme.highlight))
-            self.say(f"The matrices are random (seed {self.seed}): this pattern is chance, not meaning.")
+            self.say(f"The embeddings were {made} and the matrices are random, so no meaning is learned here.")
             self.play(FadeIn(note))
+            if explained:
+                words = self.listed([t.key_tokens[j] for j in bright])
+                self.say(f"The bright columns, {words}, are the words given the largest numbers.")
+                columns = VGroup(
+                    *[SurroundingRectangle(heatmap.column(j), color=theme.text, buff=0.03, stroke_width=4) for j in bright]
+                )
+                # Alone on the table: the earlier outlines go, so these read as whole columns.
+                self.play(FadeOut(best), FadeOut(pair), FadeIn(columns))
             self.say("Softmax then turns each row into attention weights, which mix the values V.")
             self.wait(0.5)
+
+    @staticmethod
+    def listed(words: list[str]) -> str:
+        """“cat”, “sat” and “mat”: words quoted, the last joined by "and"."""
+        quoted = [f"“{word}”" for word in words]
+        return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
     def top_line(self, i: int, tops: list[int]) -> str:
         """What the highest score of query ``i`` is, said as the numbers say it: one key, or a tie."""

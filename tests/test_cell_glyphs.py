@@ -22,7 +22,16 @@ from scenes.theme import DARK, colormap_color
 from .helpers import built_scene
 from .layout import CELL_CLEARANCE, glyph_clearance_problems
 
-CHECKED_SCENES = ("self-attention", "causal-mask", "padding-mask", "positional-encoding", "cross-attention", "multi-head")
+CHECKED_SCENES = (
+    "self-attention",
+    "causal-mask",
+    "padding-mask",
+    "positional-encoding",
+    "cross-attention",
+    "multi-head",
+    "qkv",
+    "bottleneck",
+)
 """The scenes whose every number is held clear of its cell's borders (the others' cells are wider than their numbers too,
 and join this list as they are checked)."""
 

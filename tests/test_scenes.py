@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 import torch
-from manim import config
+from manim import Text, config
 
 from attention_explainer.package.captions import MAX_CHARACTERS_PER_SECOND, MAX_LINE, MIN_CUE_SECONDS, cues_for
 from attention_math import THE_CAT_SAT
@@ -34,7 +34,19 @@ REQUIRED_SOURCES = {
         "sentence_numbers",
         "state_numbers",
     },
-    "qkv": {"x_query", "w_q", "w_k", "w_v", "q", "k", "v", "q[1, 0]", "scale", "scaled_scores[1, 5]", "scaled_scores"},
+    "qkv": {
+        "x_query",
+        "w_q[:, 0:2]",
+        "q[:, 0:2]",
+        "k[:, 0:2]",
+        "v[:, 0:2]",
+        "q",
+        "k",
+        "q[1, 0]",
+        "scale",
+        "scaled_scores[1, 5]",
+        "scaled_scores",
+    },
     "softmax": {
         "query",
         "keys",
@@ -426,14 +438,13 @@ def test_every_decimal_a_line_says_is_on_screen_as_written_during_its_step(scene
 
 
 @pytest.mark.xdist_group("qkv")
-def test_qkv_heatmap_names_its_seed_and_shows_the_asymmetry_it_says():
-    """The score table read off the screen is PyTorch's; the pair the line calls not symmetric differs on screen; the seed is said."""
+def test_qkv_heatmap_shows_the_asymmetry_it_says_and_says_how_its_pattern_was_made():
+    """The score table read off the screen is PyTorch's; the pair called not symmetric differs on screen;
+    the pattern is never called chance: the bright columns it names are the brightest on screen and the words
+    whose hand-made embeddings are longest."""
     scene = built_scene("qkv")
     trace = scene.trace
     step = scene.steps[-1]
-    seed = int(trace.source.rsplit("default_rng(", 1)[1].rstrip(")"))
-    assert any(f"(seed {seed})" in text for text in scene.recording.texts[step.name]), "the heatmap's note names the seed"
-    assert "chance, not meaning" in step.caption
     q, k = torch.tensor(np.array(trace.q)), torch.tensor(np.array(trace.k))
     heatmap = next(shown for shown in scene.shown if shown.source == "scaled_scores")
     n = len(trace.query_tokens)
@@ -445,6 +456,39 @@ def test_qkv_heatmap_names_its_seed_and_shows_the_asymmetry_it_says():
     i, j = trace.query_tokens.index(first), trace.key_tokens.index(other)
     assert (on_screen[i, j], on_screen[j, i]) == (forward, backward)
     assert forward != backward
+
+    assert "chance" not in " ".join(step.caption for step in scene.steps)
+    assert "made up by hand and the matrices are random, so no meaning is learned" in step.caption
+    assert any("a fixed random seed" in text for text in scene.recording.texts[step.name]), "the seed is said as what it is"
+    assert not any("seed 42" in text for texts in scene.recording.texts.values() for text in texts)
+    bright_line = next(line.text for line in step.lines if line.text.startswith("The bright columns"))
+    named = set(re.findall(r"“([^”]*)”", bright_line))
+    means = on_screen.mean(axis=0)
+    brightest = {trace.key_tokens[c] for c in range(n) if means[c] > (means.min() + means.max()) / 2}
+    lengths = np.linalg.norm(THE_CAT_SAT.embeddings, axis=1)
+    longest = {THE_CAT_SAT.tokens[c] for c in np.argsort(-lengths)[: len(named)]}
+    assert named == brightest == longest == {"cat", "sat", "mat"}
+
+
+@pytest.mark.xdist_group("qkv")
+def test_qkv_ends_its_projections_with_q_k_and_v_side_by_side_each_row_named():
+    """At the end of the values' step Q, K and V are on screen together, each row with its word, all at a readable size."""
+    ends = {}
+
+    def look(scene, ended):
+        if ended is not None:
+            ends[ended.name] = [part for mobject in scene.mobjects for part in mobject.get_family()]
+
+    scene = build_without_video(SCENES["qkv"], observe=look)
+    grids = {shown.source: shown for shown in scene.shown if shown.source in ("q[:, 0:2]", "k[:, 0:2]", "v[:, 0:2]")}
+    assert set(grids) == {"q[:, 0:2]", "k[:, 0:2]", "v[:, 0:2]"}
+    on_screen = {id(part) for part in ends["v-projection"]}
+    for shown in grids.values():
+        assert all(id(text) in on_screen for text in shown.texts), shown.source
+        assert min(text.font_size for text in shown.texts) >= scene.theme.small_size - 1e-6, shown.source
+    words = [part for part in ends["v-projection"] if isinstance(part, Text) and part.original_text in scene.trace.query_tokens]
+    # Every word three times (Q's, K's and V's rows); "The" and "the" are two words.
+    assert sorted(text.original_text for text in words) == sorted(list(scene.trace.query_tokens) * 3)
 
 
 @pytest.mark.xdist_group("qkv")
@@ -523,3 +567,13 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
         change = t.final_state_change
         fading = f"Change “{t.tokens[0]}”: it moves {format_number(change[0], 2)}. Change “{t.tokens[-1]}”: {format_number(change[-1], 2)}."
         assert fading in said["early-words-fade"] and change[0] < change[-1]
+        # The alignment lines are hand-drawn and said so; the two kinds of attention are named apart.
+        assert "drawn here by hand" in said["direct-access"]
+        assert any(text.startswith("Yellow lines drawn by hand") for text in scene.recording.texts["direct-access"])
+        assert "Bahdanau" in said["direct-access"] and "Self-attention" in said["direct-access"]
+        assert "self-attention" in said["path-lengths"] and "self-attention" in said["attention-paths"]
+        # The 24 numbers are the words' embeddings, counted as the trace holds them, not the hidden states on screen.
+        n, d = t.embeddings.shape
+        assert n * d == t.sentence_numbers
+        assert f"{n} words of {d} numbers each: {t.sentence_numbers} numbers go in" in said["bottleneck"]
+        assert not any("seed 42" in text for texts in scene.recording.texts.values() for text in texts)

@@ -175,3 +175,19 @@ def test_the_weighted_sum_exercise_shows_each_scaled_value_row_adding_up_to_the_
     np.testing.assert_allclose(scaled_rows, (weights[:, None] * x).numpy(), atol=0.0005)
     # Each printed number is off by at most 0.0005: the printed rows add up to the printed output.
     np.testing.assert_allclose(scaled_rows.sum(axis=0), table_rows(page, "output")[0], atol=0.0005 * (len(scaled_rows) + 1))
+
+
+def test_qkv_worksheet_says_how_its_numbers_were_made_and_what_drives_the_scores():
+    """Hand-made embeddings and random matrices are named as such; the tendency the note states holds in the scores."""
+    from attention_math import qkv_trace
+
+    trace = qkv_trace()
+    notes = " ".join(e.note for e in exercises_for(trace))
+    assert "made up, not learned" in notes and "W_Q, W_K, W_V are random" in notes and "chance" not in notes
+    q = torch.tensor(np.array(trace.x_query)) @ torch.tensor(np.array(trace.w_q))
+    k = torch.tensor(np.array(trace.x_key)) @ torch.tensor(np.array(trace.w_k))
+    column_means = (q @ k.T / 2).mean(dim=0).numpy()
+    lengths = np.linalg.norm(trace.x_key, axis=1)
+    assert column_means[np.argmax(lengths)] > column_means[np.argmin(lengths)]
+    # The shortcut's note belongs to the scenes without projections, not to this one.
+    assert "Q = K = V = X" not in notes

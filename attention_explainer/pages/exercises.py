@@ -75,7 +75,12 @@ def attention_exercises(trace: AttentionTrace) -> list[Exercise]:
                 "length. It wins the row only if no longer word points its way: the longest word always looks most "
                 "at itself, a shorter one may look most at a longer one."
                 if trace.w_q is None and trace.self_scores.size
-                else ""
+                else (
+                    "The embeddings X are made up, not learned, and W_Q, W_K, W_V are random: the scores carry no "
+                    "learned meaning. Words given larger embeddings tend to get larger scores, for every query."
+                    if "W_Q, W_K, W_V drawn from default_rng" in trace.source
+                    else ""
+                )
             ),
         ),
         Exercise(

@@ -12,12 +12,21 @@ import numpy as np
 from ..examples import DEFAULT_SEED, THE_CAT_SAT, Example, random_matrix
 from .self_attention import AttentionTrace, attention_trace
 
-__all__ = ["qkv_trace", "most_asymmetric_key", "top_keys", "same_embeddings", "QKV_SEED"]
+__all__ = [
+    "qkv_trace",
+    "most_asymmetric_key",
+    "top_keys",
+    "same_embeddings",
+    "bright_keys",
+    "longest_embeddings",
+    "QKV_SEED",
+]
 
 QKV_SEED = DEFAULT_SEED
-"""The seed the Q/K/V scene draws its random projection matrices with by default: every scene's default.
+"""The seed the Q/K/V scene draws its random projection matrices with by default (the default of every trace).
 
-Not picked for the look of its score table: any seed gives a pattern of chance, and the scene says so.
+Not picked for the look of its score table. Its broad pattern (bright columns for cat, sat and mat)
+comes from the hand-made embeddings, not from the seed: see :func:`bright_keys`.
 """
 
 
@@ -66,3 +75,25 @@ def same_embeddings(trace: AttentionTrace) -> list[tuple[int, ...]]:
     for position, row in enumerate(np.asarray(trace.x_key)):
         groups.setdefault(row.tobytes(), []).append(position)
     return [tuple(group) for group in groups.values() if len(group) > 1]
+
+
+def bright_keys(trace: AttentionTrace) -> list[int]:
+    """The keys whose column of scaled scores is bright: its mean above the middle of the columns' means.
+
+    The score table's colours go from its lowest to its highest score; a column whose mean sits
+    above halfway between the dimmest and the brightest column's mean is what a viewer sees as a
+    bright column.
+    """
+    means = trace.scaled_scores.mean(axis=0)  # (n_k,) one mean per key column
+    middle = (means.min() + means.max()) / 2
+    return [int(j) for j in np.flatnonzero(means > middle)]
+
+
+def longest_embeddings(trace: AttentionTrace, count: int) -> list[int]:
+    """The ``count`` keys whose embeddings (rows of ``x_key``) are longest, in key order.
+
+    With random W_Q and W_K a longer embedding gives larger queries and keys on average, so the
+    keys given the largest numbers tend to score highest for every query.
+    """
+    lengths = np.linalg.norm(trace.x_key, axis=1)  # (n_k,)
+    return sorted(int(j) for j in np.argsort(-lengths, kind="stable")[:count])
