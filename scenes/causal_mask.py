@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import partial
 
+import numpy as np
 from manim import (
     DL,
     DOWN,
@@ -17,6 +18,7 @@ from manim import (
     RIGHT,
     UL,
     UP,
+    Create,
     FadeIn,
     FadeOut,
     Indicate,
@@ -46,11 +48,17 @@ LABEL_WIDTH = 1.6
 MASK_AT = DOWN * 0.35
 """Where the 1/0 mask is centred (with its words), before it is kept inside the frame."""
 
-SCORES_AT = DOWN * 0.45
-"""Where the scores plus M are centred, before they are kept inside the frame."""
+EMBEDDINGS_AT = DOWN * 0.2
+"""Where the embeddings are centred, before they are kept inside the frame."""
+
+SCORES_AT = DOWN * 0.3
+"""Where the scores are centred, before they are kept inside the frame."""
 
 MAPS_AT = DOWN * 0.55
 """Where BERT's and GPT's maps are centred before each goes to its side of the frame."""
+
+TABLE_CELL_TOP = 0.2
+"""Where the tops of a table row's words sit before the row is moved down to its place."""
 
 ROWS_AT = DOWN * 0.3
 """Where the query's two rows of weights are centred, before they are kept inside the frame."""
@@ -85,6 +93,7 @@ class CausalMaskScene(ExplainerScene):
         self.course = self.tokens == THE_CAT_SAT.tokens
         self.no_looking_ahead()
         self.show_the_mask()
+        self.show_the_embeddings()
         self.add_minus_infinity()
         self.softmax_over_the_past()
         self.bert_versus_gpt()
@@ -123,14 +132,21 @@ class CausalMaskScene(ExplainerScene):
                 .arrange(DOWN, buff=0.35 if lines == 1 else 0.15, aligned_edge=LEFT)
                 .next_to(marks, DOWN, buff=0.8 if lines == 1 else 0.35)
             )
-            self.say("GPT writes text one token at a time.")
-            self.play(FadeIn(heading), FadeIn(row, lag_ratio=0.1), run_time=1.5)
+            self.say("GPT writes text one word at a time.")
+            self.play(FadeIn(heading))
+            # One word after another, as they are written.
+            for box in row:
+                self.play(FadeIn(box), run_time=0.3)
             self.say(f"When it reaches “{tokens[i]}”, the words after it are not written yet.")
             self.play(FadeIn(query_name, shift=DOWN * 0.2))
             self.play(FadeIn(marks, lag_ratio=0.15), run_time=1.5)
             self.play(FadeIn(notes))
             self.say("In training it reads whole sentences and predicts every next word at once,")
+            hidden = self.word_list(f"{CROSS} written, but hidden:", unseen, size, theme.masked)
+            hidden.move_to(notes[1], aligned_edge=LEFT)
+            self.play(ReplacementTransform(notes[1], hidden))
             self.say("so each word must be stopped from looking ahead at the words it should predict.")
+            self.play(Indicate(hidden, color=theme.masked, scale_factor=1.03))
 
     def show_the_mask(self):
         """Step 2: the lower-triangular 1/0 mask, rows queries, columns keys."""
@@ -169,17 +185,59 @@ class CausalMaskScene(ExplainerScene):
                 self.play(FadeIn(mask.row(r)), run_time=0.4)
             self.say("1 means that query i may attend to key j; 0 hides a key in the future.")
             self.play(FadeIn(legend[:2], lag_ratio=0.3))
-            self.say(f"“{tokens[0]}” sees only itself, “{tokens[-1]}” sees all {n} tokens.")
-            self.play(FadeIn(legend[2]))
+            self.say(f"“{tokens[0]}” sees only itself, “{tokens[-1]}” sees all {n} words.")
+            self.play(
+                FadeIn(legend[2]),
+                *[Create(SurroundingRectangle(mask.row(r), color=theme.highlight, buff=0.03)) for r in (0, n - 1)],
+            )
+
+    def show_the_embeddings(self):
+        """Step 3: the embeddings the scores come from, and how they were made."""
+        t, theme = self.trace, self.theme
+        with self.step("the-embeddings", "The embeddings: made up by hand"):
+            self.clear()
+            heading = self.heading("The embeddings X" if not self.course else "Embeddings made up by hand")
+            cell_width = min(1.3, (CONTENT_WIDTH - self.label_width() - 0.3) / t.x_query.shape[1])
+            x = self.grid(
+                "x_query",
+                1,
+                cell_width=cell_width,
+                cell_height=min(0.62, 3.8 / self.n),
+                font_size=theme.body_size if self.n <= 6 else theme.small_size,
+                row_labels=self.short,
+                row_label_color=theme.query,
+                row_label_width=LABEL_WIDTH,
+            )
+            x.move_to(EMBEDDINGS_AT)
+            self.place(x)
+            if self.course:
+                note = self.note_lines(("Made up by hand, not from a trained model; no positions are added.",))
+                self.say(f"Each word has {t.x_query.shape[1]} numbers, made up by hand, not from a trained model.")
+                self.play(FadeIn(heading), FadeIn(x), FadeIn(note))
+                same = [r for r in range(1, self.n) if np.array_equal(t.x_query[r], t.x_query[0])]
+                if same:
+                    r = same[0]
+                    self.say(
+                        f"“{self.tokens[0]}” and “{self.tokens[r]}” are the same word, so they have the same row: "
+                        "nothing here tells their places apart."
+                    )
+                    self.play(*[Create(SurroundingRectangle(x.row(k), color=theme.highlight, buff=0.03)) for k in (0, r)])
+            else:
+                note = self.source_note()
+                self.say(f"Each word has {t.x_query.shape[1]} numbers; the bottom line says where they come from.")
+                self.play(FadeIn(heading), FadeIn(x), FadeIn(note))
 
     def add_minus_infinity(self):
-        """Step 3: the scaled scores plus M (0 or −∞) give the masked scores."""
+        """Step 4: the scaled scores, then plus M (0 or −∞): the masked scores."""
         t, theme = self.trace, self.theme
-        # The scores' cells 0.8 wide and M's 0.6, 1.4 apart, as in the course example; all narrower when they do not fit.
-        narrow = min(1.0, (CONTENT_WIDTH - self.label_width() - 0.15) / (self.n * 1.4 + 1.4))
-        self.cells = cells = {"cell_width": 0.8 * narrow, "cell_height": min(0.55, 3.6 / self.n), "font_size": theme.min_size}
-        embeddings = "the embeddings" if self.course else "your sentence's embeddings (see the bottom line)"
-        shortcut = "Shortcut: Q = K = V = X, no W_Q, W_K, W_V. A word's score with itself is its length squared."
+        # Fewer, larger cells: the scores alone (M is said and written, its 0s are the mask of step 2).
+        width = min(1.15, (CONTENT_WIDTH - self.label_width() - 0.3) / self.n)
+        size = theme.small_size if width >= 0.95 else theme.min_size
+        self.cells = cells = {"cell_width": width, "cell_height": min(0.62, 3.6 / self.n), "font_size": size}
+        shortcut = (
+            "Shortcut: Q = K = V = X, no W_Q, W_K, W_V.",
+            "A word's score with itself is its squared length divided by √d_k.",
+        )
         with self.step("minus-infinity", "Masked scores: −∞ above the diagonal"):
             self.clear()
             self.minus_heading = self.heading("Masked scores: −∞ above the diagonal")
@@ -195,58 +253,53 @@ class CausalMaskScene(ExplainerScene):
                 col_label_lines=0,
             )
             scores_name = formula(theme, r"QK^\top / \sqrt{d_k}").next_to(scores.col_labels, UP, buff=0.3)
-            self.additive = additive = self.grid("additive_mask", 0, **{**cells, "cell_width": 0.6 * narrow})
-            additive.next_to(scores.cells, RIGHT, buff=1.4 * narrow)
-            self.plus = plus = label(theme, "+", size=theme.title_size).move_to(
-                (scores.cells.get_right() + additive.get_left()) / 2
-            )
-            self.additive_name = formula(theme, r"M").next_to(additive, UP, buff=0.3).align_to(scores_name, DOWN)
-            picture = VGroup(scores, scores_name, additive, plus, self.additive_name)
+            picture = VGroup(scores, scores_name)
             picture.move_to(SCORES_AT)
             self.place(picture)
             # Many rows start right under the heading, clear of the note at the bottom.
             if self.n > 6:
                 picture.shift(UP * (BODY_TOP - picture.get_top()[1]))
-            # A teacher's sentence needs its two lines of sources there; its eight rows leave no room for a third.
-            self.note = self.note_lines((shortcut,)) if self.course else self.source_note()
+            self.note = self.note_lines(shortcut)
             self.say(
-                f"Start from the scores, with a shortcut: no W_Q, W_K or W_V, so Q, K and V are {embeddings} themselves,",
-                spoken=f"Start from the scores, with a shortcut: no learned projections, "
-                f"so the queries, keys and values are {embeddings} themselves,",
+                "Start from the scores, with a shortcut: no W_Q, W_K or W_V, so Q, K and V are the embeddings themselves.",
+                spoken="Start from the scores, with a shortcut: no learned projections, "
+                "so the queries, keys and values are the embeddings themselves.",
             )
             self.play(
                 FadeIn(self.minus_heading),
                 FadeIn(scores.row_labels),
                 FadeIn(scores.col_labels),
                 FadeIn(scores_name),
-                *([FadeIn(self.note)] if self.note else []),
+                FadeIn(self.note),
             )
-            self.say(f"divided by the square root of {t.d_k}, which is {format_number(t.scale, 0)}.")
+            self.say(
+                f"Each score is a dot product q · k; d_k is {t.d_k}, so divide by its square root, {format_number(t.scale, 0)}.",
+                spoken=f"Each score is the dot product of a query and a key; d k is {t.d_k}, "
+                f"so divide by its square root, {format_number(t.scale, 0)}.",
+            )
             self.play(FadeIn(scores.cells), FadeIn(scores.numbers, lag_ratio=0.02), run_time=1.2)
-            self.say("Add the mask M: 0 where a key is allowed, minus infinity above the diagonal.")
-            self.play(FadeIn(plus), FadeIn(self.additive_name), FadeIn(additive), run_time=1.0)
             self.masked = masked = self.grid("masked_scores", 2, **cells)
             masked.move_to(scores.cells)
             self.masked_name = formula(theme, r"QK^\top / \sqrt{d_k} + M").move_to(scores_name)
-            self.say("Every future key's score becomes minus infinity.")
-            self.play(
-                ReplacementTransform(VGroup(scores.cells, scores.numbers), masked),
-                ReplacementTransform(scores_name, self.masked_name),
-                FadeOut(plus),
-                FadeOut(additive, target_position=scores.cells),
-                FadeOut(self.additive_name),
-                run_time=1.8,
+            rule = label(theme, "M: 0 on and below the diagonal, −∞ above", size=theme.small_size, color=theme.masked)
+            rule.next_to(scores.cells, DOWN, buff=0.2)
+            self.say(
+                "Add the mask M: 0 where a key is allowed, minus infinity above the diagonal.",
+                spoken="Add the mask M: zero where a key is allowed, minus infinity above the diagonal.",
             )
+            # The rule takes the shortcut note's place under the scores.
+            self.play(ReplacementTransform(scores_name, self.masked_name), FadeOut(self.note), FadeIn(rule), run_time=1.0)
+            self.say("Every future key's score becomes minus infinity.")
+            self.play(ReplacementTransform(VGroup(scores.cells, scores.numbers), masked), run_time=1.8)
+            self.mask_rule = rule
 
     def softmax_over_the_past(self):
-        """Step 4: softmax of the masked scores, each row over its visible keys, summing to 1."""
+        """Step 5: softmax of the masked scores, each row over its visible keys, summing to 1."""
         t, theme, n, cells, masked = self.trace, self.theme, self.n, self.cells, self.masked
         with self.step("softmax-over-the-past", "Softmax over the visible keys only"):
             new_heading = self.heading("Softmax over the visible keys only")
             self.say("Softmax turns minus infinity into exactly 0.")
-            self.play(
-                *([FadeOut(self.note)] if self.note else []), ReplacementTransform(self.minus_heading, new_heading), run_time=0.8
-            )
+            self.play(FadeOut(self.mask_rule), ReplacementTransform(self.minus_heading, new_heading), run_time=0.8)
             # Beside the masked scores as in the course example; where that does not fit, in their place.
             beside = masked.get_right()[0] + 0.9 + n * cells["cell_width"] + 1.4 <= RIGHT_EDGE
             # In their place the weights take the room M leaves, in wider cells, so their numbers stay apart.
@@ -288,17 +341,50 @@ class CausalMaskScene(ExplainerScene):
             self.say(f"“{second}” splits {format_number(t.weights[1, 0], 2)} and {format_number(t.weights[1, 1], 2)}.")
             self.play(FadeIn(SurroundingRectangle(weights.row(1), color=theme.highlight, buff=0.03)))
             if t.weights[1, 1] > t.weights[1, 0]:
-                self.say(
-                    f"It keeps more for itself because Q = K: “{second}” scored with itself is its own length squared. "
-                    "That is the shortcut, not meaning.",
-                    spoken=f"It keeps more for itself because the queries equal the keys: “{second}” scored with itself "
-                    "is its own length squared. That is the shortcut, not meaning.",
+                # The evidence stays on screen: the two scores behind the two weights.
+                evidence = self.note_with_numbers(
+                    (
+                        (
+                            f"“{second}” with itself: its squared length",
+                            ("self_scores[1]", 2),
+                            "/",
+                            ("scale", 0),
+                            "=",
+                            ("scaled_scores[1, 1]", 3),
+                        ),
+                        (f"“{second}” with “{first}”:", ("scaled_scores[1, 0]", 2)),
+                    )
                 )
-                self.play(Indicate(weights.number(1, 1), color=theme.highlight))
+                self.say(
+                    f"It keeps more for itself because Q = K: its score with itself is its squared length divided by "
+                    f"{format_number(t.scale, 0)}, {format_number(t.scaled_scores[1, 1], 3)}, "
+                    f"against {format_number(t.scaled_scores[1, 0], 2)} with “{first}”.",
+                    spoken=f"It keeps more for itself because the queries equal the keys: its score with itself is its "
+                    f"squared length divided by {format_number(t.scale, 0)}, {format_number(t.scaled_scores[1, 1], 3)}, "
+                    f"against {format_number(t.scaled_scores[1, 0], 2)} with “{first}”.",
+                )
+                self.play(
+                    FadeIn(evidence),
+                    Create(SurroundingRectangle(weights.cell(1, 1), color=theme.highlight, buff=0.0, stroke_width=5)),
+                )
+            # Long vectors win their rows; a short one may give a longer neighbour more than itself.
+            short_rows = [r for r in range(1, n) if int(np.argmax(t.weights[r])) != r]
+            if short_rows:
+                r = short_rows[0]
+                top = int(np.argmax(t.weights[r]))
+                self.say(
+                    f"A shorter word may not: “{self.tokens[r]}” gives “{self.tokens[top]}” "
+                    f"{format_number(t.weights[r, top], 2)}, itself {format_number(t.weights[r, r], 2)}. "
+                    "That is the shortcut, not meaning."
+                )
+                self.play(
+                    Create(SurroundingRectangle(weights.cell(r, top), color=theme.highlight, buff=0.0, stroke_width=5)),
+                    Create(SurroundingRectangle(weights.cell(r, r), color=theme.muted, buff=0.0, stroke_width=5)),
+                )
 
     def bert_versus_gpt(self):
-        """Step 5: the same scores with no mask (BERT) and with the causal mask (GPT)."""
-        t, tokens, n = self.trace, self.tokens, self.n
+        """Step 6: the same scores with no mask (BERT) and with the causal mask (GPT)."""
+        t, theme, tokens, n = self.trace, self.theme, self.tokens, self.n
         i = t.focus
         seen = [tokens[j] for j in range(n) if t.mask[i, j]]
         shares = [format_number(w, 2) for w in t.weights[i, : len(seen)]]
@@ -321,48 +407,60 @@ class CausalMaskScene(ExplainerScene):
             self.say(f"{visible}, summing to 1.")
             self.play(FadeIn(maps[1][2]))
             if self.course:
+                k = len(seen)
                 note = self.note_with_numbers(
                     (
+                        ("Even share of the keys a row may see:",),
                         (
-                            "Small embeddings, close scores: the weights stay near an even share, 1/" + str(n) + " =",
+                            f"no mask, 1/{n} =",
                             ("uniform_weight", 2),
+                            f"; causal mask, “{tokens[i]}”: 1/{k} =",
+                            (f"even_shares[{i}]", 2),
                         ),
                     )
                 )
                 self.say("These small embeddings give close scores,")
                 self.say(
-                    f"so the weights stay near an even share, 1/{n};",
-                    spoken=f"so the weights stay near an even share, one in {n};",
+                    f"so each row stays near an even share of the keys it may see: 1/{n} without the mask, "
+                    f"1/{k} for “{tokens[i]}” with it.",
+                    spoken=f"so each row stays near an even share of the keys it may see: one in {n} without the mask, "
+                    f"one in {k} for the word {tokens[i]} with it.",
                 )
                 self.play(FadeIn(note))
-                self.say("what the mask changes is where they may go.")
+                self.say("The mask changes where the weight may go, and so how much each key gets.")
+                self.play(Indicate(maps[1][2], color=theme.highlight))
 
     def which_is_which(self):
-        """Step 6: the course's BERT vs GPT table."""
+        """Step 7: BERT against GPT, each column as the voice names it."""
         with self.step("which-is-which", "BERT for understanding, GPT for writing"):
             self.clear()
             heading = self.heading("BERT vs GPT")
             rows = (
                 ("", "BERT", "GPT"),
-                ("Masking", "Bidirectional", "Causal"),
+                ("Attention", "Bidirectional", "Causal"),
                 ("Sees", "All positions", "Only the past"),
-                ("Training", "Fill in [MASK]", "Predict next token"),
+                ("Training", "Fill in blanked-out words", "Predict the next word"),
                 ("Use case", "Understanding", "Generation"),
-                ("Example", "Sentiment analysis", "ChatGPT"),
             )
             table = self.table(rows)
             table.next_to(heading, DOWN, buff=0.7)
             table.set_x(0)
-            self.say("BERT sees every position and learns by filling in hidden [MASK] words.")
-            self.play(FadeIn(heading), FadeIn(table[0]))
-            for line in table[1:3]:
-                self.play(FadeIn(line, shift=UP * 0.1), run_time=0.6)
+            # The header row holds "BERT", "GPT" and the rule under them; every other row its name and two cells.
+            names = VGroup(table[0][2], *[line[0] for line in table[1:]])
+            bert = VGroup(table[0][0], *[line[1] for line in table[1:]])
+            gpt = VGroup(table[0][1], *[line[2] for line in table[1:]])
+            self.say(
+                "BERT sees every position and learns to fill in blanked-out words (written [MASK]).",
+                spoken="BERT sees every position and learns to fill in words that were blanked out.",
+            )
+            self.play(FadeIn(heading), FadeIn(names))
+            self.play(FadeIn(bert[:4], lag_ratio=0.3), run_time=1.5)
             self.say("That suits understanding text.")
-            self.play(FadeIn(table[3], shift=UP * 0.1), run_time=0.6)
-            self.say("GPT sees only the past and learns to predict the next token,")
-            self.play(FadeIn(table[4], shift=UP * 0.1), run_time=0.6)
+            self.play(FadeIn(bert[4], shift=UP * 0.1), run_time=0.6)
+            self.say("GPT sees only the past and learns to predict the next word,")
+            self.play(FadeIn(gpt[:4], lag_ratio=0.3), run_time=1.5)
             self.say("which is what generation needs.")
-            self.play(FadeIn(table[5], shift=UP * 0.1), run_time=0.6)
+            self.play(FadeIn(gpt[4], shift=UP * 0.1), run_time=0.6)
 
     # --- pieces -----------------------------------------------------------------------
 
@@ -400,7 +498,7 @@ class CausalMaskScene(ExplainerScene):
         t = self.trace
         tokens = t.query_tokens
         maps: list = []
-        for source, title in (("bidirectional_weights", "BERT: bidirectional"), ("weights", "GPT: causal")):
+        for source, title in (("bidirectional_weights", "no mask (as in BERT)"), ("weights", "causal mask (as in GPT)")):
             # The readable size keeps the digits of neighbouring cells apart.
             cells = Cells(cell_width, min(0.62, 4.0 / len(tokens)), theme.min_size)
             heatmap = weights_heatmap(self, source, self.short, self.short, cells=cells, labels=AxisLabels(LABEL_WIDTH))
@@ -421,7 +519,7 @@ class CausalMaskScene(ExplainerScene):
         t = self.trace
         i = t.focus
         n = len(t.key_tokens)
-        names = ("BERT: bidirectional", "GPT: causal")
+        names = ("no mask (as in BERT)", "causal mask (as in GPT)")
         name_width = max(label(theme, name, size=theme.small_size).width for name in names)
         # A word above a cell may be 2.8 cells wide: the last one reaches 0.9 of a cell past the row's end.
         cell_width = min(1.1, (2 * RIGHT_EDGE - name_width - 0.8) / (n + 0.9))
@@ -505,7 +603,7 @@ class CausalMaskScene(ExplainerScene):
     def table(self, rows) -> VGroup:
         """A three-column text table with a rule under the header row."""
         theme = self.theme
-        widths = (2.8, 4.8, 4.2)
+        widths = (2.8, 5.4, 4.4)
         colors = (theme.muted, theme.key, theme.query)
         lines = VGroup()
         for r, row in enumerate(rows):
@@ -515,7 +613,9 @@ class CausalMaskScene(ExplainerScene):
                     continue
                 size = theme.title_size if r == 0 else theme.body_size
                 cell = label(theme, text, size=size, color=colors[c] if (r == 0 or c == 0) else theme.text)
+                # Tops aligned, so the words of a row share one line whatever their descenders.
                 cell.move_to(RIGHT * (sum(widths[:c]) + 0.1), aligned_edge=LEFT)
+                cell.shift(UP * (TABLE_CELL_TOP - cell.get_top()[1]))
                 cells.add(cell)
             cells.shift(DOWN * r * 0.85)
             lines.add(cells)

@@ -12,11 +12,13 @@ import numpy as np
 from manim import (
     DOWN,
     LEFT,
+    PI,
     RIGHT,
     UP,
     Create,
     Dot,
     FadeIn,
+    FadeOut,
     Indicate,
     Line,
     SurroundingRectangle,
@@ -37,6 +39,8 @@ from .theme import format_number
 
 CENTRES = (-3.1, 3.5)
 """Where the two sentences' matrices are centred: the left one's words stay inside the safe area."""
+POSITION_CENTRES, POSITION_CELL = (-3.35, 3.15), 1.0
+"""With positions added, narrower cells and the right matrix further left: each row's "+PE(p)" goes right of it."""
 TITLES_Y = 2.65
 """Height of the two sentences, above their matrices."""
 FORMULA_AT = UP * 1.7
@@ -45,7 +49,7 @@ ENCODING_AT = LEFT * 0.4 + DOWN * 0.25
 """The centre of the full encoding's colour grid (its colour scale goes right of it)."""
 WAVE_NAMES_LEFT = LEFT_EDGE + 0.05
 """Where the names of the waves start, left of the curves."""
-SIMILARITY_AT, COSINE_AT, PAIRS_AT = LEFT * 3.7 + DOWN * 0.15, RIGHT * 3.3 + UP * 2.15, RIGHT * 3.3 + UP * 0.75
+SIMILARITY_AT, COSINE_AT, PAIRS_AT = LEFT * 3.15 + DOWN * 0.3, RIGHT * 3.3 + UP * 2.15, RIGHT * 3.3 + UP * 0.75
 """The similarity step: its grid on the left; on the right the cosine's formula, then the two pairs compared."""
 SIMILARITY_CURVE = Region(0.9, RIGHT_EDGE - 0.3, -2.55, -0.4)
 """Where the similarity of one position with every other is drawn, under the two pairs."""
@@ -79,11 +83,11 @@ class PositionalEncodingScene(ExplainerScene):
 
     # --- word order ---------------------------------------------------------
 
-    def sentence_column(self, tokens, x_source: str, x_name: str, centre: float):
+    def sentence_column(self, tokens, x_source: str, x_name: str, centre: float, cell_width: float = 1.1):
         """A sentence: its title, its input rows and (built, not shown) its weights heatmap."""
         theme = self.theme
         title = label(theme, " ".join(tokens), size=theme.body_size, color=theme.highlight)
-        x = self.grid(x_source, 2, cell_width=1.1, cell_height=0.58, row_labels=tokens)
+        x = self.grid(x_source, 2, cell_width=cell_width, cell_height=0.58, row_labels=tokens)
         x.shift(RIGHT * (centre - x.cells.get_center()[0]) + UP * (1.8 - x.cells.get_top()[1]))
         title.move_to([centre, TITLES_Y, 0])
         name = label(theme, x_name, size=theme.small_size, color=theme.muted).next_to(x.cells, UP, buff=0.15)
@@ -115,7 +119,7 @@ class PositionalEncodingScene(ExplainerScene):
                 self.sentence_column(b, "x_b", "word embeddings X", CENTRES[1]),
             )
             self.play(FadeIn(heading))
-            self.say(f"Each word gets the same {t.d_small} random numbers (seed {t.seed}) in both.")
+            self.say(f"Each word gets the same {t.d_small} random numbers, drawn with a fixed random seed, in both.")
             for title, x, name in self.columns:
                 self.play(FadeIn(title), FadeIn(name), FadeIn(x), run_time=1.0)
             self.say("So the two inputs hold the same rows, only in another order.")
@@ -140,7 +144,10 @@ class PositionalEncodingScene(ExplainerScene):
             )
             left_map, left_name = self.weights_column(a, "weights_a", CENTRES[0])
             right_map, right_name = self.weights_column(b, "weights_b", CENTRES[1])
-            note = self.note_lines(("Shortcut: Q = K = V = X, no W_Q, W_K, W_V (learned ones act row by row: the same result)",))
+            note = self.note_lines(
+                ("Shortcut: Q = K = V = X, no W_Q, W_K, W_V", "(learned ones act row by row: still only reordered)")
+            )
+            self.shortcut_note = note
             self.play(FadeIn(note))
             self.play(self.order_boxes.animate.set_stroke(opacity=0.0), run_time=0.5)
             self.remove(self.order_boxes)
@@ -168,20 +175,50 @@ class PositionalEncodingScene(ExplainerScene):
             self.play(Indicate(left_map.row_labels, color=theme.highlight), Indicate(right_map.row_labels, color=theme.highlight))
 
     def own_weight_note(self, tokens, source: str, heatmap) -> None:
-        """What the shortcut Q = K causes: the word that looks most at itself, said and boxed (if one does)."""
-        theme = self.theme
-        weights = getattr(self.trace, source)
-        own = [r for r in range(len(tokens)) if int(np.argmax(weights[r])) == r]
+        """What the shortcut Q = K causes, as the trace shows it row by row: long vectors look most at themselves.
+
+        The longest vector's diagonal cell is boxed and said; a row whose largest weight is not its own
+        (a shorter word beside a longer one) is boxed and said too, so the rule is never stated wider than it holds.
+        """
+        t, theme = self.trace, self.theme
+        weights = getattr(t, source)
+        n = len(tokens)
+        own = [r for r in range(n) if int(np.argmax(weights[r])) == r]
+        others = [r for r in range(n) if r not in own]
         if not own:
             return
-        r = max(own, key=lambda row: weights[row, row])
-        self.say(
-            f"The shortcut shows in the diagonal: “{tokens[r]}” gives itself {format_number(weights[r, r], 2)}, "
-            "because with Q = K a word's score with itself is its length squared.",
-            spoken=f"The shortcut shows in the diagonal: “{tokens[r]}” gives itself {format_number(weights[r, r], 2)}, "
-            "because with the queries equal to the keys, a word's score with itself is its length squared.",
+        longest = int(np.argmax(t.self_scores_a))
+        note = self.note_with_numbers(
+            (
+                ("A word's score with itself = its squared length /", ("scale", 0)),
+                # "“dog” 1.31, “bites” 2.81, “man” 1.05": no comma after the last.
+                tuple(part for k in range(n) for part in (f"“{tokens[k]}”", (f"self_scores_a[{k}]", 2), ","))[:-1],
+            )
         )
-        self.play(Indicate(heatmap.number(r, r), color=theme.highlight))
+        scale = format_number(t.scale, 0)
+        if longest in own:
+            r = longest
+            self.say(
+                f"With Q = K, a word's score with itself is its squared length divided by {scale}: "
+                f"the longest vector, “{tokens[r]}”, gives itself {format_number(weights[r, r], 2)}.",
+                spoken=f"With the queries equal to the keys, a word's score with itself is its squared length divided by "
+                f"{scale}: the longest vector, “{tokens[r]}”, gives itself {format_number(weights[r, r], 2)}.",
+            )
+            self.play(
+                FadeOut(self.shortcut_note),
+                FadeIn(note),
+                Create(SurroundingRectangle(heatmap.cell(r, r), color=theme.highlight, buff=0.0, stroke_width=6)),
+            )
+        for r in others:
+            top = int(np.argmax(weights[r]))
+            self.say(
+                f"A shorter word may not: “{tokens[r]}” gives “{tokens[top]}” {format_number(weights[r, top], 2)}, "
+                f"itself only {format_number(weights[r, r], 2)}."
+            )
+            self.play(
+                Create(SurroundingRectangle(heatmap.cell(r, top), color=theme.highlight, buff=0.0, stroke_width=6)),
+                Create(SurroundingRectangle(heatmap.cell(r, r), color=theme.muted, buff=0.0, stroke_width=6)),
+            )
 
     def show_formula(self):
         """Step 3: the sinusoidal encoding, and the fingerprints of positions 0, 1 and 2."""
@@ -221,6 +258,13 @@ class PositionalEncodingScene(ExplainerScene):
             self.play(FadeIn(name), FadeIn(grid.col_labels), FadeIn(grid.row_labels))
             for p in range(len(t.pe_small)):
                 self.play(FadeIn(grid.row(p)), run_time=0.8)
+            self.say(
+                f"At position 1 the first sine is already {format_number(t.pe_small[1, 0], 2)}; "
+                f"the slower second one only {format_number(t.pe_small[1, 2], 2)}."
+            )
+            self.play(
+                *[Create(SurroundingRectangle(grid.cell(1, c), color=theme.highlight, buff=0.0, stroke_width=5)) for c in (0, 2)]
+            )
             note = self.note_lines(("Sinusoidal: the 2017 Transformer. Learned, one vector per position: BERT, GPT-2.",))
             self.say("BERT and GPT-2 learn one vector per position instead; the idea is the same.")
             self.play(FadeIn(note))
@@ -237,20 +281,42 @@ class PositionalEncodingScene(ExplainerScene):
             heading = self.heading("With positions added")
             columns = []
             for tokens, x_source, w_source, centre in (
-                (a, "x_a_pos", "weights_a_pos", CENTRES[0]),
-                (b, "x_b_pos", "weights_b_pos", CENTRES[1]),
+                (a, "x_a_pos", "weights_a_pos", POSITION_CENTRES[0]),
+                (b, "x_b_pos", "weights_b_pos", POSITION_CENTRES[1]),
             ):
-                title, x, name = self.sentence_column(tokens, x_source, "X + PE", centre)
+                title, x, name = self.sentence_column(tokens, x_source, "X + PE", centre, POSITION_CELL)
                 heatmap, heat_name = self.weights_column(tokens, w_source, centre)
-                columns.append((title, x, name, heatmap, heat_name))
-            self.play(FadeIn(heading), *[FadeIn(VGroup(c[0], c[1], c[2])) for c in columns], run_time=1.2)
-            self.say("“bites” stays at position 1, but “dog” and “man” swap fingerprints.")
-            for _, _, _, heatmap, heat_name in columns:
-                self.play(FadeIn(heat_name), FadeIn(heatmap), run_time=1.2)
+                # Which fingerprint each word received: the row of PE for its position.
+                tags = VGroup(
+                    *[
+                        label(theme, f"+PE({p})", size=theme.min_size, color=theme.value).next_to(
+                            x.cell(p, t.d_small - 1), RIGHT, buff=0.15
+                        )
+                        for p in range(len(tokens))
+                    ]
+                )
+                columns.append((title, x, name, heatmap, heat_name, tags))
+            self.play(FadeIn(heading), *[FadeIn(VGroup(c[0], c[1], c[2], c[5])) for c in columns], run_time=1.2)
+            k = a.index("bites")
+            self.say(f"“bites” stays at position {k}: it gets PE({k}) in both, so its row is the same.")
+            self.play(
+                *[Create(SurroundingRectangle(VGroup(c[1].row(k), c[5][k]), color=theme.highlight, buff=0.05)) for c in columns]
+            )
+            pa, pb = ia, t.positions_b[ia]
+            self.say(f"But “dog” and “man” swap fingerprints: “dog” gets PE({pa}) in one and PE({pb}) in the other.")
+            dog_rows = (ia, ib)
+            self.play(
+                *[
+                    Create(SurroundingRectangle(VGroup(c[1].row(r), c[5][r]), color=theme.query, buff=0.05))
+                    for c, r in zip(columns, dog_rows)
+                ]
+            )
             self.say(
                 f"Now “dog” gives “man” {format_number(t.weights_a_pos[ia, ja], 2)} in “{' '.join(a)}” "
                 f"but {format_number(t.weights_b_pos[ib, jb], 2)} in “{' '.join(b)}”."
             )
+            for _, _, _, heatmap, heat_name, _ in columns:
+                self.play(FadeIn(heat_name), FadeIn(heatmap), run_time=1.0)
             marks = VGroup(
                 SurroundingRectangle(columns[0][3].cell(ia, ja), color=theme.highlight, buff=0.0, stroke_width=5),
                 SurroundingRectangle(columns[1][3].cell(ib, jb), color=theme.highlight, buff=0.0, stroke_width=5),
@@ -296,8 +362,23 @@ class PositionalEncodingScene(ExplainerScene):
             self.say(f"{format_number(t.pe.size, 0)} numbers are too many to print: each is one coloured square.")
             self.play(FadeIn(grid), run_time=2)
             self.play(FadeIn(scale))
-            self.say("Every row is one position's fingerprint, and no two rows are alike.")
-            self.play(Indicate(axis_names[0], color=theme.highlight))
+            r = t.reference
+            row_mark = SurroundingRectangle(
+                VGroup(grid.cell(r, 0), grid.cell(r, last_dim)), color=theme.highlight, buff=0.0, stroke_width=3
+            )
+            row_name = self.number(f"positions[{r}]", 0, color=theme.highlight).next_to(row_mark, LEFT, buff=0.15)
+            self.say("Every row is one position's fingerprint, and no two rows are the same.")
+            self.play(Create(row_mark), FadeIn(row_name))
+            # The last quarter of the dimensions: sines near 0 and cosines near 1 over these positions.
+            slow = 3 * t.d_model // 4
+            slow_mark = SurroundingRectangle(
+                VGroup(grid.cell(0, slow), grid.cell(last_pos, last_dim)), color=theme.text, buff=0.0, stroke_width=3
+            )
+            self.say(
+                f"On the right the waves are so slow that over {t.seq_len} positions each sine stays near 0 "
+                "and each cosine near 1: the stripes."
+            )
+            self.play(Create(slow_mark))
 
     def show_waves(self):
         """Step 6: single dimensions as waves along the positions, each with its period."""
@@ -374,17 +455,25 @@ class PositionalEncodingScene(ExplainerScene):
             row_mark = SurroundingRectangle(
                 VGroup(grid.cell(r, 0), grid.cell(r, last)), color=theme.highlight, buff=0.0, stroke_width=3
             )
+            row_name = self.number(f"positions[{r}]", 0, color=theme.highlight).next_to(row_mark, LEFT, buff=0.12)
+            names = VGroup(
+                label(theme, "cosine similarity", size=theme.small_size, color=theme.muted).next_to(grid, UP, buff=0.2),
+                label(theme, "position i", size=theme.small_size, color=theme.muted)
+                .rotate(PI / 2)
+                .next_to(ticks[:2], LEFT, buff=0.15),
+                label(theme, "position j", size=theme.small_size, color=theme.muted).next_to(ticks[2:], DOWN, buff=0.1),
+            )
 
             cosine = formula(theme, r"\cos(a, b) = \frac{a \cdot b}{\lVert a \rVert\, \lVert b \rVert}", size=theme.formula_size)
             cosine.move_to(COSINE_AT)
             pairs = VGroup(
                 VGroup(
                     label(theme, f"positions {r} and {near}:", size=theme.small_size),
-                    self.number("similarity_near", 4, size=theme.body_size, color=theme.highlight),
+                    self.number("similarity_near", 2, size=theme.body_size, color=theme.highlight),
                 ),
                 VGroup(
                     label(theme, f"positions {r} and {far}:", size=theme.small_size),
-                    self.number("similarity_far", 4, size=theme.body_size, color=theme.highlight),
+                    self.number("similarity_far", 2, size=theme.body_size, color=theme.highlight),
                 ),
             )
             for pair in pairs:
@@ -405,15 +494,15 @@ class PositionalEncodingScene(ExplainerScene):
             curve_name = label(theme, f"similarity with position {r}", size=theme.min_size, color=theme.key)
             curve_name.next_to(to_point(last / 2, low), DOWN, buff=0.15)
 
-            self.play(FadeIn(heading), FadeIn(ticks))
+            self.play(FadeIn(heading), FadeIn(ticks), FadeIn(names))
             self.play(FadeIn(grid), run_time=1.5)
-            self.play(FadeIn(scale), Create(row_mark))
+            self.play(FadeIn(scale), Create(row_mark), FadeIn(row_name))
             self.say("Cosine similarity compares their directions: 1 means the same direction.")
             self.play(Write(cosine), run_time=1.2)
             self.play(FadeIn(axes), FadeIn(curve_ticks), FadeIn(curve_name), Create(curve), run_time=1.5)
             lines = (
-                f"Position {r} and its neighbour {near}: {format_number(t.similarity_near, 4)}.",
-                f"Position {r} and distant {far}: {format_number(t.similarity_far, 4)}.",
+                f"Position {r} and its neighbour {near}: about {format_number(t.similarity_near, 2)}.",
+                f"Position {r} and distant {far}: about {format_number(t.similarity_far, 2)}.",
             )
             for line, pair, mark in zip(lines, pairs, marks):
                 self.say(line)

@@ -36,12 +36,16 @@ class CausalMaskTrace(AttentionTrace):
         ``bidirectional_weights @ v``, ``(n, d_v)``.
     row_sums
         ``weights.sum(-1)``, ``(n,)``: 1 for every row, over its visible keys only.
+    even_shares
+        ``1 / mask.sum(-1)``, ``(n,)``: each key's weight if a row spread its weight evenly over the keys it
+        may see, ``1 / (i + 1)`` for row ``i`` (without the mask every row's even share is ``uniform_weight``).
     """
 
     additive_mask: np.ndarray
     bidirectional_weights: np.ndarray
     bidirectional_output: np.ndarray
     row_sums: np.ndarray
+    even_shares: np.ndarray
 
 
 def causal_mask_trace(example: Example = THE_CAT_SAT, focus: int = 2) -> CausalMaskTrace:
@@ -59,4 +63,5 @@ def causal_mask_trace(example: Example = THE_CAT_SAT, focus: int = 2) -> CausalM
         bidirectional_weights=bidirectional.weights,
         bidirectional_output=bidirectional.output,
         row_sums=causal.weights.sum(axis=-1),
+        even_shares=1.0 / causal.mask.sum(axis=-1),
     )

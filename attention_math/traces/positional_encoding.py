@@ -48,6 +48,13 @@ class PositionalTrace(Trace):
     weights_a, weights_b
         Self-attention weights (Q = K = V = x) without positions, ``(3, 3)``;
         ``weights_b == weights_a[order_b][:, order_b]``.
+    scale
+        ``sqrt(d_small)``, what the scores are divided by.
+    self_scores_a
+        ``(x_a ** 2).sum(-1) / scale``, ``(3,)``: with Q = K each word's scaled score with itself is its squared
+        length divided by ``scale``, so a long vector tends to look most at itself and a short one may not.
+    positions_b
+        ``positions_b[i]`` is the position in sentence b of sentence a's word i (whose fingerprint it gets there).
     pe_small
         ``sinusoidal_encoding(3, d_small)``: the fingerprints of positions 0, 1, 2.
     x_a_pos, x_b_pos
@@ -92,6 +99,9 @@ class PositionalTrace(Trace):
     x_b: np.ndarray
     weights_a: np.ndarray
     weights_b: np.ndarray
+    scale: float
+    self_scores_a: np.ndarray
+    positions_b: tuple[int, ...]
     pe_small: np.ndarray
     x_a_pos: np.ndarray
     x_b_pos: np.ndarray
@@ -167,6 +177,9 @@ def positional_trace(
         x_b=x_b,
         weights_a=_self_attention_weights(x_a),
         weights_b=_self_attention_weights(x_b),
+        scale=float(np.sqrt(d_small)),
+        self_scores_a=(x_a**2).sum(axis=-1) / np.sqrt(d_small),
+        positions_b=tuple(tuple(sentence_b).index(w) for w in sentence_a),
         pe_small=pe_small,
         x_a_pos=x_a + pe_small,
         x_b_pos=x_b + pe_small,
