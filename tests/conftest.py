@@ -86,6 +86,15 @@ def test_group(item) -> str:
     return name if isinstance(name, str) and name in SCENES else item.path.name
 
 
+SLOW_MARKS = ("render", "browser", "scenes")
+"""Marks of the slow tier: a test with one builds scenes, renders or starts a browser (tens of seconds, not tenths)."""
+
+
+def test_weight(item) -> int:
+    """A rough cost of ``item`` for ordering groups: 50 for a test of the slow tier, 1 for any other."""
+    return 50 if any(item.get_closest_marker(mark) for mark in SLOW_MARKS) else 1
+
+
 def pytest_configure(config):
     # The controller of an xdist run: its workers (started after this) inherit where to leave the groups.
     if not hasattr(config, "workerinput") and config.getoption("dist", "no") == "loadgroup":
@@ -98,7 +107,7 @@ def pytest_collection_modifyitems(items):
     """In an xdist worker, leave each test's group (:func:`test_group`) for :class:`ByGroup`."""
     path = os.environ.get(GROUPS)
     if path and os.environ.get("PYTEST_XDIST_WORKER"):
-        groups = {item.nodeid: test_group(item) for item in items}
+        groups = {item.nodeid: [test_group(item), test_weight(item)] for item in items}
         partial = f"{path}.{os.environ['PYTEST_XDIST_WORKER']}"
         with open(partial, "w", encoding="utf-8") as file:
             json.dump(groups, file)
@@ -119,15 +128,31 @@ except ImportError:  # no pytest-xdist: one process runs everything, nothing to 
 
 
 class ByGroup(LoadScopeScheduling):
-    """xdist's scope scheduling with :func:`test_group` as the scope: a group's tests run on one worker."""
+    """xdist's scope scheduling with :func:`test_group` as the scope: a group's tests run on one worker.
 
-    _groups: dict[str, str] | None = None
+    The heaviest groups (by :func:`test_weight`) are handed out first and the light ones last, so the workers end
+    together: xdist's own order (the most tests first) left a render's group for the end, one worker on it alone.
+    """
 
-    def _split_scope(self, nodeid: str) -> str:
+    _groups: dict[str, list] | None = None
+    _ordered = False
+
+    def _group(self, nodeid: str) -> list:
         if self._groups is None:
             with open(os.environ[GROUPS], encoding="utf-8") as file:
                 self._groups = json.load(file)
-        return self._groups.get(nodeid) or self._groups.get(nodeid.rsplit("@", 1)[0], nodeid)
+        return self._groups.get(nodeid) or self._groups.get(nodeid.rsplit("@", 1)[0]) or [nodeid, 1]
+
+    def _split_scope(self, nodeid: str) -> str:
+        return self._group(nodeid)[0]
+
+    def _assign_work_unit(self, node) -> None:
+        if not self._ordered:  # the queue is complete before the first group is handed out
+            weights = {scope: sum(self._group(nodeid)[1] for nodeid in unit) for scope, unit in self.workqueue.items()}
+            for scope in sorted(self.workqueue, key=lambda scope: -weights[scope]):
+                self.workqueue.move_to_end(scope)
+            self._ordered = True
+        super()._assign_work_unit(node)
 
 
 @pytest.fixture(params=list(SCENES))

@@ -167,9 +167,21 @@ def built_with(name: str, sentence: str):
     return scene, tex_sources
 
 
+def on_its_own_worker(name: str, sentence: str) -> pytest.MarkDecorator:
+    """The xdist group of the tests that read one build (:func:`built_with`): each build is made on one worker,
+    and the builds of one scene spread over every worker instead of queueing on the scene's."""
+    return pytest.mark.xdist_group(f"{name} with {sentence!r}")
+
+
 @pytest.mark.scenes
-@pytest.mark.parametrize("sentence", ADVERSARIAL)
-@pytest.mark.parametrize("name", SENTENCE_SCENES)
+@pytest.mark.parametrize(
+    "name, sentence",
+    [
+        pytest.param(name, sentence, marks=on_its_own_worker(name, sentence))
+        for name in SENTENCE_SCENES
+        for sentence in ADVERSARIAL
+    ],
+)
 def test_adversarial_tokens_are_drawn_literally_and_never_reach_latex(name, sentence):
     scene, tex_sources = built_with(name, sentence)
     words = sentence.split()
@@ -188,16 +200,32 @@ def test_adversarial_tokens_are_drawn_literally_and_never_reach_latex(name, sent
 LONG_WORDS = "internationalize characteristically overwhelmingly misunderstanding counterproductive uncharacteristic disproportionate incomprehensibly"
 
 
-@pytest.mark.scenes
-@pytest.mark.parametrize("name", SENTENCE_SCENES)
-@pytest.mark.parametrize("kind", ["adversarial", "most-words", "fewest-words"])
-def test_custom_sentences_show_their_numbers_and_fit_the_frame(name, kind):
+def most_words(scene_class) -> str:
+    """The most words the scene takes, each long, the first as long as a word may be (the longest word and the most
+    words in one build: test_layout.py leaves both to this file)."""
+    return " ".join(["w" * MAX_TOKEN_CHARACTERS] + LONG_WORDS.split()[: scene_class.max_tokens - 1])
+
+
+def custom_sentence(name: str, kind: str) -> str:
     scene_class = SCENES[name]
-    sentence = {
+    return {
         "adversarial": ADVERSARIAL[1],
-        "most-words": " ".join(LONG_WORDS.split()[: scene_class.max_tokens]),
+        "most-words": most_words(scene_class),
         "fewest-words": " ".join(["Hello", "world", "again", "today"][: scene_class.min_tokens]),
     }[kind]
+
+
+@pytest.mark.scenes
+@pytest.mark.parametrize(
+    "kind, name",
+    [
+        pytest.param(kind, name, marks=on_its_own_worker(name, custom_sentence(name, kind)))
+        for kind in ["adversarial", "most-words", "fewest-words"]
+        for name in SENTENCE_SCENES
+    ],
+)
+def test_custom_sentences_show_their_numbers_and_fit_the_frame(name, kind):
+    sentence = custom_sentence(name, kind)
     scene, _ = built_with(name, sentence)
     check_shown_numbers(scene)
     half_width, half_height = config.frame_width / 2, config.frame_height / 2
@@ -205,7 +233,7 @@ def test_custom_sentences_show_their_numbers_and_fit_the_frame(name, kind):
         assert -half_width < left and right < half_width, f"{step}: off the frame sideways ({left:.2f}, {right:.2f})"
         assert -half_height < bottom and top < half_height, f"{step}: off the frame vertically ({bottom:.2f}, {top:.2f})"
     assert 60 <= scene.steps[-1].end <= 180
-    # The layout rule after every animation (tests/layout.py); test_layout.py adds the longest word and the sizes.
+    # The layout rule after every animation (tests/layout.py); test_layout.py adds the sizes and the other scenes.
     problems = list(scene.recording.layout_problems)
     assert not problems, f"{name} {sentence!r}: {len(problems)} problems:\n" + "\n".join(problems[:40])
 
