@@ -162,7 +162,7 @@ def built_with(name: str, sentence: str):
     scene_class = SCENES[name]
     trace = scene_class.build_trace(**validate(scene_class, {"sentence": sentence}))
     with tempfile.TemporaryDirectory() as media_dir:
-        scene = build_without_video(scene_class, media_dir, watch_layout=True, trace=trace)
+        scene = build_without_video(scene_class, media_dir, watch_layout=True, draw=False, trace=trace)
         tex_sources = [path.read_text(encoding="utf-8", errors="replace") for path in Path(media_dir).rglob("*.tex")]
     return scene, tex_sources
 

@@ -25,7 +25,7 @@ def build_and_watch(name: str, settings: dict) -> list[str]:
     """Build scene ``name`` with ``settings`` without video; the layout problems seen, once each, with their step."""
     scene_class = SCENES[name]
     trace = scene_class.build_trace(**validate(scene_class, settings))
-    return list(build_without_video(scene_class, watch_layout=True, trace=trace).recording.layout_problems)
+    return list(build_without_video(scene_class, watch_layout=True, draw=False, trace=trace).recording.layout_problems)
 
 
 def extremes(name: str) -> list[dict]:
