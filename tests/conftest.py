@@ -6,6 +6,7 @@ import json
 import os
 import tempfile
 from collections import Counter
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -18,7 +19,7 @@ import render
 import scenes.training
 from scenes import SCENES
 
-from .helpers import built_scene
+from .helpers import RENDERED_SENTENCE, built_scene
 
 INVENTORY = os.environ.get("TEST_INVENTORY")
 """A folder: when set, each test process counts its scene builds, renders and browser launches there (see :func:`_count`)."""
@@ -71,8 +72,8 @@ GROUPS = "ATTENTION_TEST_GROUPS"
 
 
 def test_group(item) -> str:
-    """The group of ``item``: its ``xdist_group`` mark, else the scene it takes (a ``scene`` or ``name`` parameter),
-    else its file.
+    """The group of ``item``: its ``xdist_group`` mark, else "sentence render" if it reads that render, else the
+    scene it takes (a ``scene`` or ``name`` parameter), else its file.
 
     A scene's builds are cached per test process (:func:`.helpers.built_scene`), and a file's module fixtures
     (renders, clusters) are made once per process: one group's tests on one worker make each of them once, while
@@ -81,6 +82,8 @@ def test_group(item) -> str:
     mark = item.get_closest_marker("xdist_group")
     if mark is not None:
         return str(mark.args[0] if mark.args else mark.kwargs["name"])
+    if "sentence_rendered" in getattr(item, "fixturenames", ()):
+        return "sentence render"  # one worker renders it and opens one browser on it, whichever file asks
     callspec = getattr(item, "callspec", None)
     name = callspec.params.get("scene", callspec.params.get("name")) if callspec else None
     return name if isinstance(name, str) and name in SCENES else item.path.name
@@ -204,6 +207,24 @@ def rendered(tmp_path_factory):
             facts = {"exit_code": result.exit_code, "stdout": result.stdout, "stderr": result.stderr}
             outcome.write_text(json.dumps(facts), encoding="utf-8")
     return media, SimpleNamespace(**json.loads(outcome.read_text(encoding="utf-8")))
+
+
+@pytest.fixture(scope="session")
+def sentence_rendered(tmp_path_factory):
+    """`python render.py self-attention --sentence <RENDERED_SENTENCE> --quality low`, for real: its package folder.
+
+    The one real render of a teacher's sentence per run, shared by every test process as :func:`rendered` is (the
+    inputs' captions and gallery, the explorer's pages): treat it as read-only, and copy it to change it.
+    """
+    shared = shared_folder(tmp_path_factory)
+    media, cache, outcome = (shared / "sentence-rendered" / part for part in ("media", "cache", "package.txt"))
+    with FileLock(shared / "sentence-rendered.lock"):
+        if not outcome.exists():
+            arguments = ["self-attention", "--sentence", RENDERED_SENTENCE, "--quality", "low"]
+            result = CliRunner().invoke(render.main, [*arguments, "--media-dir", str(media), "--cache-dir", str(cache)])
+            assert result.exit_code == 0, result.output
+            outcome.write_text(str(Path(result.stdout.strip()).parent), encoding="utf-8")
+    return Path(outcome.read_text(encoding="utf-8"))
 
 
 CHROMIUM = "/usr/bin/chromium"
