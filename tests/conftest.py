@@ -6,6 +6,7 @@ import json
 import os
 import tempfile
 from collections import Counter
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -18,7 +19,7 @@ import render
 import scenes.training
 from scenes import SCENES
 
-from .helpers import built_scene
+from .helpers import RENDERED_SENTENCE, built_scene
 
 INVENTORY = os.environ.get("TEST_INVENTORY")
 """A folder: when set, each test process counts its scene builds, renders and browser launches there (see :func:`_count`)."""
@@ -71,8 +72,8 @@ GROUPS = "ATTENTION_TEST_GROUPS"
 
 
 def test_group(item) -> str:
-    """The group of ``item``: its ``xdist_group`` mark, else the scene it takes (a ``scene`` or ``name`` parameter),
-    else its file.
+    """The group of ``item``: its ``xdist_group`` mark, else "sentence render" if it reads that render, else the
+    scene it takes (a ``scene`` or ``name`` parameter), else its file.
 
     A scene's builds are cached per test process (:func:`.helpers.built_scene`), and a file's module fixtures
     (renders, clusters) are made once per process: one group's tests on one worker make each of them once, while
@@ -81,9 +82,20 @@ def test_group(item) -> str:
     mark = item.get_closest_marker("xdist_group")
     if mark is not None:
         return str(mark.args[0] if mark.args else mark.kwargs["name"])
+    if "sentence_rendered" in getattr(item, "fixturenames", ()):
+        return "sentence render"  # one worker renders it and opens one browser on it, whichever file asks
     callspec = getattr(item, "callspec", None)
     name = callspec.params.get("scene", callspec.params.get("name")) if callspec else None
     return name if isinstance(name, str) and name in SCENES else item.path.name
+
+
+SLOW_MARKS = ("render", "browser", "scenes")
+"""Marks of the slow tier: a test with one builds scenes, renders or starts a browser (tens of seconds, not tenths)."""
+
+
+def test_weight(item) -> int:
+    """A rough cost of ``item`` for ordering groups: 50 for a test of the slow tier, 1 for any other."""
+    return 50 if any(item.get_closest_marker(mark) for mark in SLOW_MARKS) else 1
 
 
 def pytest_configure(config):
@@ -98,7 +110,7 @@ def pytest_collection_modifyitems(items):
     """In an xdist worker, leave each test's group (:func:`test_group`) for :class:`ByGroup`."""
     path = os.environ.get(GROUPS)
     if path and os.environ.get("PYTEST_XDIST_WORKER"):
-        groups = {item.nodeid: test_group(item) for item in items}
+        groups = {item.nodeid: [test_group(item), test_weight(item)] for item in items}
         partial = f"{path}.{os.environ['PYTEST_XDIST_WORKER']}"
         with open(partial, "w", encoding="utf-8") as file:
             json.dump(groups, file)
@@ -119,15 +131,31 @@ except ImportError:  # no pytest-xdist: one process runs everything, nothing to 
 
 
 class ByGroup(LoadScopeScheduling):
-    """xdist's scope scheduling with :func:`test_group` as the scope: a group's tests run on one worker."""
+    """xdist's scope scheduling with :func:`test_group` as the scope: a group's tests run on one worker.
 
-    _groups: dict[str, str] | None = None
+    The heaviest groups (by :func:`test_weight`) are handed out first and the light ones last, so the workers end
+    together: xdist's own order (the most tests first) left a render's group for the end, one worker on it alone.
+    """
 
-    def _split_scope(self, nodeid: str) -> str:
+    _groups: dict[str, list] | None = None
+    _ordered = False
+
+    def _group(self, nodeid: str) -> list:
         if self._groups is None:
             with open(os.environ[GROUPS], encoding="utf-8") as file:
                 self._groups = json.load(file)
-        return self._groups.get(nodeid) or self._groups.get(nodeid.rsplit("@", 1)[0], nodeid)
+        return self._groups.get(nodeid) or self._groups.get(nodeid.rsplit("@", 1)[0]) or [nodeid, 1]
+
+    def _split_scope(self, nodeid: str) -> str:
+        return self._group(nodeid)[0]
+
+    def _assign_work_unit(self, node) -> None:
+        if not self._ordered:  # the queue is complete before the first group is handed out
+            weights = {scope: sum(self._group(nodeid)[1] for nodeid in unit) for scope, unit in self.workqueue.items()}
+            for scope in sorted(self.workqueue, key=lambda scope: -weights[scope]):
+                self.workqueue.move_to_end(scope)
+            self._ordered = True
+        super()._assign_work_unit(node)
 
 
 @pytest.fixture(params=list(SCENES))
@@ -179,6 +207,24 @@ def rendered(tmp_path_factory):
             facts = {"exit_code": result.exit_code, "stdout": result.stdout, "stderr": result.stderr}
             outcome.write_text(json.dumps(facts), encoding="utf-8")
     return media, SimpleNamespace(**json.loads(outcome.read_text(encoding="utf-8")))
+
+
+@pytest.fixture(scope="session")
+def sentence_rendered(tmp_path_factory):
+    """`python render.py self-attention --sentence <RENDERED_SENTENCE> --quality low`, for real: its package folder.
+
+    The one real render of a teacher's sentence per run, shared by every test process as :func:`rendered` is (the
+    inputs' captions and gallery, the explorer's pages): treat it as read-only, and copy it to change it.
+    """
+    shared = shared_folder(tmp_path_factory)
+    media, cache, outcome = (shared / "sentence-rendered" / part for part in ("media", "cache", "package.txt"))
+    with FileLock(shared / "sentence-rendered.lock"):
+        if not outcome.exists():
+            arguments = ["self-attention", "--sentence", RENDERED_SENTENCE, "--quality", "low"]
+            result = CliRunner().invoke(render.main, [*arguments, "--media-dir", str(media), "--cache-dir", str(cache)])
+            assert result.exit_code == 0, result.output
+            outcome.write_text(str(Path(result.stdout.strip()).parent), encoding="utf-8")
+    return Path(outcome.read_text(encoding="utf-8"))
 
 
 CHROMIUM = "/usr/bin/chromium"

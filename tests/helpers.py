@@ -5,10 +5,12 @@ Test modules import from here (and from ``layout``, ``fake_workers``), never fro
 
 from __future__ import annotations
 
+import atexit
 import functools
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -82,6 +84,11 @@ def to_json_in_a_fresh_process(*calls: str) -> list[str]:
     return json.loads(result.stdout)
 
 
+RENDERED_SENTENCE = '</span> & "quoted" café 猫 🙂 </script><b>buzz'
+"""The teacher's sentence of the one real render of a sentence per run (``sentence_rendered`` in conftest): markup
+that would close a caption's span or the explorer's script, an entity, quotes, accents, CJK and an emoji."""
+
+
 # --- PyTorch, the reference -------------------------------------------------------------
 
 
@@ -147,12 +154,50 @@ class Recording:
                 self.glyph_problems.setdefault(f"{step}: {problem}", None)
 
 
-def build_without_video(scene_class, media_dir: str | None = None, watch_layout: bool = False, observe=None, **scene_arguments):
+@functools.cache
+def _text_folder() -> str:
+    """This test process's folder of Pango's text drawings, kept for all its builds (removed when the process ends)."""
+    folder = tempfile.mkdtemp(prefix="attention-test-texts-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
+@contextmanager
+def texts_parsed_once() -> Iterator[None]:
+    """Inside the block, a ``Text`` whose drawing this process has parsed before is a copy of that parse.
+
+    manim's own SVG cache (``SVG_HASH_TO_MOB_MAP``, keyed by the drawing's file, which Pango names by a hash of the
+    text and all its settings) does this for every SVG but ``Text``, which turns it off by default. Parsing the same
+    drawing again was more than half of a scene build here (a grid's numbers repeat); the copy has the same points,
+    and every ``Text`` is still constructed (``__init__`` runs, so :func:`counting_text_constructions` counts it).
+    Only for builds without video, whose drawings are never compared with a render's bytes.
+    """
+    original = Text.__init__
+
+    def init(self, *args, **kwargs):
+        kwargs.setdefault("use_svg_cache", True)
+        original(self, *args, **kwargs)
+
+    Text.__init__ = init
+    try:
+        yield
+    finally:
+        Text.__init__ = original
+
+
+def build_without_video(
+    scene_class, media_dir: str | None = None, watch_layout: bool = False, observe=None, draw: bool = True, **scene_arguments
+):
     """Run a scene's construct with animations skipped and no video written (``scene_arguments``: trace, voice...).
 
     The scene's ``recording`` is a :class:`Recording` of what it had on screen (with the layout rule looked at
     after every animation when ``watch_layout``); ``observe(scene, ended)``, if given, looks too. manim's files
-    (the ``.tex`` it typesets...) go to a temporary folder, or to ``media_dir`` to be read afterwards.
+    (the ``.tex`` it typesets...) go to a temporary folder, or to ``media_dir`` to be read afterwards; Pango's
+    text drawings to a folder this process keeps, each drawn and parsed once (:func:`texts_parsed_once`).
+
+    With ``draw`` False, no frame is drawn: manim draws what stands still after every animation even when it skips
+    animations and writes no video (a fifth of a build), which a build that only reads the scene's mobjects (its
+    numbers, texts and layout) need not pay for. Each scene's default build (:func:`built_scene`) still draws.
     """
     recording = Recording(watch_layout=watch_layout)
 
@@ -165,13 +210,16 @@ def build_without_video(scene_class, media_dir: str | None = None, watch_layout:
         settings = {
             "dry_run": True,
             "media_dir": media_dir or temporary,
+            "text_dir": _text_folder(),
             "quality": "low_quality",
             "verbosity": "WARNING",
             "progress_bar": "none",
             "disable_caching": True,
         }
-        with tempconfig(settings):
+        with tempconfig(settings), texts_parsed_once():
             scene = scene_class(skip_animations=True, observe=look, **scene_arguments)
+            if not draw:
+                scene.renderer.update_frame = lambda *args, **kwargs: None
             scene.render()
     scene.recording = recording
     return scene

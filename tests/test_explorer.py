@@ -20,6 +20,8 @@ from attention_explainer.pages.explorer import ExplorerError, explorer_data, exp
 from attention_math.trained import ModelNotInstalled
 from scenes import SCENES
 
+from .helpers import RENDERED_SENTENCE
+
 HOSTILE_WORD = "</script><b>x"
 HOSTILE_SENTENCE = f"Bees {HOSTILE_WORD} & <!--hum"
 
@@ -278,33 +280,13 @@ def test_infinities_and_flags_are_shown_as_such():
 
 # ---- in Chromium ------------------------------------------------------------------------------------------
 
-SENTENCE = "Bees </script><b>buzz & hum near"
+SENTENCE = RENDERED_SENTENCE
 
 
-@pytest.fixture(scope="module")
-def sentence_render(tmp_path_factory):
-    """``render.py self-attention --quality low --sentence ...``, for real, once for this module."""
-    from click.testing import CliRunner
-
-    import render
-
-    media = tmp_path_factory.mktemp("media")
-    cache = tmp_path_factory.mktemp("cache")
-    arguments = [
-        "self-attention",
-        "--quality",
-        "low",
-        "--sentence",
-        SENTENCE,
-        "--media-dir",
-        str(media),
-        "--cache-dir",
-        str(cache),
-    ]
-    result = CliRunner().invoke(render.main, arguments)
-    assert result.exit_code == 0, result.output
-    (package,) = {path.parent for path in media.rglob("manifest.json")}
-    return package
+@pytest.fixture
+def sentence_render(sentence_rendered):
+    """The run's real render of ``self-attention --quality low --sentence SENTENCE`` (shared with test_inputs.py)."""
+    return sentence_rendered
 
 
 def softmax_rows(q, k):

@@ -273,7 +273,7 @@ def test_right_to_left_words_are_drawn(sentence):
                 if isinstance(part, Text) and part.original_text in sentence.split():
                     widths[part.original_text] = max(widths.get(part.original_text, 0.0), part.width)
 
-    build_without_video(scene_class, trace=trace, observe=look)
+    build_without_video(scene_class, trace=trace, observe=look, draw=False)
     assert set(widths) == set(sentence.split())
     assert all(width > 0.2 for width in widths.values()), widths
 

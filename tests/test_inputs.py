@@ -24,7 +24,7 @@ from attention_math import THE_CAT_SAT, sentence_example, word_vector
 from scenes import SCENES
 
 from . import fake_workers
-from .helpers import build_without_video, check_shown_numbers, to_json_in_a_fresh_process
+from .helpers import RENDERED_SENTENCE, build_without_video, check_shown_numbers, to_json_in_a_fresh_process
 
 # Tokens that must be drawn literally, as two sentences (scenes show at most 8 words).
 ADVERSARIAL = (
@@ -162,14 +162,26 @@ def built_with(name: str, sentence: str):
     scene_class = SCENES[name]
     trace = scene_class.build_trace(**validate(scene_class, {"sentence": sentence}))
     with tempfile.TemporaryDirectory() as media_dir:
-        scene = build_without_video(scene_class, media_dir, watch_layout=True, trace=trace)
+        scene = build_without_video(scene_class, media_dir, watch_layout=True, draw=False, trace=trace)
         tex_sources = [path.read_text(encoding="utf-8", errors="replace") for path in Path(media_dir).rglob("*.tex")]
     return scene, tex_sources
 
 
+def on_its_own_worker(name: str, sentence: str) -> pytest.MarkDecorator:
+    """The xdist group of the tests that read one build (:func:`built_with`): each build is made on one worker,
+    and the builds of one scene spread over every worker instead of queueing on the scene's."""
+    return pytest.mark.xdist_group(f"{name} with {sentence!r}")
+
+
 @pytest.mark.scenes
-@pytest.mark.parametrize("sentence", ADVERSARIAL)
-@pytest.mark.parametrize("name", SENTENCE_SCENES)
+@pytest.mark.parametrize(
+    "name, sentence",
+    [
+        pytest.param(name, sentence, marks=on_its_own_worker(name, sentence))
+        for name in SENTENCE_SCENES
+        for sentence in ADVERSARIAL
+    ],
+)
 def test_adversarial_tokens_are_drawn_literally_and_never_reach_latex(name, sentence):
     scene, tex_sources = built_with(name, sentence)
     words = sentence.split()
@@ -188,16 +200,32 @@ def test_adversarial_tokens_are_drawn_literally_and_never_reach_latex(name, sent
 LONG_WORDS = "internationalize characteristically overwhelmingly misunderstanding counterproductive uncharacteristic disproportionate incomprehensibly"
 
 
-@pytest.mark.scenes
-@pytest.mark.parametrize("name", SENTENCE_SCENES)
-@pytest.mark.parametrize("kind", ["adversarial", "most-words", "fewest-words"])
-def test_custom_sentences_show_their_numbers_and_fit_the_frame(name, kind):
+def most_words(scene_class) -> str:
+    """The most words the scene takes, each long, the first as long as a word may be (the longest word and the most
+    words in one build: test_layout.py leaves both to this file)."""
+    return " ".join(["w" * MAX_TOKEN_CHARACTERS] + LONG_WORDS.split()[: scene_class.max_tokens - 1])
+
+
+def custom_sentence(name: str, kind: str) -> str:
     scene_class = SCENES[name]
-    sentence = {
+    return {
         "adversarial": ADVERSARIAL[1],
-        "most-words": " ".join(LONG_WORDS.split()[: scene_class.max_tokens]),
+        "most-words": most_words(scene_class),
         "fewest-words": " ".join(["Hello", "world", "again", "today"][: scene_class.min_tokens]),
     }[kind]
+
+
+@pytest.mark.scenes
+@pytest.mark.parametrize(
+    "kind, name",
+    [
+        pytest.param(kind, name, marks=on_its_own_worker(name, custom_sentence(name, kind)))
+        for kind in ["adversarial", "most-words", "fewest-words"]
+        for name in SENTENCE_SCENES
+    ],
+)
+def test_custom_sentences_show_their_numbers_and_fit_the_frame(name, kind):
+    sentence = custom_sentence(name, kind)
     scene, _ = built_with(name, sentence)
     check_shown_numbers(scene)
     half_width, half_height = config.frame_width / 2, config.frame_height / 2
@@ -205,7 +233,7 @@ def test_custom_sentences_show_their_numbers_and_fit_the_frame(name, kind):
         assert -half_width < left and right < half_width, f"{step}: off the frame sideways ({left:.2f}, {right:.2f})"
         assert -half_height < bottom and top < half_height, f"{step}: off the frame vertically ({bottom:.2f}, {top:.2f})"
     assert 60 <= scene.steps[-1].end <= 180
-    # The layout rule after every animation (tests/layout.py); test_layout.py adds the longest word and the sizes.
+    # The layout rule after every animation (tests/layout.py); test_layout.py adds the sizes and the other scenes.
     problems = list(scene.recording.layout_problems)
     assert not problems, f"{name} {sentence!r}: {len(problems)} problems:\n" + "\n".join(problems[:40])
 
@@ -249,51 +277,36 @@ def test_cli_sends_each_sentence_to_its_own_folder(tmp_path, monkeypatch):
 
 
 @pytest.fixture(scope="module")
-def custom_render(rendered, tmp_path_factory):
-    """`render.py self-attention --sentence <adversarial>` for real, beside the default scaling render.
+def custom_render(rendered, sentence_rendered, tmp_path_factory):
+    """The run's real render of a teacher's sentence (``sentence_rendered``), beside the default scaling render.
 
-    In a copy of the shared render's folder: other test files (the browser's gallery) expect
-    that folder to hold the scaling render alone, and may run after this one in the same process.
+    In a copy of both: other test files (the browser's gallery) expect the scaling render's folder to hold it alone.
     """
     media = tmp_path_factory.mktemp("custom") / "media"
     shutil.copytree(rendered[0], media)
-    cache = tmp_path_factory.mktemp("custom-cache")
-    result = CliRunner().invoke(
-        render.main,
-        [
-            "self-attention",
-            "--sentence",
-            ADVERSARIAL[1],
-            "--quality",
-            "low",
-            "--media-dir",
-            str(media),
-            "--cache-dir",
-            str(cache),
-        ],
-    )
-    assert result.exit_code == 0, result.output
-    return media, Path(result.stdout.strip()).parent
+    folder = media / sentence_rendered.relative_to(sentence_rendered.parents[1])
+    shutil.copytree(sentence_rendered, folder)
+    return media, folder
 
 
 @pytest.mark.render
 def test_a_custom_render_keeps_its_sentence_literally(custom_render):
     media, folder = custom_render
-    assert folder.parent.name == variant_folder("self-attention", {"sentence": ADVERSARIAL[1]})
+    assert folder.parent.name == variant_folder("self-attention", {"sentence": RENDERED_SENTENCE})
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    assert manifest["inputs"] == {"sentence": ADVERSARIAL[1]}
+    assert manifest["inputs"] == {"sentence": RENDERED_SENTENCE}
     trace = json.loads((folder / "trace.json").read_text(encoding="utf-8"))
-    assert trace["query_tokens"] == ADVERSARIAL[1].split()
+    assert trace["query_tokens"] == RENDERED_SENTENCE.split()
     # Captions quote the tokens as typed: raw in SRT, escaped as WebVTT requires (and decoded by players).
     srt = (folder / "captions.srt").read_text(encoding="utf-8")
     vtt = (folder / "captions.vtt").read_text(encoding="utf-8")
     # A cue's text is what follows its timing line, up to the blank line that ends the cue.
     cues = " ".join(html.unescape(text) for text in re.findall(r"--> [\d:.]+\n(.*?)(?:\n\n|\n?$)", vtt, flags=re.S))
-    quoted = [word for word in ADVERSARIAL[1].split() if f"“{word}”" in srt]
+    quoted = [word for word in RENDERED_SENTENCE.split() if f"“{word}”" in srt]
     assert quoted, "the captions should name a token of the sentence"
     for word in quoted:
         assert f"“{word}”" in cues
-    assert "</span>" not in (folder / "captions.vtt").read_text(encoding="utf-8")
+    assert "</span>" not in vtt and "</script>" not in vtt and "<b>" not in vtt
 
 
 @pytest.mark.render
@@ -308,8 +321,8 @@ def test_the_gallery_lists_every_sentence_escaped(custom_render, tmp_path):
     page = write_gallery(media).read_text(encoding="utf-8")
     assert page.count("<article") == 3  # scaling, and self-attention with two sentences
     assert "--sentence <q>I love attention</q>" in page
-    assert "--sentence <q>&lt;/span&gt; &amp; &#34;quoted&#34; café 猫 🙂</q>" in page
-    assert "</span> &" not in page
+    assert "--sentence <q>&lt;/span&gt; &amp; &#34;quoted&#34; café 猫 🙂 &lt;/script&gt;&lt;b&gt;buzz</q>" in page
+    assert "</span> &" not in page and "</script><b>" not in page
 
 
 def test_trained_heads_without_its_extra_says_how_to_install_it(monkeypatch, tmp_path):

@@ -9,13 +9,14 @@ a 5 % safe margin (see ``tests/layout.py`` for how each is measured).
 from __future__ import annotations
 
 import pytest
-from manim import DOWN, LEFT, RIGHT, Square, Text, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Arc, Dot, Square, Text, VGroup
 
-from attention_explainer.options import MAX_TOKEN_CHARACTERS, validate
+from attention_explainer.options import validate
 from scenes import SCENES
 from scenes.kit.text import formula, label
 from scenes.theme import DARK
 
+from . import layout
 from .helpers import build_without_video
 from .layout import MIN_GLYPH_HEIGHT, glyph_height, layout_problems
 
@@ -24,7 +25,7 @@ def build_and_watch(name: str, settings: dict) -> list[str]:
     """Build scene ``name`` with ``settings`` without video; the layout problems seen, once each, with their step."""
     scene_class = SCENES[name]
     trace = scene_class.build_trace(**validate(scene_class, settings))
-    return list(build_without_video(scene_class, watch_layout=True, trace=trace).recording.layout_problems)
+    return list(build_without_video(scene_class, watch_layout=True, draw=False, trace=trace).recording.layout_problems)
 
 
 def extremes(name: str) -> list[dict]:
@@ -33,10 +34,8 @@ def extremes(name: str) -> list[dict]:
     variants = []
     if getattr(scene, "vocabulary", None):  # only words it has embeddings for: its longest ones
         variants.append({"sentence": " ".join(sorted(scene.vocabulary(), key=len)[-scene.max_tokens :])})
-    elif "sentence" in scene.options and "token" not in scene.options:
-        # The most words (each long) and the fewest are built in test_inputs.py, which checks this rule on them too.
-        long_word = "w" * MAX_TOKEN_CHARACTERS
-        variants.append({"sentence": " ".join([long_word] + ["mm"] * (scene.max_tokens - 1))})
+    # A sentence scene's longest word, its most words (each long) and its fewest are built in test_inputs.py,
+    # which checks this rule on them too (the longest word among the most words: one build for both).
     if "token" in scene.options:
         variants.append({"sentence": "The animal didn't cross the street because it was too tired today"})
         variants.append({"sentence": "Cats sleep", "token": "cats"})  # no "it": the token is given, as the CLI asks
@@ -82,9 +81,34 @@ def test_the_rule_finds_small_overlapping_and_outlying_things_and_nothing_else()
     assert layout_problems([VGroup()]) == []
 
 
+def test_the_rule_measures_the_box_manim_measures():
+    """The checker's own reading of a box (array slices of the anchors) against manim's ``get_left`` and the rest."""
+    things = [
+        label(DARK, "Keys & values", size=DARK.body_size).shift(2 * LEFT),
+        formula(DARK, r"\frac{QK^T}{\sqrt{d_k}}").shift(UP),
+        VGroup(Square(side_length=1).rotate(0.3).shift(3 * RIGHT), label(DARK, "x").shift(DOWN)),
+        Dot(UP * 3.2 + RIGHT * 5),
+        Arc(radius=1.5, start_angle=0.2, angle=2),
+    ]
+    for thing in things:
+        box = layout._box(thing)
+        assert (box.left, box.right, box.bottom, box.top) == pytest.approx(
+            (thing.get_left()[0], thing.get_right()[0], thing.get_bottom()[1], thing.get_top()[1]), abs=1e-12
+        )
+        # The same points as manim's, not just the same box.
+        assert sorted(map(tuple, layout._boundary(thing))) == sorted(map(tuple, thing.get_points_defining_boundary()))
+
+
 @pytest.mark.scenes
 @pytest.mark.parametrize(
-    "name, settings", [(name, settings) for name in SCENES for settings in extremes(name)], ids=lambda value: str(value)[:40]
+    "name, settings",
+    # Each build on a worker of its own (one test each): one scene's extremes spread over every worker.
+    [
+        pytest.param(name, settings, marks=pytest.mark.xdist_group(f"{name} with {settings}"))
+        for name in SCENES
+        for settings in extremes(name)
+    ],
+    ids=lambda value: str(value)[:40],
 )
 def test_layout_rule_at_the_extremes_the_options_allow(name, settings):
     problems = build_and_watch(name, settings)

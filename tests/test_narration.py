@@ -97,7 +97,7 @@ def test_every_step_waits_for_its_speech():
     The waiting is the kit's (:meth:`ExplainerScene.say`), the same for every scene: one scene, built with a slow voice.
     """
     voice = StandInVoice()
-    scene = build_without_video(SCENES["softmax"], voice=voice, speak=lambda text: spoken_form(text, strict=True))
+    scene = build_without_video(SCENES["softmax"], voice=voice, speak=lambda text: spoken_form(text, strict=True), draw=False)
     silent = built_scene("softmax")
     lines = [line for step in scene.steps for line in step.lines]
     assert lines and voice.said == [line.spoken for line in lines]

@@ -511,7 +511,7 @@ def test_qkv_says_a_tie_when_the_two_copies_of_the_tie_for_the_top_score():
     row = (q @ k.T / 2)[trace.focus]
     tied = [trace.key_tokens[j] for j in torch.nonzero(row == row.max()).ravel().tolist()]
     assert tied == ["The", "the"]  # the torch reference: two keys share the top score exactly
-    scene = build_without_video(scene_class, trace=trace)
+    scene = build_without_video(scene_class, trace=trace, draw=False)
     caption = scene.steps[-1].caption
     top = format_number(float(row.max()), 2)
     assert f"“cat” scores highest with “The” and “the”, tied at {top}." in caption
