@@ -219,7 +219,8 @@ class CrossAttentionScene(ExplainerScene):
             shortcut = self.note_lines(
                 (
                     "Shortcut: no projections, so K = V = the English vectors.",
-                    "A real layer multiplies by learned matrices first: W_Q for the decoder, W_K and W_V for the encoder.",
+                    "A real layer first multiplies by learned matrices:",
+                    "W_Q for the decoder, W_K and W_V for the encoder.",
                 )
             )
             self.say("A shortcut: no projections here, so K and V are the English vectors themselves.")
@@ -229,7 +230,7 @@ class CrossAttentionScene(ExplainerScene):
                 spoken="A real layer first multiplies the decoder's vectors by a learned query matrix, "
                 "and the encoder's by learned key and value matrices.",
             )
-            self.play(FadeIn(shortcut[1]))
+            self.play(FadeIn(shortcut[1:]))
 
     def one_query(self):
         """Step 4: one decoder query's scores against the 6 keys, and its attention weights."""
@@ -390,23 +391,32 @@ class CrossAttentionScene(ExplainerScene):
             )
             note = self.note_lines(
                 (
-                    f"Self: no projections; all vectors have length {format_number(t.embedding_length, 0)}, so a word's "
-                    f"dot product with itself, {format_number(t.encoder_self_dots.min(), 0)}, beats any other "
-                    f"(at most {format_number(t.encoder_other_dot, 1)}).",
                     "Cross rows nearly repeat their partner's self row: the queries were built from those vectors.",
                     "In a decoder layer: masked self-attention, then cross-attention, then the feed-forward.",
                 )
             )
+            # The numbers of the first line come from the trace, each drawn as a shown number.
+            aside = {"size": theme.min_size, "color": theme.muted}
+            self_line = VGroup(
+                label(theme, "Self: all length", **aside),
+                self.number("embedding_length", 0, **aside),
+                label(theme, ", so a self dot product,", **aside),
+                self.number("encoder_self_dots[0]", 0, **aside),
+                label(theme, ", beats the others (at most", **aside),
+                self.number("encoder_other_dot", 1, **aside),
+                label(theme, ").", **aside),
+            ).arrange(RIGHT, buff=0.1)
+            self_line.next_to(note, UP, buff=0.12)
             rows = " and ".join(f"“{t.target_tokens[r]}”" for r in copies)
             self.say("In self-attention, Q, K and V come from one sequence, so the matrix is square.")
             self.play(FadeIn(heading))
             self.play(FadeIn(maps[0]), run_time=1.2)
             self.say(
                 f"Here the English attends to itself. All {n_k} vectors have length {format_number(t.embedding_length, 0)}, "
-                f"so a word's dot product with itself, {format_number(t.encoder_self_dots.min(), 0)}, beats any other, "
+                f"so a word's dot product with itself, {format_number(t.encoder_self_dots[0], 0)}, beats any other, "
                 f"at most {format_number(t.encoder_other_dot, 1)}: the diagonal wins."
             )
-            self.play(FadeIn(diagonal), FadeIn(note[0]))
+            self.play(FadeIn(diagonal), FadeIn(self_line))
             self.say("In cross-attention, Q comes from the decoder and K and V from the encoder:")
             self.play(FadeIn(maps[1]), run_time=1.2)
             self.say(f"{n_q} rows, one per decoder position, against {n_k} columns, one per English word.")
@@ -414,7 +424,7 @@ class CrossAttentionScene(ExplainerScene):
                 f"The numbers look alike because we built each query from its partner: the rows that write {rows} "
                 f"both copy “{self.english[shared]}”."
             )
-            self.play(FadeIn(echoes), FadeIn(note[1]))
+            self.play(FadeIn(echoes), FadeIn(note[0]))
             self.say("What differs is where the queries come from, and so the shape.")
             self.say("In a decoder layer, cross-attention comes after masked self-attention and before the feed-forward.")
-            self.play(FadeIn(note[2]))
+            self.play(FadeIn(note[1]))
