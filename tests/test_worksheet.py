@@ -175,3 +175,15 @@ def test_the_weighted_sum_exercise_shows_each_scaled_value_row_adding_up_to_the_
     np.testing.assert_allclose(scaled_rows, (weights[:, None] * x).numpy(), atol=0.0005)
     # Each printed number is off by at most 0.0005: the printed rows add up to the printed output.
     np.testing.assert_allclose(scaled_rows.sum(axis=0), table_rows(page, "output")[0], atol=0.0005 * (len(scaled_rows) + 1))
+
+
+def test_padding_mask_worksheet_says_what_its_row_shows_of_the_q_equals_k_shortcut():
+    """The review found "a word's score with itself favours its own column" false for "The"'s row: say what holds."""
+    from scenes.padding_mask import PaddingMaskScene
+
+    trace = PaddingMaskScene.build_trace()
+    note = exercises_for(trace)[0].note
+    i = trace.focus
+    assert trace.raw_scores[i].argmax() != i  # "The" is short: a longer word outscores its own column
+    assert "“The” scores 0.06 with itself but 0.25 with the longer “sat”" in note
+    assert "favours its own column" not in note
