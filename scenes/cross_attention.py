@@ -156,14 +156,17 @@ class CrossAttentionScene(ExplainerScene):
                 row[2].next_to(row[1], RIGHT, buff=TABLE_GAP)
             pin(table.next_to(heading, DOWN, buff=0.8), LEFT)
             recipe = VGroup(
+                label(theme, "English word: 5 random numbers", size=theme.small_size),
                 VGroup(
-                    label(theme, "English word: random direction, length", size=theme.small_size),
+                    label(theme, "(a fixed random seed), length", size=theme.small_size),
                     self.number("embedding_length", 0, size=theme.small_size),
                 ).arrange(RIGHT, buff=0.15),
                 label(theme, "Decoder query: the partner of the word", size=theme.small_size),
+                label(theme, "it writes, plus a little noise", size=theme.small_size),
                 VGroup(
-                    label(theme, "it writes, plus noise of size", size=theme.small_size),
+                    label(theme, "(about", size=theme.small_size),
                     self.number("noise", 1, size=theme.small_size),
+                    label(theme, "per number)", size=theme.small_size),
                 ).arrange(RIGHT, buff=0.15),
             ).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
             source_vector = self.grid(f"x_key[{t.alignment[i]}]", 1, cell_width=0.8, cell_height=0.55)
@@ -181,13 +184,13 @@ class CrossAttentionScene(ExplainerScene):
             self.say("These are toy vectors built for the lesson, not a trained model.")
             self.play(FadeIn(heading), FadeIn(table, lag_ratio=0.1), run_time=1.5)
             self.say(
-                f"Each English word is a random direction of length {format_number(t.embedding_length, 0)} "
-                f"(seed {format_number(t.seed, 0)})."
+                f"Each English word is five random numbers, scaled to length {format_number(t.embedding_length, 0)}, "
+                "from a fixed random seed."
             )
-            self.play(FadeIn(recipe[0]))
+            self.play(FadeIn(recipe[:2]))
             self.play(FadeIn(vectors[0]))
             self.say("Each decoder query copies the partner of the word it writes, plus a little noise.")
-            self.play(FadeIn(recipe[1:]))
+            self.play(FadeIn(recipe[2:]))
             self.play(TransformFromCopy(vectors[0][1], vectors[1][1]), FadeIn(vectors[1][0]), run_time=1.5)
             self.say(
                 f"So the query writing “{self.writes}” points at “{self.partner}” by construction: "
@@ -213,8 +216,21 @@ class CrossAttentionScene(ExplainerScene):
             self.play(FadeIn(q_name), FadeIn(q), run_time=1.5)
             self.say(f"The keys and values come from the encoder: one row per English word, {len(self.english)} rows.")
             self.play(FadeIn(k_name), FadeIn(k), run_time=1.5)
+            shortcut = self.note_lines(
+                (
+                    "Shortcut: no projections, so K = V = the English vectors.",
+                    "A real layer first multiplies by learned matrices:",
+                    "W_Q for the decoder, W_K and W_V for the encoder.",
+                )
+            )
             self.say("A shortcut: no projections here, so K and V are the English vectors themselves.")
-            self.say("A real layer applies W_Q to the decoder's vectors, and W_K and W_V to the encoder's.")
+            self.play(FadeIn(shortcut[0]), k_name.animate.set_color(theme.highlight))
+            self.say(
+                "A real layer applies W_Q to the decoder's vectors, and W_K and W_V to the encoder's.",
+                spoken="A real layer first multiplies the decoder's vectors by a learned query matrix, "
+                "and the encoder's by learned key and value matrices.",
+            )
+            self.play(FadeIn(shortcut[1:]))
 
     def one_query(self):
         """Step 4: one decoder query's scores against the 6 keys, and its attention weights."""
@@ -234,10 +250,13 @@ class CrossAttentionScene(ExplainerScene):
             bars_name = (
                 formula(theme, r"\mathrm{softmax}").next_to(self.scores_name, DOWN, buff=1.6).align_to(self.scores_name, RIGHT)
             )
+            d_k = VGroup(formula(theme, r"d_k ="), self.number("d_k", 0, size=theme.small_size)).arrange(RIGHT, buff=0.15)
+            d_k.next_to(self.scores_name, DOWN, buff=0.3).align_to(self.scores_name, RIGHT)
             self.say(f"The position that reads “{self.reads}” scores every English key:")
+            self.play(FadeIn(heading), FadeIn(scores.col_labels), FadeIn(scores.cells))
             self.say(f"a dot product, divided by the square root of {t.d_k}.")
-            self.play(FadeIn(heading), FadeIn(self.scores_name), FadeIn(scores.col_labels))
-            self.play(FadeIn(scores.cells), FadeIn(scores.numbers, lag_ratio=0.1), run_time=1.2)
+            self.play(FadeIn(self.scores_name), FadeIn(d_k))
+            self.play(FadeIn(scores.numbers, lag_ratio=0.1), run_time=1.2)
             self.say(
                 f"Its score for “{self.english[top]}” is {format_number(t.scaled_scores[i, top], 2)}, the largest, "
                 "as the query was built to make it."
@@ -372,27 +391,40 @@ class CrossAttentionScene(ExplainerScene):
             )
             note = self.note_lines(
                 (
-                    "Self: no projections, so each word's score with itself is its length squared.",
                     "Cross rows nearly repeat their partner's self row: the queries were built from those vectors.",
                     "In a decoder layer: masked self-attention, then cross-attention, then the feed-forward.",
                 )
             )
-            rows = " and ".join(f"“{self.positions[r]}”" for r in copies)
+            # The numbers of the first line come from the trace, each drawn as a shown number.
+            aside = {"size": theme.min_size, "color": theme.muted}
+            self_line = VGroup(
+                label(theme, "Self: all length", **aside),
+                self.number("embedding_length", 0, **aside),
+                label(theme, ", so a self dot product,", **aside),
+                self.number("encoder_self_dots[0]", 0, **aside),
+                label(theme, ", beats the others (at most", **aside),
+                self.number("encoder_other_dot", 1, **aside),
+                label(theme, ").", **aside),
+            ).arrange(RIGHT, buff=0.1)
+            self_line.next_to(note, UP, buff=0.12)
+            rows = " and ".join(f"“{t.target_tokens[r]}”" for r in copies)
             self.say("In self-attention, Q, K and V come from one sequence, so the matrix is square.")
             self.play(FadeIn(heading))
             self.play(FadeIn(maps[0]), run_time=1.2)
             self.say(
-                "Here the English attends to itself; with no projections each word's score with itself is its "
-                "length squared, so the diagonal wins.",
+                f"Here the English attends to itself. All {n_k} vectors have length {format_number(t.embedding_length, 0)}, "
+                f"so a word's dot product with itself, {format_number(t.encoder_self_dots[0], 0)}, beats any other, "
+                f"at most {format_number(t.encoder_other_dot, 1)}: the diagonal wins."
             )
-            self.play(FadeIn(diagonal), FadeIn(note[0]))
+            self.play(FadeIn(diagonal), FadeIn(self_line))
             self.say("In cross-attention, Q comes from the decoder and K and V from the encoder:")
             self.play(FadeIn(maps[1]), run_time=1.2)
             self.say(f"{n_q} rows, one per decoder position, against {n_k} columns, one per English word.")
             self.say(
-                f"The numbers look alike because we built each query from its partner: {rows} both copy “{self.english[shared]}”."
+                f"The numbers look alike because we built each query from its partner: the rows that write {rows} "
+                f"both copy “{self.english[shared]}”."
             )
-            self.play(FadeIn(echoes), FadeIn(note[1]))
+            self.play(FadeIn(echoes), FadeIn(note[0]))
             self.say("What differs is where the queries come from, and so the shape.")
             self.say("In a decoder layer, cross-attention comes after masked self-attention and before the feed-forward.")
-            self.play(FadeIn(note[2]))
+            self.play(FadeIn(note[1]))

@@ -146,14 +146,24 @@ class PaddingMaskScene(ExplainerScene):
         with self.step("pads-leak-without-a-mask", "No padding mask: pads take weight"):
             self.clear()
             heading = self.heading(f"No padding mask: the {PAD} keys take weight")
+            # Where each real row's largest score is: with Q = K a long word wins its own row, a short one may not.
+            real_rows = range(len(self.real))
+            own = [tokens[r] for r in real_rows if int(t.raw_scores[r].argmax()) == r]
+            others = [(tokens[r], tokens[int(t.raw_scores[r].argmax())]) for r in real_rows if int(t.raw_scores[r].argmax()) != r]
+            favour = ", ".join(f"“{w}”" for w in own) + (" favour themselves" if len(own) > 1 else " favours itself")
+            favour += "".join(f"; short “{w}” favours “{top}”" for w, top in others)
             note = VGroup(
-                label(theme, f"Shortcut: Q = K = V = X, no W_Q, W_K, W_V. Here a {PAD} is a zero vector.", **self.aside),
                 VGroup(
-                    label(theme, f"Small embeddings, close scores: weights near an even 1/{n} =", **self.aside),
+                    label(theme, "Shortcut: Q = K = V = X, no W_Q, W_K, W_V.", **self.aside),
+                    label(theme, f"Embeddings made up by hand; a {PAD} is a zero vector.", **self.aside),
+                ).arrange(DOWN, buff=0.12, aligned_edge=LEFT),
+                VGroup(
+                    label(theme, f"Small embeddings, close scores: most weights near an even 1/{n} =", **self.aside),
                     self.number("uniform_weight", 2, **self.aside),
                 ).arrange(RIGHT, buff=0.12),
             ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
             note.next_to(heading, DOWN, buff=0.25).align_to(heading, LEFT)
+            favour_note = self.note_lines(("No projections, so a score with itself is a squared length:", f"{favour}."))
             unmasked = self.heatmap("unmasked_weights", tokens, tokens)
             unmasked.move_to(LEAK_AT)
             shares = self.grid("pad_share", 2, **self.cells)
@@ -175,13 +185,17 @@ class PaddingMaskScene(ExplainerScene):
             for r in range(n):
                 self.play(FadeIn(unmasked.row(r)), run_time=0.4)
             self.say(
+                f"With no projections, a word's score with itself is its squared length: {favour}.",
+            )
+            self.play(FadeIn(favour_note))
+            self.say(
                 "Here a pad's vector is all zeros, so its scores are 0, and softmax still gives it weight.",
             )
             self.play(FadeIn(pad_boxes))
             self.say("In BERT a pad is not even zeros: position and segment embeddings are added to every token, pads too.")
             self.say(
-                f"These small embeddings give close scores, so every weight stays near an even share of 1/{n}.",
-                spoken=f"These small embeddings give close scores, so every weight stays near an even share of one in {n}.",
+                f"These small embeddings give close scores, so most weights stay near an even share of 1/{n}.",
+                spoken=f"These small embeddings give close scores, so most weights stay near an even share of one in {n}.",
             )
             self.play(FadeIn(note[1]))
             self.say(f"“{tokens[t.focus]}” spends {share} of its attention on the {len(self.pads)} pads, which mean nothing.")
@@ -218,7 +232,9 @@ class PaddingMaskScene(ExplainerScene):
             self.play(
                 TransformFromCopy(VGroup(masked.cells, masked.numbers), VGroup(weights.cells, weights.numbers)), run_time=1.8
             )
-            self.say(f"Each row now sums to 1 over the {len(self.real)} real keys: “{tokens[t.focus]}” gives {kept}.")
+            self.say(
+                f"Each row now sums to 1 over the {len(self.real)} real keys, up to rounding: “{tokens[t.focus]}” gives {kept}."
+            )
             self.play(*[FadeIn(SurroundingRectangle(weights.column(j), color=theme.masked, buff=0.04)) for j in self.pads])
             self.say("So an encoder that sees in both directions, like BERT, needs the padding mask.")
 

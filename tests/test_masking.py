@@ -233,6 +233,17 @@ def test_each_decoder_position_attends_the_partner_of_the_word_it_writes():
     assert np.abs(spanish - english[list(ALIGNMENT)]).max() < 4 * trace.noise
 
 
+def test_the_encoder_diagonal_wins_because_every_english_vector_has_the_same_length():
+    # What the scene says in its last step: all vectors have length 3, so a self dot product, 9, beats any other.
+    trace = cross_attention_trace()
+    english, _ = translation_embeddings(d_model=5)
+    dots = english @ english.T
+    np.testing.assert_allclose(trace.encoder_self_dots, 3.0**2)
+    np.testing.assert_allclose(trace.encoder_other_dot, dots[~np.eye(6, dtype=bool)].max())
+    assert trace.encoder_other_dot < trace.encoder_self_dots.min()
+    np.testing.assert_array_equal(trace.self_weights.argmax(axis=1), np.arange(6))
+
+
 def test_toy_embeddings_are_reproducible_by_seed():
     a, b, c = translation_embeddings(seed=7), translation_embeddings(seed=7), translation_embeddings(seed=8)
     np.testing.assert_array_equal(a[0], b[0])

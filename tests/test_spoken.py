@@ -60,6 +60,9 @@ def test_numbers_years_and_quoted_words_are_said_as_a_person_says_them(written, 
         # A sentence in another language is not given to the English voice.
         ("the translator wrote “El gato se sentó en la alfombra”.", "the translator wrote the sentence on screen."),
         ("writing “sentó”", "writing the word sentó"),
+        # One or two quoted foreign words are words, not a sentence: read as written, never "the sentence on screen".
+        ("“gato → se” and “se → sentó” both copy “sat”", "gato to se and se to sentó both copy the word sat"),
+        ("the rows that write “se” and “sentó”", "the rows that write the word se and the word sentó"),
         # "d_k is 4, so divide by its square root, 2": never "the square root of d k equals four".
         ("d_k is 4, so divide by its square root, 2.", "d k is four, so divide by its square root, two."),
     ],

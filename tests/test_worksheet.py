@@ -191,3 +191,15 @@ def test_qkv_worksheet_says_how_its_numbers_were_made_and_what_drives_the_scores
     assert column_means[np.argmax(lengths)] > column_means[np.argmin(lengths)]
     # The shortcut's note belongs to the scenes without projections, not to this one.
     assert "Q = K = V = X" not in notes
+
+
+def test_padding_mask_worksheet_says_what_its_row_shows_of_the_q_equals_k_shortcut():
+    """The review found "a word's score with itself favours its own column" false for "The"'s row: say what holds."""
+    from scenes.padding_mask import PaddingMaskScene
+
+    trace = PaddingMaskScene.build_trace()
+    note = exercises_for(trace)[0].note
+    i = trace.focus
+    assert trace.raw_scores[i].argmax() != i  # "The" is short: a longer word outscores its own column
+    assert "“The” scores 0.06 with itself but 0.25 with the longer “sat”" in note
+    assert "favours its own column" not in note

@@ -56,6 +56,19 @@ class Exercise:
     note: str = ""
 
 
+def _own_score_in_the_row(trace: AttentionTrace) -> str:
+    """What the focus row shows of the Q = K shortcut: its score with itself, and whether it is the row's largest."""
+    i = trace.focus
+    query, own = trace.query_tokens[i], trace.raw_scores[i, i]
+    top = int(trace.raw_scores[i].argmax())
+    if trace.raw_scores[i, top] <= own:
+        return f"Here “{query}” scores {format_number(own, 2)} with itself, the largest in its row."
+    return (
+        f"Here “{query}” scores {format_number(own, 2)} with itself but {format_number(trace.raw_scores[i, top], 2)} "
+        f"with the longer “{trace.key_tokens[top]}”."
+    )
+
+
 def attention_exercises(trace: AttentionTrace) -> list[Exercise]:
     """Scores, scaling, masking, softmax and the weighted sum for the trace's focus query."""
     i = trace.focus
@@ -73,7 +86,7 @@ def attention_exercises(trace: AttentionTrace) -> list[Exercise]:
             note=(
                 "Here Q = K = V = X, with no W_Q, W_K, W_V (a shortcut): a word's score with itself is its squared "
                 "length. It wins the row only if no longer word points its way: the longest word always looks most "
-                "at itself, a shorter one may look most at a longer one."
+                "at itself, a shorter one may look most at a longer one. " + _own_score_in_the_row(trace)
                 if trace.w_q is None and trace.self_scores.size
                 else (
                     "The embeddings X are made up, not learned, and W_Q, W_K, W_V are random: the scores carry no "

@@ -199,6 +199,12 @@ SEED = re.compile(r"\(seed (?:\d[\d,]*)\)|\bseed (?:\d[\d,]*)\b")
 """A random generator's seed, "seed 42": a label, not a quantity, so it is not read out as a number."""
 
 
+def _foreign_quote(match: re.Match) -> str:
+    """A foreign sentence (three words or more) as "the sentence on screen"; a word or two is read as written."""
+    words = re.findall(r"[^\W\d_]+", match.group(1))
+    return " the sentence on screen " if len(words) >= 3 else match.group(0)
+
+
 def _unread_seed(match: re.Match) -> str:
     return " with a fixed seed " if match.group(0).startswith("(") else " a fixed seed "
 
@@ -212,7 +218,7 @@ def spoken_form(text: str, strict: bool = False) -> str:
     another language) is said as "the sentence on screen", and a seed as "a fixed seed".
     """
     text = unicodedata.normalize("NFC", text)
-    text = FOREIGN_QUOTE.sub(lambda m: " the sentence on screen " if " " in m.group(1).strip() else m.group(0), text)
+    text = FOREIGN_QUOTE.sub(_foreign_quote, text)
     text = SEED.sub(_unread_seed, text)
     text = QUOTED_WORD.sub(_say_quoted, text)
     for pattern, spoken in FORMULAS:

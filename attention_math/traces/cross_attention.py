@@ -42,6 +42,11 @@ class CrossAttentionTrace(AttentionTrace):
         For each decoder position, the index of the English word that the word it writes translates.
     self_weights
         The encoder's own self-attention (Q, K and V all English), ``(6, 6)``, to compare.
+    encoder_self_dots
+        ``(6,)``: each English vector's dot product with itself, its squared length (all equal, ``length²``).
+    encoder_other_dot
+        The largest dot product between two different English vectors: below every self dot product,
+        which is why the encoder's self-attention diagonal wins.
     """
 
     seed: int
@@ -50,6 +55,8 @@ class CrossAttentionTrace(AttentionTrace):
     target_tokens: tuple[str, ...]
     alignment: tuple[int, ...]
     self_weights: np.ndarray
+    encoder_self_dots: np.ndarray
+    encoder_other_dot: float
 
 
 def cross_attention_trace(
@@ -82,4 +89,6 @@ def cross_attention_trace(
         target_tokens=SPANISH,
         alignment=ALIGNMENT,
         self_weights=encoder_self.weights,
+        encoder_self_dots=encoder_self.self_scores,
+        encoder_other_dot=float(encoder_self.raw_scores[~np.eye(len(ENGLISH), dtype=bool)].max()),
     )
