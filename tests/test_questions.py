@@ -346,7 +346,7 @@ def worksheet_cells(page: str, source: dict) -> list[list[str]]:
     section = key if source["part"] == "answer" else exercises
     items = re.findall(r"<li>(.*?)</li>", section.split("<ol>", 1)[1], re.S)
     caption = re.escape(str(escape(source["table"])))
-    found = re.search(r"<table><caption>" + caption + r"</caption>(.*?)</table>", items[source["exercise"] - 1], re.S)
+    found = re.search(r"<table><caption>" + caption + r"</caption>(.*?)</table>", items[source["worksheet_item"] - 1], re.S)
     assert found, f"no table {source['table']!r} in exercise {source['exercise']}"
     rows = re.findall(r"<tr>(.*?)</tr>", found.group(1), re.S)
     return [re.findall(r"<td>(.*?)</td>", row) for row in rows if "<td>" in row]

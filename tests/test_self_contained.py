@@ -23,7 +23,7 @@ from .helpers import built_scene
 
 COURSE_WORDS = re.compile(
     r"notebook|\bcourses?\b|\bcourse's\b|\bexercise\s*\d|\bthe exercise\b|\bseed\s+0\d\d\b|\bweek\s*\d|\bslides?\b|"
-    r"\bseed document",
+    r"\bseed document|\"exercise\"\s*:",
     re.IGNORECASE,
 )
 """How the course material is named: its notebooks, exercises ("the exercise"), seed files ("seed 004"), weeks and slides."""

@@ -125,8 +125,8 @@ def _check_question(number: int, question: Any, steps: Sequence[str] | None) -> 
     source = question.get("source")
     if not isinstance(source, dict) or not isinstance(source.get("field"), str) or not isinstance(source.get("table"), str):
         raise QuestionsError(f"{where} has no source (a worksheet table and a trace field)")
-    if not _whole(source.get("exercise")) or source["exercise"] < 1 or source.get("part") not in ("answer", "given"):
-        raise QuestionsError(f"{where}: its source names no worksheet exercise and part (answer or given)")
+    if not _whole(source.get("worksheet_item")) or source["worksheet_item"] < 1 or source.get("part") not in ("answer", "given"):
+        raise QuestionsError(f"{where}: its source names no worksheet item and part (answer or given)")
     if not all(isinstance(source.get(key), list) and all(_whole(i) for i in source[key]) for key in ("entry", "index")):
         raise QuestionsError(f"{where}: its source's entry and index are not lists of whole numbers")
     if question["kind"] == "numeric":

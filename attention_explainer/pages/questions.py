@@ -81,7 +81,7 @@ class Question:
             "decimals": self.decimals,
             "feedback": self.feedback,
             "source": {
-                "exercise": self.exercise,
+                "worksheet_item": self.exercise,
                 "part": self.part,
                 "table": self.table,
                 "entry": list(self.entry),
