@@ -148,7 +148,7 @@ class Described:
 
 def test_a_description_ending_in_a_quoted_input_ends_with_a_full_stop():
     about = about_render(Described, Described("A cat."))
-    assert about == "Scores for “A cat.” — sentence “A cat.”, seed “42”."
+    assert about == "Scores for “A cat.” — sentence “A cat.”, random seed 42."
     assert f"{about} Narrated by".count("” Narrated") == 0
 
 
@@ -156,5 +156,9 @@ def test_a_description_ending_in_a_quoted_input_ends_with_a_full_stop():
 def test_every_scene_description_is_one_sentence_with_its_full_stop(name):
     scene = SCENES[name]
     about = about_render(scene, scene.build_trace())
-    assert about.endswith("”.") if scene.inputs_as_rendered(scene.build_trace()) else about.endswith(".")
+    assert about.endswith(".") and not about.endswith("..")
+    inputs = scene.inputs_as_rendered(scene.build_trace())
+    if inputs:  # the last input ends the sentence, a number plain and words in quotes
+        name, value = inputs[-1]
+        assert about.endswith(f"“{value}”." if name in ("sentence", "token") else f" {value}.")
     assert ". —" not in about, "no full stop before the inputs' dash"

@@ -36,9 +36,9 @@ def test_every_page_names_the_teachers_sentence_and_never_the_default(name, tmp_
     about = about_render(scene, trace)
     assert f"“{SENTENCE}”" in about and "cat sat" not in about.lower()
     if "seed" in scene.options:  # in the inputs line, or in where the trace's numbers come from
-        assert "seed “7”" in about or "default_rng(7)" in getattr(trace, "source", ""), about
+        assert "random seed 7" in about or "default_rng(7)" in getattr(trace, "source", ""), about
     if "heads" in scene.options:
-        assert f"heads “{scene.heads_range[0]}”" in about
+        assert f"heads {scene.heads_range[0]}" in about
     steps = [{"name": "one", "title": "One", "caption": "A line.", "file": "sections/01-one.mp4"}]
     presenter = write_presenter(tmp_path, scene.title, steps, about).read_text(encoding="utf-8")
     transcript = to_transcript(scene.title, steps, about)

@@ -38,18 +38,28 @@ def _environment(templates: tuple[Path, ...]) -> Environment:
     return environment
 
 
-INPUT_NAMES = {"sentence": "sentence", "token": "query token", "seed": "seed", "d_model": "d_model", "heads": "heads"}
+INPUT_NAMES = {"sentence": "sentence", "token": "query token", "seed": "random seed", "d_model": "d_model", "heads": "heads"}
+
+
+WORD_INPUTS = ("sentence", "token")
+
+
+def _as_written(name: str, value: str) -> str:
+    """An input as a reader takes it: words in quotes, a number (seed, size) as a plain number."""
+    return f"“{value}”" if name in WORD_INPUTS else value
 
 
 def about_render(scene_class, trace) -> str:
     """What a render shows, as rendered: the scene's description and the inputs its trace was built from.
 
     A teacher's sentence, seed and sizes appear here instead of the defaults', e.g.
-    ``"Dogs chase cats": scores, ... weights — sentence “Dogs chase cats”, seed “7”.``
+    ``"Dogs chase cats": scores, ... weights — sentence “Dogs chase cats”, random seed 7.``
     It is one sentence ending in a full stop, whatever it ends with (a quoted input), so what a
     page adds after it ("Narrated by...") starts a sentence of its own.
     """
-    inputs = ", ".join(f"{INPUT_NAMES.get(name, name)} “{value}”" for name, value in scene_class.inputs_as_rendered(trace))
+    inputs = ", ".join(
+        f"{INPUT_NAMES.get(name, name)} {_as_written(name, value)}" for name, value in scene_class.inputs_as_rendered(trace)
+    )
     description = " ".join(scene_class.describe(trace).split())
     if inputs:
         # The description's own full stop would sit before the dash: the inputs end the sentence instead.
