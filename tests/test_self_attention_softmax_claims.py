@@ -87,6 +87,25 @@ def test_who_looks_most_at_itself_is_said_as_pytorch_finds_it(sentence):
     for row in elsewhere:
         k = int(weights[row].argmax())
         assert x[k] @ x[k] > x[row] @ x[row]
+    # Length alone does not pick the winner: where a row looks at a key other than the longest, the line says so.
+    longest = int(np.argmax(np.einsum("ij,ij->i", x, x)))
+    if any(int(weights[row].argmax()) != longest for row in elsewhere):
+        assert "length wins" not in " ".join(said).lower()
+    if rest:
+        assert "length and direction" in rest[0]
+
+
+@pytest.mark.xdist_group("self-attention")
+def test_twin_words_are_said_to_share_one_embedding():
+    """“The” and “the” have equal rows, and the scene says so; a sentence without twins says nothing of it."""
+    scene = built_scene("self-attention")
+    x = np.asarray(THE_CAT_SAT.embeddings, dtype=float)
+    tokens = scene.trace.key_tokens
+    twins = [(a, b) for a in range(len(tokens)) for b in range(a + 1, len(tokens)) if tokens[a].lower() == tokens[b].lower()]
+    assert twins and all(torch.equal(torch.tensor(x[a]), torch.tensor(x[b])) for a, b in twins)
+    assert any("share one embedding" in line for line in lines(scene, "embeddings"))
+    other = self_attention_scene("cat sat on mat")
+    assert not any("embedding:" in line and "share" in line for line in lines(other, "embeddings"))
 
 
 @pytest.mark.xdist_group("self-attention")

@@ -80,7 +80,15 @@ def attention_exercises(trace: AttentionTrace) -> list[Exercise]:
         ),
         Exercise(
             f"Divide each score by √d_k (d_k = {trace.d_k}).",
-            answer=[Table(f"q · k / {format_number(trace.scale, 3)}", trace.scaled_scores[i], 3, columns=keys)],
+            # √d_k as written: "/ 2" when it is a whole number, never "/ 2.000".
+            answer=[
+                Table(
+                    f"q · k / {format_number(trace.scale, 0 if float(trace.scale).is_integer() else 3)}",
+                    trace.scaled_scores[i],
+                    3,
+                    columns=keys,
+                )
+            ],
         ),
     ]
     if not trace.mask[i].all():
@@ -95,7 +103,8 @@ def attention_exercises(trace: AttentionTrace) -> list[Exercise]:
         Exercise(
             "Apply softmax: exponentiate each score, add them up, divide each by the sum. Check that the weights add up to 1.",
             answer=[Table("attention weights", trace.weights[i], 3, columns=keys)],
-            note="A masked key (−∞) gets weight exactly 0: e to the −∞ is 0.",
+            # Only a scene with a mask has masked keys to speak of.
+            note="" if trace.mask.all() else "A masked key (−∞) gets weight exactly 0: e to the −∞ is 0.",
         ),
         Exercise(
             f"Compute the output for “{query}”: multiply each value row by its attention weight, "
@@ -471,7 +480,15 @@ def cross_attention_exercises(trace: CrossAttentionTrace) -> list[Exercise]:
         ),
         Exercise(
             f"Divide each score by √d_k (d_k = {trace.d_k}).",
-            answer=[Table(f"q · k / {format_number(trace.scale, 3)}", trace.scaled_scores[i], 3, columns=keys)],
+            # √d_k as written: "/ 2" when it is a whole number, never "/ 2.000".
+            answer=[
+                Table(
+                    f"q · k / {format_number(trace.scale, 0 if float(trace.scale).is_integer() else 3)}",
+                    trace.scaled_scores[i],
+                    3,
+                    columns=keys,
+                )
+            ],
         ),
         Exercise(
             "Apply softmax: exponentiate each score, add them up, divide each by the sum. "
