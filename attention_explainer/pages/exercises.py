@@ -183,6 +183,14 @@ def softmax_exercises(trace: SoftmaxTrace) -> list[Exercise]:
             "Compute its dot product with every key. Which key scores highest, and why is that no surprise?",
             given=[Table("keys", trace.keys, 2, rows=keys, columns=dims)],
             answer=[Table("scores", trace.scores, 2, columns=keys)],
+            # The "why" of the question, from the trace's key lengths: the query's own key wins when no key is longer.
+            note=(
+                f"Why: the query is “{keys[0]}”'s own key, and no other key is longer ("
+                + ", ".join(f"|{k}| = {format_number(length, 2)}" for k, length in zip(keys, trace.key_lengths))
+                + "): another key scores at most |q| |k|, below |q|²."
+                if trace.key_lengths[0] >= trace.key_lengths.max()
+                else ""
+            ),
         ),
         Exercise(
             "Apply softmax to the scores by hand: e to the power of each score, their sum, each divided by the sum.",
