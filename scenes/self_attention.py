@@ -149,12 +149,14 @@ class SelfAttentionScene(ExplainerScene):
                 )
                 boxes = VGroup(*[SurroundingRectangle(x.row(k), color=theme.highlight, buff=0.03) for k in twins])
                 self.play(FadeIn(boxes))
-                self.play(FadeOut(boxes), run_time=0.5)
+            else:
+                boxes = VGroup()
             self.say(
                 "A shortcut: a real model makes Q, K and V with three learned matrices, W_Q, W_K and W_V.",
                 spoken="A shortcut: a real model makes the queries, keys and values with three learned matrices.",
             )
-            self.play(Write(self.x_name))
+            # The twins' boxes stay through their line, and go as the next picture comes.
+            self.play(Write(self.x_name), *([FadeOut(boxes)] if len(boxes) else []))
             self.say("Here we skip them: the queries, keys and values are these rows themselves.")
             self.play(FadeIn(self.shortcut))
             self.note = None
@@ -491,7 +493,7 @@ class SelfAttentionScene(ExplainerScene):
             low = np.unravel_index(int(t.weights.argmin()), t.weights.shape)
             high = np.unravel_index(int(t.weights.argmax()), t.weights.shape)
             self.mark(
-                SurroundingRectangle(heatmap.cell(*low), color=theme.muted, buff=0.02),
+                SurroundingRectangle(heatmap.cell(*low), color=theme.query, buff=0.02),
                 SurroundingRectangle(heatmap.cell(*high), color=theme.highlight, buff=0.02),
                 Indicate(note, color=theme.highlight, scale_factor=1.03),
             )
@@ -607,7 +609,7 @@ class SelfAttentionScene(ExplainerScene):
                     SurroundingRectangle(heatmap.cell(row, int(t.strongest_keys[row])), color=theme.key, buff=0.02)
                     for row in rest
                 ],
-                *[SurroundingRectangle(side_row(row), color=theme.highlight, buff=0.08) for row in rest],
+                *[SurroundingRectangle(side_row(row), color=theme.highlight, buff=0.05) for row in rest],
             )
         else:
             self.say("Length wins here, not meaning: that is the shortcut.")
