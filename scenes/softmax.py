@@ -378,17 +378,18 @@ class SoftmaxScene(ExplainerScene):
                 # Vaswani et al. 2017, 3.2.1: a dot product of d_k numbers adds d_k products, so its spread grows with d_k.
                 why = label(
                     theme,
-                    "a dot product adds d_k products: scores grow with d_k, so attention divides them by √d_k",
+                    "a score adds d_k products: it grows with d_k, so attention divides by √d_k",
                     size=theme.small_size,
                     color=theme.muted,
                 )
-                why.next_to(one_hot, DOWN, buff=0.2)
+                # In the one-hot note's place, which has been read: the screen has no room below it.
+                why.move_to(one_hot)
                 keep_inside(why)
                 self.say(
                     "With d_k numbers per vector, a dot product adds d_k products, so scores grow with d_k: "
                     "that is why attention divides them by the square root of d_k.",
                 )
-                self.play(FadeIn(why))
+                self.play(FadeOut(one_hot), FadeIn(why))
 
     def show_takeaway(self):
         theme = self.theme
