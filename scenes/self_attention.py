@@ -424,7 +424,8 @@ class SelfAttentionScene(ExplainerScene):
             self.say(f"The sum is the new vector for “{query}”: its own row, mixed with the rows it attends to.")
             # The new row named, and the old row it came from boxed: "mixed" is seen, old against new.
             new_name = label(theme, f"new “{short(theme, query, 1.6)}”", size=theme.small_size, color=theme.query)
-            new_name.next_to(total.output.cells, RIGHT, buff=0.2)
+            # Left of the sum's name, where the row labels' column ends: the right edge has no room.
+            new_name.next_to(total.output_name, LEFT, buff=0.25)
             keep_inside(new_name)
             old_row = SurroundingRectangle(total.values[i], color=theme.query, buff=0.04)
             self.play(FadeIn(old_row), FadeIn(new_name), Indicate(total.output, color=theme.highlight, scale_factor=1.05))
