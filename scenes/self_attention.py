@@ -7,6 +7,7 @@ and the 6x6 heatmap.
 
 from __future__ import annotations
 
+import numpy as np
 from manim import (
     DOWN,
     LEFT,
@@ -25,6 +26,7 @@ from manim import (
     Text,
     TransformFromCopy,
     VGroup,
+    VMobject,
     Write,
 )
 
@@ -124,11 +126,37 @@ class SelfAttentionScene(ExplainerScene):
             )
             self.play(FadeIn(heading))
             self.play(FadeIn(x.row_labels, lag_ratio=0.1), FadeIn(x.cells), FadeIn(x.numbers), run_time=1.5)
+            # Two spellings of one word ("The", "the") with the same row: said, so two equal rows are no puzzle.
+            twins = next(
+                (
+                    (a, b)
+                    for a in range(n)
+                    for b in range(a + 1, n)
+                    if t.key_tokens[a].lower() == t.key_tokens[b].lower() and np.array_equal(t.x_key[a], t.x_key[b])
+                ),
+                None,
+            )
+            if twins is not None:
+                first, second = (t.key_tokens[k] for k in twins)
+                same = (
+                    f"“{first}” and “{second}” share one embedding"
+                    if first != second
+                    else f"“{first}” appears twice, with one embedding"
+                )
+                self.say(
+                    f"{same}: the same row of numbers.",
+                    spoken=f"The word {first.lower()} appears twice, with one embedding: the same row of numbers.",
+                )
+                boxes = VGroup(*[SurroundingRectangle(x.row(k), color=theme.highlight, buff=0.03) for k in twins])
+                self.play(FadeIn(boxes))
+            else:
+                boxes = VGroup()
             self.say(
                 "A shortcut: a real model makes Q, K and V with three learned matrices, W_Q, W_K and W_V.",
                 spoken="A shortcut: a real model makes the queries, keys and values with three learned matrices.",
             )
-            self.play(Write(self.x_name))
+            # The twins' boxes stay through their line, and go as the next picture comes.
+            self.play(Write(self.x_name), *([FadeOut(boxes)] if len(boxes) else []))
             self.say("Here we skip them: the queries, keys and values are these rows themselves.")
             self.play(FadeIn(self.shortcut))
             self.note = None
@@ -148,6 +176,10 @@ class SelfAttentionScene(ExplainerScene):
             fades = [FadeOut(self.note)] if self.note is not None else [FadeOut(self.shortcut)]
             self.play(FadeIn(query_box), FadeIn(self.query_name), *fades)
             self.say("Its score for each key is the dot product of its query row with that key's row.")
+            # The scores' column header, where step 3 fills in the scores under it.
+            self.raw_name = formula(theme, r"q \cdot k_j", size=theme.body_size)
+            self.raw_name.next_to(self.x.cell(0, 0), UP, buff=0.3).set_x(self.first_column)
+            self.play(Write(self.raw_name))
 
     def column(self, source: str, decimals: int, x_position: float) -> NumberGrid:
         """A column of trace values beside X, one number per key row (raw score, scaled score, weight)."""
@@ -180,10 +212,10 @@ class SelfAttentionScene(ExplainerScene):
         t, theme, x = self.trace, self.theme, self.x
         i, n = t.focus, len(t.key_tokens)
         self.raw = raw = self.column(f"raw_scores[{i}]", 2, self.first_column)
-        raw_name = formula(theme, r"q \cdot k_j", size=theme.body_size).next_to(raw.cells[0], UP, buff=0.3)
+        raw_name = self.raw_name.next_to(raw.cells[0], UP, buff=0.3)
         with self.step("dot-products", "Dot products: one score per key"):
             self.say("Multiply the query and a key number by number, then add the products.")
-            self.play(FadeIn(raw_name))
+            self.play(Indicate(raw_name, color=theme.query))
             worked = None
             for j in range(n):
                 if j == 1:
@@ -194,7 +226,7 @@ class SelfAttentionScene(ExplainerScene):
                 fades = [FadeOut(worked)] if worked is not None else []
                 self.play(FadeIn(key_box), FadeIn(new_worked), *fades, run_time=run_time)
                 if j == 0:
-                    self.say(f"For “{t.key_tokens[0]}” the products add up to {format_number(t.raw_scores[i, 0], 2)}.")
+                    self.say(f"For the key “{t.key_tokens[0]}”, the products add up to {format_number(t.raw_scores[i, 0], 2)}.")
                 self.play(
                     TransformFromCopy(new_worked.result, VGroup(raw.cells[j], raw.numbers[j])),
                     FadeOut(key_box),
@@ -240,13 +272,17 @@ class SelfAttentionScene(ExplainerScene):
             self.say(
                 f"“{t.query_tokens[i]}” gives the largest weight, {format_number(t.weights[i, top], 2)}, to “{t.key_tokens[top]}”."
             )
-            self.play(Indicate(weights.numbers[top], color=theme.highlight))
+            top_box = VGroup(
+                SurroundingRectangle(weights.cells[top], color=theme.highlight, buff=0.04),
+                SurroundingRectangle(bars.bars[top], color=theme.highlight, buff=0.04),
+            )
+            self.play(FadeIn(top_box), Indicate(weights.numbers[top], color=theme.highlight))
             self.explain_the_shortcut(top)
             self.say(
                 f"Yet no weight is far from an even share, 1/{len(t.key_tokens)}: the scores differ little.",
                 spoken=f"Yet no weight is far from an even share, one in {len(t.key_tokens)}: the scores differ little.",
             )
-            self.play(FadeIn(self.even_share), *self.even_share_line(bars, grow_from, top))
+            self.play(FadeOut(top_box), FadeIn(self.even_share), *self.even_share_line(bars, grow_from, top))
 
     def even_share_line(self, bars, grow_from, top: int) -> list:
         """A dashed line across the bars where a weight of 1/n would reach, named "1/n": how far each bar is from it.
@@ -386,7 +422,13 @@ class SelfAttentionScene(ExplainerScene):
             )
             self.play(FadeIn(rounded))
             self.say(f"The sum is the new vector for “{query}”: its own row, mixed with the rows it attends to.")
-            self.play(Indicate(total.output, color=theme.highlight, scale_factor=1.05))
+            # The new row named, and the old row it came from boxed: "mixed" is seen, old against new.
+            new_name = label(theme, f"new “{short(theme, query, 1.6)}”", size=theme.small_size, color=theme.query)
+            # Left of the sum's name, where the row labels' column ends: the right edge has no room.
+            new_name.next_to(total.output_name, LEFT, buff=0.25)
+            keep_inside(new_name)
+            old_row = SurroundingRectangle(total.values[i], color=theme.query, buff=0.04)
+            self.play(FadeIn(old_row), FadeIn(new_name), Indicate(total.output, color=theme.highlight, scale_factor=1.05))
         self.weighted_sum = total
 
     def show_every_query(self):
@@ -427,13 +469,19 @@ class SelfAttentionScene(ExplainerScene):
             for row in range(n):
                 self.play(FadeIn(heatmap.row(row)), run_time=0.4)
             self.say("Row by row: where each word looks. Every row adds up to 1, before rounding.")
-            self.play(Indicate(heatmap.row_labels, color=theme.query, scale_factor=1.05))
+            # A box sweeps down the rows, one row at a time: each row is one word's weights.
+            self.marks = VGroup()
+            sweep = SurroundingRectangle(heatmap.row(0), color=theme.query, buff=0.03)
+            self.play(FadeIn(sweep), Indicate(heatmap.row_labels[0], color=theme.query), run_time=0.4)
+            for row in range(1, n):
+                self.play(sweep.animate.move_to(SurroundingRectangle(heatmap.row(row), buff=0.03)), run_time=0.3)
+            self.marks = VGroup(sweep)
             self.say(
                 f"“{t.query_tokens[i]}” looks most at “{t.key_tokens[strongest[0]]}” "
                 f"({format_number(t.weights[i, strongest[0]], 2)}), "
                 f"then “{t.key_tokens[strongest[1]]}” ({format_number(t.weights[i, strongest[1]], 2)})."
             )
-            self.play(FadeIn(SurroundingRectangle(heatmap.row(i), color=theme.highlight, buff=0.03)))
+            self.mark(SurroundingRectangle(heatmap.row(i), color=theme.highlight, buff=0.03))
             self.explain_where_rows_look(heatmap, side)
             self.say(
                 f"And every weight lies between {format_number(lowest, 2)} and {format_number(highest, 2)}, "
@@ -442,7 +490,23 @@ class SelfAttentionScene(ExplainerScene):
                 f"near an even share of one in {n}: these small embeddings give close scores, "
                 "so no word looks anywhere decisively.",
             )
-            self.play(Indicate(note, color=theme.highlight, scale_factor=1.03))
+            # The smallest and the largest weight on the map, each boxed where it is.
+            low = np.unravel_index(int(t.weights.argmin()), t.weights.shape)
+            high = np.unravel_index(int(t.weights.argmax()), t.weights.shape)
+            self.mark(
+                SurroundingRectangle(heatmap.cell(*low), color=theme.query, buff=0.02),
+                SurroundingRectangle(heatmap.cell(*high), color=theme.highlight, buff=0.02),
+                Indicate(note, color=theme.highlight, scale_factor=1.03),
+            )
+
+    def mark(self, *boxes_and_animations) -> None:
+        """Fade in new boxes (and play any animations given with them), fading out the boxes shown before."""
+        boxes = [b for b in boxes_and_animations if isinstance(b, VMobject)]
+        animations = [a for a in boxes_and_animations if not isinstance(a, VMobject)]
+        old = self.marks
+        self.marks = VGroup(*boxes)
+        fades = [FadeOut(old)] if len(old) else []
+        self.play(*fades, *[FadeIn(b) for b in boxes], *animations)
 
     def scores_beside(self, heatmap) -> VGroup:
         """Right of the heatmap, per query row: its score with itself and its row's largest score, with that key's word.
@@ -501,9 +565,9 @@ class SelfAttentionScene(ExplainerScene):
         if own:
             each = "it looks" if len(own) == 1 else "each looks"
             self.say(f"For {quoted(own)} the two are equal: {each} most at itself.")
-            self.play(
-                *[FadeIn(SurroundingRectangle(heatmap.cell(r, r), color=theme.query, buff=0.02)) for r in own],
-                *[FadeIn(SurroundingRectangle(side_row(r), color=theme.query, buff=0.03)) for r in own],
+            self.mark(
+                *[SurroundingRectangle(heatmap.cell(r, r), color=theme.query, buff=0.02) for r in own],
+                *[SurroundingRectangle(side_row(r), color=theme.query, buff=0.08) for r in own],
             )
         if not elsewhere:
             self.say("Length wins here, not meaning: that is the shortcut.")
@@ -516,16 +580,38 @@ class SelfAttentionScene(ExplainerScene):
             f"“{word}” scores {format_number(t.self_scores[r], 2)} with itself but {format_number(t.strongest_scores[r], 2)} "
             f"with “{winner}”, a longer word ({format_number(t.self_scores[j], 2)} with itself) pointing a similar way."
         )
-        self.play(
-            FadeIn(SurroundingRectangle(heatmap.cell(r, j), color=theme.highlight, buff=0.02)),
-            FadeIn(SurroundingRectangle(side_row(r), color=theme.highlight, buff=0.03)),
-            Indicate(side.itself.numbers[j], color=theme.highlight),
+        self.mark(
+            SurroundingRectangle(heatmap.cell(r, j), color=theme.highlight, buff=0.02),
+            SurroundingRectangle(side_row(r), color=theme.highlight, buff=0.08),
+            SurroundingRectangle(side.itself.cells[j], color=theme.key, buff=0.04),
         )
         rest = [row for row in elsewhere if row != r]
         if rest:
             verb = "looks" if len(rest) == 1 else "look"
-            self.say(f"{quoted(rest)} too {verb} most at a longer word: length wins here, not meaning.")
-            self.play(Indicate(VGroup(*[side_row(row) for row in rest]), color=theme.highlight, scale_factor=1.03))
+            claim = "the dot product wins here — length and direction — not meaning."
+            # Two spellings of one word ("The", "the") sound alike: said once, "the word the, both times".
+            spoken_names = []
+            for row in rest:
+                name = t.query_tokens[row]
+                twins = [other for other in rest if t.query_tokens[other].lower() == name.lower()]
+                if len(twins) > 1 and row == twins[0]:
+                    spoken_names.append(f"the word {name.lower()}, {'both' if len(twins) == 2 else 'all'} times")
+                elif len(twins) == 1:
+                    spoken_names.append(f"the word {name}")
+            said = spoken_names[0] if len(spoken_names) == 1 else ", ".join(spoken_names[:-1]) + ", and " + spoken_names[-1]
+            self.say(
+                f"{quoted(rest)} too {verb} most at a longer word: {claim}",
+                spoken=f"{said[0].upper() + said[1:]}{',' if ', ' in said else ''} {verb} most at a longer word too: "
+                "the dot product wins here, length and direction, not meaning.",
+            )
+            self.mark(
+                *[SurroundingRectangle(heatmap.row(row), color=theme.highlight, buff=0.03) for row in rest],
+                *[
+                    SurroundingRectangle(heatmap.cell(row, int(t.strongest_keys[row])), color=theme.key, buff=0.02)
+                    for row in rest
+                ],
+                *[SurroundingRectangle(side_row(row), color=theme.highlight, buff=0.05) for row in rest],
+            )
         else:
             self.say("Length wins here, not meaning: that is the shortcut.")
 

@@ -8,7 +8,21 @@ numbers are made up by hand and the query is cat's own key.
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, GrowFromEdge, Indicate, MathTex, TransformFromCopy, VGroup, Write
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    FadeIn,
+    FadeOut,
+    GrowFromEdge,
+    Indicate,
+    MathTex,
+    SurroundingRectangle,
+    TransformFromCopy,
+    VGroup,
+    Write,
+)
 
 from attention_math.traces.softmax import softmax_trace
 
@@ -60,7 +74,8 @@ class SoftmaxScene(ExplainerScene):
 
     @classmethod
     def build_trace(cls):
-        return softmax_trace()
+        # Three factors, shrink, as is, widen: fewer, larger panels than every factor in between.
+        return softmax_trace(multipliers=(0.5, 1, 8))
 
     def construct(self):
         t = self.trace
@@ -150,7 +165,7 @@ class SoftmaxScene(ExplainerScene):
 
     def show_exponentiate(self, t):
         exps = ", ".join(format_number(e, 2) for e in t.exp_scores)
-        with self.step("exponentiate", "Step 1: exponentiate each score"):
+        with self.step("exponentiate", "Exponentiate each score"):
             self.say("Softmax, step 1: raise e to the power of each score.")
             self.play(FadeOut(self.expansions))
             self.exp = self.column("exp_scores", 2, 0.0)
@@ -164,13 +179,22 @@ class SoftmaxScene(ExplainerScene):
             self.say(f"That gives {exps}.")
             self.wait(0.5)
             self.say("Every result is positive, and a bigger score still gives a bigger number.")
-            self.play(Indicate(self.exp.numbers, color=self.theme.highlight, scale_factor=1.05), run_time=1)
+            # The largest score and the largest power boxed, in the same row: the order is kept.
+            top = int(t.scores.argmax())
+            self.order_boxes = VGroup(
+                SurroundingRectangle(self.scores.cells[top], color=self.theme.highlight, buff=0.04),
+                SurroundingRectangle(self.exp.cells[top], color=self.theme.highlight, buff=0.04),
+            )
+            self.play(
+                FadeIn(self.order_boxes), Indicate(self.exp.numbers, color=self.theme.highlight, scale_factor=1.05), run_time=1
+            )
 
     def show_divide(self, t):
         theme = self.theme
         weights = ", ".join(format_number(w, 2) for w in t.weights)
-        with self.step("sum-and-divide", "Steps 2 and 3: sum, then divide"):
+        with self.step("sum-and-divide", "Sum, then divide"):
             self.say(f"Step 2: add them up: {format_number(t.exp_sum, 2)}.")
+            self.play(FadeOut(self.order_boxes), run_time=0.3)
             parts = [formula(theme, r"\textstyle\sum e^{s} ="), self.number("exp_scores[0]", 2)]
             for j in range(1, len(t.tokens)):
                 parts += [label(theme, "+", size=theme.small_size), self.number(f"exp_scores[{j}]", 2)]
@@ -199,13 +223,24 @@ class SoftmaxScene(ExplainerScene):
             self.bar_chart.shift(
                 RIGHT * (4.9 - self.bar_chart.bars.get_center()[0]) + UP * (bottom - self.bar_chart.bars.get_bottom()[1])
             )
-            self.say(
-                f"The attention weights are {weights}: “{t.tokens[0]}” gets the most, as built, since the query is its own key."
-            )
+            # Why the first key wins, from the trace: the query is its own key, and no other key is longer.
+            longest = bool(t.key_lengths[0] >= t.key_lengths.max())
+            reason = ": the query is its own key, and no other key is longer" if longest else ", as built"
+            self.say(f"The attention weights are {weights}: “{t.tokens[0]}” gets the most{reason}.")
+            lengths = VGroup(label(theme, "key lengths |k|:", size=theme.min_size, color=theme.muted))
+            for j, token in enumerate(t.tokens):
+                lengths.add(label(theme, token, size=theme.min_size, color=theme.key))
+                lengths.add(self.number(f"key_lengths[{j}]", 2, size=theme.min_size, color=theme.muted))
+            lengths.arrange(RIGHT, buff=0.12)
             chart_name = label(theme, "attention weights", size=theme.small_size, color=theme.value)
             chart_name.move_to([self.bar_chart.bars.get_center()[0], self.weights_title.get_y(), 0])
             self.play(GrowFromEdge(self.bar_chart.bars, DOWN), FadeIn(self.bar_chart.labels), FadeIn(chart_name), run_time=1.2)
             self.play(FadeIn(self.bar_chart.numbers, lag_ratio=0.1))
+            lengths.next_to(self.bar_chart.labels, DOWN, buff=0.3)
+            keep_inside(lengths)
+            self.play(
+                FadeIn(lengths), FadeIn(SurroundingRectangle(VGroup(lengths[1], lengths[2]), color=theme.highlight, buff=0.05))
+            )
             note = VGroup(
                 label(
                     theme,
@@ -249,7 +284,11 @@ class SoftmaxScene(ExplainerScene):
             self.say("Each weight is e to the power of its score, over the same total.")
             self.play(Write(why), run_time=1.5)
             self.say("Added up, they make the total over itself: exactly 1.")
-            self.play(Indicate(why, color=theme.highlight, scale_factor=1.03), run_time=1)
+            self.play(
+                FadeIn(SurroundingRectangle(why, color=theme.highlight, buff=0.1)),
+                Indicate(why, color=theme.highlight, scale_factor=1.03),
+                run_time=1,
+            )
 
     def show_sharpening(self, t):
         theme = self.theme
@@ -270,14 +309,14 @@ class SoftmaxScene(ExplainerScene):
                     f"sharpened_weights[{m}]",
                     t.tokens,
                     height=3.0,
-                    spacing=min(0.85, step * 0.28),
+                    spacing=min(1.05, step * 0.3),
                     bar_width=min(0.55, step * 0.2),
                     color=theme.value,
-                    number_size=theme.min_size,
+                    number_size=theme.small_size,
                 )
                 bars.shift(RIGHT * (x - bars.bars.get_center()[0]) + UP * (baseline - bars.bars.get_bottom()[1]))
                 scores = self.grid(
-                    f"sharpened_scores[{m}]", 2, cell_width=min(0.85, step * 0.3), cell_height=0.5, font_size=theme.min_size
+                    f"sharpened_scores[{m}]", 2, cell_width=min(1.0, step * 0.3), cell_height=0.6, font_size=theme.small_size
                 )
                 scores.move_to(RIGHT * x + UP * (baseline + 3.2))
                 title = VGroup(
@@ -309,7 +348,9 @@ class SoftmaxScene(ExplainerScene):
             if wider:
                 factors = ", ".join(format_number(t.multipliers[m], places(t.multipliers[m])) for m in wider)
                 top = ", ".join(format_number(t.sharpened_weights[m, 0], 2) for m in wider)
-                self.say(f"Multiply by {factors}: the gaps widen, and softmax hands more and more to “{first}”: {top}.")
+                self.say(
+                    f"Multiply by {factors}: the gaps widen, and softmax hands {'more' if len(wider) == 1 else 'more and more'} to “{first}”: {top}."
+                )
                 for m in wider:
                     show(m)
             if narrower:
@@ -334,11 +375,21 @@ class SoftmaxScene(ExplainerScene):
             )
             self.play(FadeIn(temperatures, lag_ratio=0.1))
             if wider:
-                self.say(
-                    "Long vectors give big scores, as on the right: that is why attention divides by the square root "
-                    "of d_k, their width."
+                # Vaswani et al. 2017, 3.2.1: a dot product of d_k numbers adds d_k products, so its spread grows with d_k.
+                why = label(
+                    theme,
+                    "a score adds d_k products: it grows with d_k, so attention divides by √d_k",
+                    size=theme.small_size,
+                    color=theme.muted,
                 )
-                self.play(Indicate(VGroup(*[charts[m][1] for m in wider]), color=theme.highlight, scale_factor=1.05))
+                # In the one-hot note's place, which has been read: the screen has no room below it.
+                why.move_to(one_hot)
+                keep_inside(why)
+                self.say(
+                    "With d_k numbers per vector, a dot product adds d_k products, so scores grow with d_k: "
+                    "that is why attention divides them by the square root of d_k.",
+                )
+                self.play(FadeOut(one_hot), FadeIn(why))
 
     def show_takeaway(self):
         theme = self.theme
@@ -347,7 +398,7 @@ class SoftmaxScene(ExplainerScene):
             equation = formula(theme, *SOFTMAX_FORMULA, size=theme.display_formula_size)
             equation[1].set_color(theme.highlight)
             positive = VGroup(
-                label(theme, "1. exponentiate: every"),
+                label(theme, "exponentiate: every"),
                 formula(theme, r"e^{s_j}", size=theme.large_formula_size),
                 label(theme, "is positive"),
             )
@@ -355,7 +406,7 @@ class SoftmaxScene(ExplainerScene):
             on_baseline(positive[0], positive[1], positive[2])
             points = VGroup(
                 positive,
-                label(theme, "2. sum, 3. divide: the attention weights add up to 1"),
+                label(theme, "sum, then divide: the attention weights add up to 1"),
                 label(theme, "wider gaps between scores: sharper weights", color=theme.muted),
             ).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
             VGroup(equation, points).arrange(DOWN, buff=0.8).shift(TAKEAWAY_AT)

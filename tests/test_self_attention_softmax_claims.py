@@ -87,6 +87,25 @@ def test_who_looks_most_at_itself_is_said_as_pytorch_finds_it(sentence):
     for row in elsewhere:
         k = int(weights[row].argmax())
         assert x[k] @ x[k] > x[row] @ x[row]
+    # Length alone does not pick the winner: where a row looks at a key other than the longest, the line says so.
+    longest = int(np.argmax(np.einsum("ij,ij->i", x, x)))
+    if any(int(weights[row].argmax()) != longest for row in elsewhere):
+        assert "length wins" not in " ".join(said).lower()
+    if rest:
+        assert "length and direction" in rest[0]
+
+
+@pytest.mark.xdist_group("self-attention")
+def test_twin_words_are_said_to_share_one_embedding():
+    """“The” and “the” have equal rows, and the scene says so; a sentence without twins says nothing of it."""
+    scene = built_scene("self-attention")
+    x = np.asarray(THE_CAT_SAT.embeddings, dtype=float)
+    tokens = scene.trace.key_tokens
+    twins = [(a, b) for a in range(len(tokens)) for b in range(a + 1, len(tokens)) if tokens[a].lower() == tokens[b].lower()]
+    assert twins and all(torch.equal(torch.tensor(x[a]), torch.tensor(x[b])) for a, b in twins)
+    assert any("share one embedding" in line for line in lines(scene, "embeddings"))
+    other = self_attention_scene("cat sat on mat")
+    assert not any("embedding:" in line and "share" in line for line in lines(other, "embeddings"))
 
 
 @pytest.mark.xdist_group("self-attention")
@@ -167,3 +186,28 @@ def test_softmax_says_how_its_example_was_made_and_shows_what_it_names():
         np.testing.assert_allclose(shown(scene, f"sharpened_weights[{m}]"), weights, atol=0.005 + 1e-9)
     top = {factor: shown(scene, f"sharpened_weights[{m}]")[0] for m, factor in enumerate(factors)}
     assert top[min(factors)] < top[1.0] < top[max(factors)]
+    assert len(factors) <= 3, "more than three panels: the digits get small"
+
+
+@pytest.mark.xdist_group("softmax")
+def test_why_the_first_key_wins_is_said_as_pytorch_finds_it():
+    """'The query is its own key, and no other key is longer': the first key wins, and the shown lengths are torch's."""
+    scene = built_scene("softmax")
+    t = scene.trace
+    keys = torch.tensor(np.asarray(t.keys, dtype=float))
+    query = keys[0]
+    lengths = torch.linalg.vector_norm(keys, dim=1)
+    said = " ".join(lines(scene, "sum-and-divide"))
+    assert "no other key is longer" in said and "since the query is its own key" not in said
+    assert bool(lengths[0] >= lengths.max()) and int(torch.argmax(keys @ query)) == 0
+    drawn = np.array([parse_number(s.texts[0].original_text) for s in scene.shown if s.source.startswith("key_lengths[")])
+    np.testing.assert_allclose(drawn, lengths.numpy(), atol=0.005 + 1e-9)
+    # The square root of d_k said plainly: scores grow with the number of components, not with "long vectors".
+    sharper = " ".join(lines(scene, "bigger-gaps-sharper"))
+    assert "Long vectors" not in sharper and "grow with d_k" in sharper
+
+
+def test_no_softmax_step_title_numbers_its_steps():
+    """Chapters are numbered by the player: a title "Step 1: ..." would read "2. Step 1: ..."."""
+    scene = built_scene("softmax")
+    assert not any(re.match(r"Steps? \d", step.title) for step in scene.steps)

@@ -98,7 +98,15 @@ def attention_exercises(trace: AttentionTrace) -> list[Exercise]:
         ),
         Exercise(
             f"Divide each score by √d_k (d_k = {trace.d_k}).",
-            answer=[Table(f"q · k / {format_number(trace.scale, 3)}", trace.scaled_scores[i], 3, columns=keys)],
+            # √d_k as written: "/ 2" when it is a whole number, never "/ 2.000".
+            answer=[
+                Table(
+                    f"q · k / {format_number(trace.scale, 0 if float(trace.scale).is_integer() else 3)}",
+                    trace.scaled_scores[i],
+                    3,
+                    columns=keys,
+                )
+            ],
         ),
     ]
     if not trace.mask[i].all():
@@ -113,7 +121,8 @@ def attention_exercises(trace: AttentionTrace) -> list[Exercise]:
         Exercise(
             "Apply softmax: exponentiate each score, add them up, divide each by the sum. Check that the weights add up to 1.",
             answer=[Table("attention weights", trace.weights[i], 3, columns=keys)],
-            note="A masked key (−∞) gets weight exactly 0: e to the −∞ is 0.",
+            # Only a scene with a mask has masked keys to speak of.
+            note="" if trace.mask.all() else "A masked key (−∞) gets weight exactly 0: e to the −∞ is 0.",
         ),
         Exercise(
             f"Compute the output for “{query}”: multiply each value row by its attention weight, "
@@ -200,6 +209,14 @@ def softmax_exercises(trace: SoftmaxTrace) -> list[Exercise]:
             "Compute its dot product with every key. Which key scores highest, and why is that no surprise?",
             given=[Table("keys", trace.keys, 2, rows=keys, columns=dims)],
             answer=[Table("scores", trace.scores, 2, columns=keys)],
+            # The "why" of the question, from the trace's key lengths: the query's own key wins when no key is longer.
+            note=(
+                f"Why: the query is “{keys[0]}”'s own key, and no other key is longer ("
+                + ", ".join(f"|{k}| = {format_number(length, 2)}" for k, length in zip(keys, trace.key_lengths))
+                + "): another key scores at most |q| |k|, below |q|²."
+                if trace.key_lengths[0] >= trace.key_lengths.max()
+                else ""
+            ),
         ),
         Exercise(
             "Apply softmax to the scores by hand: e to the power of each score, their sum, each divided by the sum.",
@@ -497,7 +514,15 @@ def cross_attention_exercises(trace: CrossAttentionTrace) -> list[Exercise]:
         ),
         Exercise(
             f"Divide each score by √d_k (d_k = {trace.d_k}).",
-            answer=[Table(f"q · k / {format_number(trace.scale, 3)}", trace.scaled_scores[i], 3, columns=keys)],
+            # √d_k as written: "/ 2" when it is a whole number, never "/ 2.000".
+            answer=[
+                Table(
+                    f"q · k / {format_number(trace.scale, 0 if float(trace.scale).is_integer() else 3)}",
+                    trace.scaled_scores[i],
+                    3,
+                    columns=keys,
+                )
+            ],
         ),
         Exercise(
             "Apply softmax: exponentiate each score, add them up, divide each by the sum. "

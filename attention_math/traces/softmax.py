@@ -26,6 +26,9 @@ class SoftmaxTrace(Trace):
         The query vector ``(d,)``: made up by hand, the first key itself (so that key scores highest, as built).
     keys
         The key vectors ``(n, d)``.
+    key_lengths
+        ``(n,)``: each key's length ``|k|``. With the query one of the keys, that key scores highest
+        when no other key is longer (its score is ``|q|²``, another's at most ``|q| |k|``).
     scores
         ``keys @ query``, ``(n,)``, not divided by ``sqrt(d)``: softmax alone, before any scaling.
     exp_scores
@@ -57,6 +60,7 @@ class SoftmaxTrace(Trace):
     tokens: tuple[str, ...]
     query: np.ndarray
     keys: np.ndarray
+    key_lengths: np.ndarray
     scores: np.ndarray
     exp_scores: np.ndarray
     exp_sum: float
@@ -102,6 +106,7 @@ def softmax_trace(
         tokens=tuple(example.tokens),
         query=query,
         keys=keys,
+        key_lengths=np.linalg.norm(keys, axis=1),
         scores=scores,
         exp_scores=exp_scores,
         exp_sum=exp_sum,
