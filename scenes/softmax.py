@@ -238,9 +238,9 @@ class SoftmaxScene(ExplainerScene):
             self.play(FadeIn(self.bar_chart.numbers, lag_ratio=0.1))
             lengths.next_to(self.bar_chart.labels, DOWN, buff=0.3)
             keep_inside(lengths)
-            self.play(
-                FadeIn(lengths), FadeIn(SurroundingRectangle(VGroup(lengths[1], lengths[2]), color=theme.highlight, buff=0.05))
-            )
+            # Kept until the next step needs the room below the chart.
+            self.lengths = VGroup(lengths, SurroundingRectangle(VGroup(lengths[1], lengths[2]), color=theme.highlight, buff=0.05))
+            self.play(FadeIn(self.lengths))
             note = VGroup(
                 label(
                     theme,
@@ -277,7 +277,7 @@ class SoftmaxScene(ExplainerScene):
             )
             VGroup(added, why).arrange(RIGHT, buff=0.8).move_to(WHY_AT).align_to(self.keys.row_labels, LEFT)
             self.say("Why do the attention weights add up to 1?")
-            self.play(FadeOut(self.total), FadeOut(self.note))
+            self.play(FadeOut(self.total), FadeOut(self.note), FadeOut(self.lengths))
             self.say(f"Here {' + '.join(format_number(w, 2) for w in t.weights)} = {format_number(t.weight_sum, 2)}.")
             self.play(TransformFromCopy(self.weights.numbers, VGroup(*parts[0:-2:2])), FadeIn(VGroup(*parts[1::2])), run_time=1.5)
             self.play(FadeIn(parts[-1]), Indicate(self.bar_chart.bars, color=theme.highlight, scale_factor=1.03))
