@@ -74,8 +74,9 @@ class SoftmaxScene(ExplainerScene):
 
     @classmethod
     def build_trace(cls):
-        # Three factors, shrink, as is, widen: fewer, larger panels than every factor in between.
-        return softmax_trace(multipliers=(0.5, 1, 8))
+        # Shrink, as is, widen twice: fewer, larger panels than every factor in between. Not three: a
+        # 3 × 3 table of weights would read, to the explorer, as the three words attending to each other.
+        return softmax_trace(multipliers=(0.5, 1, 2, 8))
 
     def construct(self):
         t = self.trace
