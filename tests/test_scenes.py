@@ -494,6 +494,13 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
         assert f"multiplies the whole layer by {format_number(t.layer_growth, 2)}, not 4" in said["whole-layer"]
         assert "W_O and the feed-forward" in said["multiply-adds"]
         assert "but still does the n²·d work" in said["takeaway"]
+        # The width step's title says what doubles (the n × n work), and the screen shows what quadruples.
+        titles = {step.name: step.title for step in scene.steps}
+        assert titles["width-is-linear"] == "Doubling d only doubles the n × n work"
+        shown = " ".join(scene.recording.texts["width-is-linear"])
+        assert "grow ×" in shown and "one head's width d" in shown
+        assert "past GPT-2's" in said["whole-layer"] and "%" in " ".join(scene.recording.texts["whole-layer"])
+        assert "dominates" not in everything and format_number(t.layer_half_n, 0) in said["takeaway"]
     elif name == "trained-heads":
         assert "trained BERT model" not in everything
         assert "distilled from a larger model and fine-tuned to turn sentences into embeddings" in said["all-72-heads"]
