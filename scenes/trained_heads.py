@@ -150,7 +150,7 @@ class TrainedHeadsScene(ExplainerScene):
                 sentence = label(theme, f"“{' '.join(words[:half])}\n{' '.join(words[half:])}”", color=theme.muted)
             fit(sentence, 12.6)
             sentence.next_to(heading, DOWN, buff=0.4).set_x(0)
-            ids = self.grid("token_ids", 0, font_size=theme.small_size)
+            ids = self.grid("token_ids", 0, font_size=theme.small_size, grouped=False)  # ids are labels: 1996
             for size in (theme.body_size, theme.small_size):  # smaller pieces when they need three rows
                 boxes = [self.piece_box(t, j, ids, size) for j in range(len(t.tokens))]
                 piece_rows = self.wrap(boxes)

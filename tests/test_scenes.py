@@ -518,6 +518,8 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
         assert "distilled from a larger model and fine-tuned to turn sentences into embeddings" in said["all-72-heads"]
         # Heard: no "Row the word it", and [CLS] is never quoted as a word.
         assert "Row “" not in everything and "“[CLS]”" not in said["whole-head"]
+        ids = {format_number(i, 0).replace(",", "") for i in t.token_ids}
+        assert ids <= set(scene.recording.texts["wordpiece-pieces"]), "token ids are shown without thousands separators"
         assert f"The row of “{t.tokens[t.focus]}” is the one we followed" in said["whole-head"]
     else:
         assert any("untrained" in text for text in scene.recording.texts["one-vector"])
