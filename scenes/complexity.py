@@ -2,7 +2,8 @@
 
 Time and memory for different sequence lengths and head widths, with exact counts
 instead of timings so the video is reproducible; then one whole GPT-2-small layer,
-where the projections and the feed-forward (linear in n) outweigh the n² part at 1,024 tokens. The memory counted is that of
+where the projections and the feed-forward (linear in n) outweigh the n² part at 1,024 tokens
+(the n² part passes half only at 4,608 tokens, past GPT-2's context). The memory counted is that of
 the n × n attention weights as a plain implementation stores them; FlashAttention
 (Dao et al. 2022) computes them in tiles and never stores them whole, but does the
 same n²·d work.
@@ -70,7 +71,7 @@ class ComplexityScene(ExplainerScene):
 
     def corner(self, name: str, source: str) -> VGroup:
         """ "d = 64" (or "n = 1,024") at the top right, beside the heading, its number from the trace."""
-        fixed = VGroup(formula(self.theme, name + " ="), self.number(source, 0, size=self.theme.body_size))
+        fixed = VGroup(label(self.theme, name + " ="), self.number(source, 0, size=self.theme.body_size))
         fixed.arrange(RIGHT, buff=0.15)
         return pin(fixed, RIGHT, y=HEADING_LINE)
 
@@ -187,7 +188,7 @@ class ComplexityScene(ExplainerScene):
         with self.step("multiply-adds", "Multiply-adds of one head"):
             self.clear()
             heading = self.heading("Multiply-adds of one head")
-            width = self.corner("d", "d")
+            width = self.corner("one head's width d", "d")
             header = [
                 label(theme, "tokens n", size=theme.body_size, color=theme.muted),
                 formula(theme, r"QK^\top\!: n \cdot n \cdot d"),
@@ -207,7 +208,7 @@ class ComplexityScene(ExplainerScene):
             header, rows = self.table(header, rows, (-5.2, -2.1, 1.1, 4.4))
             total = format_number(t.total_macs[-1], 0)
 
-            self.say(f"Time grows the same way. Take a head of width d = {t.d}.")
+            self.say(f"Time grows the same way. Take one head, of width d = {t.d}.")
             self.play(FadeIn(heading), FadeIn(width))
             self.say(
                 "Q times K transposed: an n × d matrix times a d × n one, n·n·d multiply-adds.",
@@ -227,7 +228,11 @@ class ComplexityScene(ExplainerScene):
                 f"{format_number(t.total_macs[-1] / 1e9, 1)} billion multiply-adds, for one head.",
             )
             self.play(Indicate(rows[-1][3], color=theme.highlight))
+            note = self.note_lines(
+                ("Not counted here: the projections W_Q, W_K, W_V, W_O and the feed-forward (they grow like n).",)
+            )
             self.say("Not counted here: the projections W_Q, W_K, W_V, W_O and the feed-forward, which grow like n.")
+            self.play(FadeIn(note))
 
     # --- 4. doubling n ------------------------------------------------------------------
 
@@ -253,7 +258,7 @@ class ComplexityScene(ExplainerScene):
             for i in range(len(t.growth)):
                 step = VGroup(
                     label(theme, "×", size=theme.small_size, color=theme.highlight),
-                    self.number(f"growth[{i}]", 2, color=theme.highlight),
+                    self.number(f"growth[{i}]", 0, color=theme.highlight),  # exactly 4: no false decimals
                 ).arrange(RIGHT, buff=0.05)
                 step.move_to((quadratic.labels[i].get_center() + quadratic.labels[i + 1].get_center()) / 2 + DOWN * 0.5)
                 growth.add(step)
@@ -263,7 +268,7 @@ class ComplexityScene(ExplainerScene):
                     formula(theme, r"2n^2d", size=theme.min_formula_size).set_color(theme.query),
                     label(theme, "relative to the first", size=theme.small_size, color=theme.query),
                 ).arrange(RIGHT, buff=0.15),
-                label(theme, "if it grew like n", size=theme.small_size, color=theme.key),
+                label(theme, "a cost that grew like n", size=theme.small_size, color=theme.key),
             ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
             legend.next_to(heading, DOWN, buff=0.35).align_to(heading, LEFT)
 
@@ -271,7 +276,7 @@ class ComplexityScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(legend), FadeIn(quadratic.labels))
             self.play(GrowFromEdge(quadratic.bars, DOWN), GrowFromEdge(linear.bars, DOWN), run_time=1.5)
             self.play(FadeIn(quadratic.numbers), FadeIn(linear.numbers))
-            self.say(f"Each doubling of n multiplies this n × n work by {format_number(t.growth[0], 2)}, every time.")
+            self.say(f"Each doubling of n multiplies this n × n work by {format_number(t.growth[0], 0)}, every time.")
             self.play(FadeIn(growth, lag_ratio=0.3), run_time=1.5)
             self.say(f"{ratio} times the tokens cost {format_number(t.relative_macs[-1], 0)} times the multiply-adds.")
             self.play(Indicate(quadratic.numbers[-1], color=theme.highlight))
@@ -288,6 +293,12 @@ class ComplexityScene(ExplainerScene):
             heading = self.heading(f"A whole layer of {t.layer_model}")
             sizes = VGroup(
                 VGroup(formula(theme, r"d_\text{model} ="), self.number("layer_d_model", 0, size=theme.body_size)),
+                VGroup(
+                    label(theme, "=", size=theme.small_size, color=theme.muted),
+                    self.number("layer_heads", 0, size=theme.small_size, color=theme.muted),
+                    label(theme, "heads ×", size=theme.small_size, color=theme.muted),
+                    self.number("layer_d_head", 0, size=theme.small_size, color=theme.muted),
+                ),
                 VGroup(formula(theme, r"d_\text{ff} ="), self.number("layer_d_ff", 0, size=theme.body_size)),
             )
             for pair in sizes:
@@ -298,7 +309,7 @@ class ComplexityScene(ExplainerScene):
             header = [
                 label(theme, "multiply-adds, billions", size=theme.small_size, color=theme.muted),
                 label(theme, f"n = {short}", size=theme.body_size, color=theme.muted),
-                label(theme, f"n = {long}", size=theme.body_size, color=theme.muted),
+                label(theme, f"n = {long} *", size=theme.body_size, color=theme.muted),
             ]
             rows = [
                 [
@@ -315,15 +326,32 @@ class ComplexityScene(ExplainerScene):
                     self.number("layer_total_gmacs[1]", 2, size=theme.small_size, color=theme.highlight),
                 ]
             )
-            header, rows = self.table(header, rows, (-3.3, 1.2, 4.2), top=1.9, row_gap=0.6)
+            rows.append(
+                [
+                    label(theme, "n × n part's share", size=theme.small_size, color=theme.query),
+                    *[
+                        VGroup(
+                            self.number(f"layer_quadratic_percent[{i}]", 0, size=theme.small_size, color=theme.query),
+                            label(theme, "%", size=theme.small_size, color=theme.query),
+                        ).arrange(RIGHT, buff=0.08)
+                        for i in range(2)
+                    ],
+                ]
+            )
+            header, rows = self.table(header, rows, (-3.3, 1.2, 4.2), top=1.8, row_gap=0.47)
             growth = VGroup(
-                label(theme, "double n: the whole layer ×", color=theme.highlight),
-                self.number("layer_growth", 2, size=theme.body_size, color=theme.highlight),
-                label(theme, "    the n² rows: ×", size=theme.small_size, color=theme.query),
+                label(theme, "double n: the whole layer ×", size=theme.small_size, color=theme.highlight),
+                self.number("layer_growth", 2, size=theme.small_size, color=theme.highlight),
+                label(theme, ";  the n × n rows ×", size=theme.small_size, color=theme.query),
                 self.number("growth[0]", 0, size=theme.small_size, color=theme.query),
             ).arrange(RIGHT, buff=0.15)
-            growth.next_to(VGroup(*rows[-1]), DOWN, buff=0.5).set_x(0)
-            note = self.note_lines(("Not counted: biases, layer norms, softmax, residual adds (each a small share).",))
+            growth.next_to(VGroup(*rows[-1]), DOWN, buff=0.25).set_x(0)
+            note = self.note_lines(
+                (
+                    f"* {long} tokens is past {t.context_model}'s {short}-token limit: a layer of the same sizes.",
+                    "Not counted: biases, layer norms, softmax, residual adds (each a small share).",
+                )
+            )
             share = format_number(100 * t.layer_quadratic_share[0], 0)
 
             self.say(
@@ -331,37 +359,45 @@ class ComplexityScene(ExplainerScene):
                 f"{format_number(t.layer_d_ff, 0)} in the feed-forward."
             )
             self.play(FadeIn(heading), FadeIn(sizes), FadeIn(header))
+            self.say(f"{long} tokens is past {t.context_model}'s limit of {short}: that column counts a layer of the same sizes.")
+            self.play(FadeIn(note))
             self.say(
                 "The projections and the feed-forward grow like n × d²: linear in n.",
                 spoken="The projections and the feed-forward grow like n times d squared: linear in n.",
             )
             self.play(*[FadeIn(VGroup(*rows[p])) for p in range(len(rows) - 1) if p not in quadratic], run_time=1.0)
             self.say(
-                "Q Kᵀ and weights · V, the n × n part, cost n² × d.",
-                spoken="Q K transpose and the weights times V, the n by n part, cost n squared times d.",
+                f"Q Kᵀ and weights · V, the n × n part, cost n² × d_model: {t.layer_heads} heads of {t.layer_d_head}.",
+                spoken=f"Q K transpose and the weights times V, the n by n part, cost n squared times d model: "
+                f"{t.layer_heads} heads of {t.layer_d_head}.",
             )
             self.play(*[FadeIn(VGroup(*rows[p])) for p in quadratic], run_time=1.0)
             self.say(
                 f"At {short} tokens the n × n part is only {share} percent of the layer.",
                 spoken=f"At {short} tokens the n by n part is only {share} percent of the layer.",
             )
-            self.play(FadeIn(VGroup(*rows[-1])), FadeIn(note))
+            self.play(FadeIn(VGroup(*rows[-2])), FadeIn(VGroup(*rows[-1][:2])))
             self.say(
                 f"So doubling n multiplies the whole layer by {format_number(t.layer_growth, 2)}, "
-                f"not {format_number(t.growth[0], 0)}."
+                f"not {format_number(t.growth[0], 0)}, and the n × n share grows to "
+                f"{format_number(t.layer_quadratic_percent[1], 0)} percent.",
+                spoken=f"So doubling n multiplies the whole layer by {format_number(t.layer_growth, 2)}, "
+                f"not {format_number(t.growth[0], 0)}, and the n by n share grows to "
+                f"{format_number(t.layer_quadratic_percent[1], 0)} percent.",
             )
-            self.play(FadeIn(growth, shift=UP * 0.2))
+            self.play(FadeIn(VGroup(*rows[-1][2:])), FadeIn(growth, shift=UP * 0.2))
 
     # --- 6. the width d ---------------------------------------------------------------
 
     def show_width(self, t):
         theme = self.theme
-        with self.step("width-is-linear", "Doubling d only doubles the cost"):
+        with self.step("width-is-linear", "Doubling d only doubles the n × n work"):
             self.clear()
-            heading = self.heading("Doubling d only doubles the cost")
+            heading = self.heading("Doubling d only doubles the n × n work")
             fixed = self.corner("n", "width_n")
+            fixed.next_to(heading, DOWN, buff=0.25).align_to(heading, LEFT)  # the long title fills the top line
             header = [
-                label(theme, "width d", size=theme.body_size, color=theme.muted),
+                label(theme, "one head's width d", size=theme.body_size, color=theme.muted),
                 formula(theme, r"2n^2d"),
                 label(theme, "× previous", size=theme.body_size, color=theme.muted),
             ]
@@ -375,22 +411,34 @@ class ComplexityScene(ExplainerScene):
                     row.append(
                         VGroup(
                             label(theme, "×", size=theme.body_size),
-                            self.number(f"width_growth[{i - 1}]", 2, size=theme.body_size),
+                            self.number(f"width_growth[{i - 1}]", 0, size=theme.body_size),  # exactly 2
                         ).arrange(RIGHT, buff=0.05)
                     )
                 rows.append(row)
             header, rows = self.table(header, rows, (-3.5, 0.3, 3.6), row_gap=0.8)
+            projections = VGroup(
+                label(theme, "but the projections and feed-forward (∝ n·d²) grow ×", color=theme.key),
+                self.number("projection_width_growth", 0, size=theme.body_size, color=theme.key),
+            ).arrange(RIGHT, buff=0.1)
+            projections.next_to(VGroup(*rows[-1]), DOWN, buff=0.6).set_x(0)
 
-            self.say(f"The width d is another matter. Fix n at {format_number(t.width_n, 0)} tokens.")
+            self.say(f"The width d of one head is another matter. Fix n at {format_number(t.width_n, 0)} tokens.")
             self.play(FadeIn(heading), FadeIn(fixed), FadeIn(header))
             self.say(
                 f"Doubling d from {format_number(t.widths[0], 0)} to {format_number(t.widths[-1], 0)} "
-                f"multiplies the n × n work by {format_number(t.width_growth[0], 2)} each time."
+                f"multiplies the n × n work by {format_number(t.width_growth[0], 0)} each time."
             )
             for row in rows:
                 self.play(FadeIn(VGroup(*row), shift=UP * 0.15), run_time=0.8)
-            self.say("And the n × n attention weights do not grow at all.")
+            self.say("And the n × n attention weights do not grow at all: there are still n × n of them.")
             self.play(Indicate(fixed, color=theme.highlight))
+            self.say(
+                f"But widen the whole model and its projections and feed-forward, which grow like n × d², "
+                f"cost {format_number(t.projection_width_growth, 0)} times as much.",
+                spoken=f"But widen the whole model and its projections and feed-forward, which grow like n times d squared, "
+                f"cost {format_number(t.projection_width_growth, 0)} times as much.",
+            )
+            self.play(FadeIn(projections, shift=UP * 0.15))
 
     # --- 7. takeaway -----------------------------------------------------------------------
 
@@ -414,17 +462,21 @@ class ComplexityScene(ExplainerScene):
                         self.number("growth[0]", 0, size=theme.body_size, color=theme.highlight),
                     ).arrange(RIGHT, buff=0.15),
                     VGroup(
-                        label(theme, f"a whole {t.layer_model} layer at", color=theme.highlight),
+                        label(theme, "double n from", color=theme.highlight),
                         self.number("layer_lengths[0]", 0, size=theme.body_size, color=theme.highlight),
-                        label(theme, "tokens ×", color=theme.highlight),
+                        label(theme, f"→  a whole {t.layer_model} layer ×", color=theme.highlight),
                         self.number("layer_growth", 1, size=theme.body_size, color=theme.highlight),
+                    ).arrange(RIGHT, buff=0.15),
+                    VGroup(
+                        label(theme, "the n × n part passes half of such a layer at n =", color=theme.query),
+                        self.number("layer_half_n", 0, size=theme.body_size, color=theme.query),
                     ).arrange(RIGHT, buff=0.15),
                     VGroup(
                         label(theme, "FlashAttention: never stored whole, but the same n²·d work", size=theme.small_size),
                         label(theme, "Reformer, Longformer: only part of the matrix", size=theme.small_size),
                     ).arrange(DOWN, aligned_edge=LEFT, buff=0.15),
                 )
-                .arrange(DOWN, buff=0.45, aligned_edge=LEFT)
+                .arrange(DOWN, buff=0.35, aligned_edge=LEFT)
                 .move_to(TAKEAWAY_AT)
             )
             self.say(
@@ -437,16 +489,21 @@ class ComplexityScene(ExplainerScene):
             self.say(f"Double the context: the n × n part costs {format_number(t.growth[0], 0)} times as much.")
             self.play(FadeIn(lines[2], shift=UP * 0.2), run_time=0.8)
             self.say(
-                f"A whole {t.layer_model} layer at {format_number(t.layer_lengths[0], 0)} tokens: "
-                f"about {format_number(t.layer_growth, 1)} times, as its projections and feed-forward grow like n."
+                f"Double n from {format_number(t.layer_lengths[0], 0)} and a whole {t.layer_model} layer costs "
+                f"about {format_number(t.layer_growth, 1)} times as much, as its projections and feed-forward grow like n."
             )
             self.play(FadeIn(lines[3], shift=UP * 0.2), run_time=0.8)
-            self.say("The longer the context, the more the n² part dominates: that is why long contexts are expensive.")
-            self.play(Indicate(lines[1], color=theme.query), run_time=1.0)
+            self.say(
+                f"The longer the context, the larger the n² part's share: in a layer of {t.layer_model}'s sizes it passes "
+                f"half at {format_number(t.layer_half_n, 0)} tokens. That is why long contexts are expensive.",
+                spoken=f"The longer the context, the larger the n squared part's share: in a layer of {t.layer_model}'s sizes "
+                f"it passes half at {format_number(t.layer_half_n, 0)} tokens. That is why long contexts are expensive.",
+            )
+            self.play(FadeIn(lines[4], shift=UP * 0.2), run_time=0.8)
             self.say(
                 "FlashAttention never stores the n × n matrix whole, but still does the n²·d work.",
                 spoken="FlashAttention never stores the n by n matrix whole, but still does the n squared times d work.",
             )
-            self.play(FadeIn(lines[4], shift=UP * 0.2), run_time=0.8)
+            self.play(FadeIn(lines[5], shift=UP * 0.2), run_time=0.8)
             self.say("Reformer and Longformer compute only part of it.")
-            self.play(Indicate(lines[4], color=theme.text, scale_factor=1.03), run_time=1.0)
+            self.play(Indicate(lines[5], color=theme.text, scale_factor=1.03), run_time=1.0)

@@ -150,7 +150,7 @@ class TrainedHeadsScene(ExplainerScene):
                 sentence = label(theme, f"“{' '.join(words[:half])}\n{' '.join(words[half:])}”", color=theme.muted)
             fit(sentence, 12.6)
             sentence.next_to(heading, DOWN, buff=0.4).set_x(0)
-            ids = self.grid("token_ids", 0, font_size=theme.small_size)
+            ids = self.grid("token_ids", 0, font_size=theme.small_size, grouped=False)  # ids are labels: 1996
             for size in (theme.body_size, theme.small_size):  # smaller pieces when they need three rows
                 boxes = [self.piece_box(t, j, ids, size) for j in range(len(t.tokens))]
                 piece_rows = self.wrap(boxes)
@@ -280,7 +280,14 @@ class TrainedHeadsScene(ExplainerScene):
                 self.say("The word right before it is left out: some heads just watch the previous piece.")
                 self.wait(0.5)
             self.say(f"That is {self.head_name}: {format_number(t.top_weight, 2)} on “{self.top_piece}”.")
-            self.play(FadeIn(pick), Indicate(VGroup(box, layer_labels[t.layer], head_labels[t.head]), color=theme.highlight))
+            # Each indicated on its own: one Indicate over the box and both far-apart labels scaled the group
+            # about its middle and threw the labels off the edge for a moment.
+            self.play(
+                FadeIn(pick),
+                Indicate(box, color=theme.highlight),
+                Indicate(layer_labels[t.layer], color=theme.highlight),
+                Indicate(head_labels[t.head], color=theme.highlight),
+            )
 
     # --- (c) one head, one query ---------------------------------------------------
 
@@ -560,12 +567,15 @@ class TrainedHeadsScene(ExplainerScene):
             self.say("These are the model's trained attention weights, and every row adds up to 1.")
             self.wait(0.5)
             row_box = self.row_box(heatmap, i)
-            self.say(f"Row “{self.query_piece}” is the one we followed: {shown_weight} on {pattern}")
+            self.say(f"The row of “{self.query_piece}” is the one we followed: {shown_weight} on {pattern}")
             self.play(FadeIn(row_box))
             self.play(Indicate(heatmap.number(i, top), color=theme.highlight, scale_factor=1.4), run_time=1.2)
             favourites = sorted(set(t.row_top_keys))
             if len(favourites) <= 2 and top in favourites:
-                names = " or ".join(f"“{t.tokens[j]}”" for j in favourites)
+                # [CLS] is a piece, not a word: unquoted, so the voice does not call it "the word C L S".
+                names = " or ".join(
+                    f"the {t.tokens[j]} piece" if t.tokens[j].startswith("[") else f"“{t.tokens[j]}”" for j in favourites
+                )
                 self.say(f"In fact every row's largest weight goes to {names}.")
                 self.play(
                     *[Indicate(heatmap.column(j), color=theme.highlight, scale_factor=1.05) for j in favourites], run_time=1.2

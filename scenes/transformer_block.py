@@ -52,6 +52,10 @@ MAX_LABEL_WIDTH = 1.6
 """Widest a token label gets beside a grid; a longer word is elided (it is shown whole in the tokens step)."""
 ROW_TOP = 2.3
 """Height of the first token row of a step, under the heading and the row's name."""
+DIMMED = 0.3
+"""Opacity of the rows not followed, so one row reads and the others stay in grey."""
+ROUNDED = "(rounded to 2 decimals: a shown sum can be 0.01 off)"
+"""Under an addition of rounded rows, whose shown digits need not add up exactly."""
 TREE_AT = LEFT * 1.0 + DOWN * 0.3
 """Where GPT's parts are listed as a tree (the pointer to attention right of it)."""
 
@@ -332,7 +336,7 @@ class TransformerBlockScene(ExplainerScene):
             self.say(f"Each token becomes a vector of {d} numbers: its token embedding.")
             self.play(FadeIn(grid), run_time=1.0)
             if note is None:
-                self.say(f"In GPT they are learned; ours are random, drawn with seed {t.seed}.")
+                self.say("In GPT they are learned; ours are random, drawn with a fixed random seed.")
                 self.wait(0.5)
             else:
                 self.say("Each word brings a made-up vector of its own; the note says how.")
@@ -354,12 +358,17 @@ class TransformerBlockScene(ExplainerScene):
             top, bottom, gap = 2.75, SAFE_BOTTOM + 0.05, 0.3
             cell_h = min(0.42, (top - bottom - 2 * gap) / (3 * n))
             grid_w = t.d_model * CELL_W
-            natural = max(label(theme, token, size=theme.min_size).width for token in t.tokens)
+            positions = [f"pos {i + 1}" for i in range(n)]  # a position embedding belongs to a place, not a word
+            natural = max(label(theme, name, size=theme.min_size).width for name in (*t.tokens, *positions))
             label_w = min(natural, MAX_LABEL_WIDTH, CONTENT_WIDTH - grid_w - 0.15 - 0.35 - names.width)
             grids = VGroup()
             for source in ("embeddings", "positions", "x"):
                 grid = self.grid(source, 2, cell_width=CELL_W, cell_height=cell_h, font_size=theme.min_size)
-                add_row_labels(theme, grid, t.tokens, label_w, theme.min_size, color=theme.muted)
+                rows = positions if source == "positions" else t.tokens
+                add_row_labels(theme, grid, rows, label_w, theme.min_size, color=theme.muted)
+                for i in range(n):  # one row to read (the followed token's), the others in grey: no wall of numbers
+                    if i != t.focus:
+                        grid.row(i).set_opacity(DIMMED)
                 grids.add(grid)
             grids.arrange(DOWN, buff=gap, aligned_edge=RIGHT)
             total = label_w + 0.15 + grid_w + 0.35 + names.width
@@ -370,9 +379,9 @@ class TransformerBlockScene(ExplainerScene):
             self.say("GPT adds a position embedding: one learned vector per position.")
             self.play(FadeIn(heading), FadeIn(names[0]), FadeIn(grids[0]), run_time=1.0)
             too = " too" if self.course_input else ""
-            self.say(f"Ours are random{too}, as before training (seed {t.seed}).")
+            self.say(f"Ours are random{too}, as before training (a fixed random seed).")
             self.play(FadeIn(names[1]), FadeIn(grids[1]), run_time=1.0)
-            self.say("Their sum, x, is what enters the first block.")
+            self.say(f"Their sum, x, is what enters the first block: for “{t.tokens[t.focus]}”, the bright row.")
             self.play(FadeIn(names[2]), FadeIn(grids[2]), run_time=1.0)
 
     # --- 4. layer norm before attention --------------------------------------------------
@@ -451,7 +460,7 @@ class TransformerBlockScene(ExplainerScene):
                 gives = [f"head {h + 1} gives {format_number(t.attention_weights[h, f, f], decimals)}" for h in page]
                 heads = gives[0] if len(gives) == 1 else ", ".join(gives[:-1]) + " and " + gives[-1]
                 if k == 0:
-                    note = self.note_lines((f"random projection matrices, seed {t.seed}: not trained",))
+                    note = self.note_lines(("random projection matrices, a fixed random seed: not trained",))
                     note.align_to(output[1], RIGHT)
                     head_words = "One head, with" if t.n_heads == 1 else f"{t.n_heads} heads, each with"
                     self.say("Attention reads the normalised vectors, not x itself.")
@@ -498,8 +507,10 @@ class TransformerBlockScene(ExplainerScene):
                 self.token_row(r"+\ \mathrm{attention}(\mathrm{norm}_1(x))", f"attention[{f}]", ROW_TOP - 1.0, color=theme.query),
                 self.token_row(r"=\ x + \mathrm{attention}", f"residual1[{f}]", ROW_TOP - 2.0),
             )
+            rounded = label(theme, ROUNDED, size=theme.min_size, color=theme.muted)
+            self.keep_inside(rounded.next_to(rows[2][1], DOWN, buff=0.12).align_to(rows[2][1], LEFT))
             self.say("The residual connection adds attention's output to x itself.")
-            self.play(self.mark("add1"), FadeIn(rows[0]), FadeIn(rows[1]), run_time=1.0)
+            self.play(self.mark("add1"), FadeIn(rows[0]), FadeIn(rows[1]), FadeIn(rounded), run_time=1.0)
             self.play(ReplacementTransform(VGroup(rows[0][1], rows[1][1]).copy(), rows[2][1]), FadeIn(rows[2][0]), run_time=1.0)
             update = formula(theme, r"x = x + \mathrm{attention}(\mathrm{norm}_1(x))", size=theme.aside_formula_size)
             self.keep_inside(update.next_to(rows[2], DOWN, buff=0.6).align_to(rows[2][1], LEFT))
@@ -545,7 +556,10 @@ class TransformerBlockScene(ExplainerScene):
             )
             self.say("Layer norm again, then a small network that works on each token alone.")
             self.play(self.mark("norm2"), FadeIn(norm2), run_time=0.8)
-            self.say(f"Its first layer widens {d} numbers to {t.d_ff}: four times d_model, as in GPT-3.")
+            self.say(
+                f"Its first layer widens the token's {d} numbers, the model's width d_model, to {t.d_ff}: "
+                "four times d_model, as in GPT-3."
+            )
             self.play(
                 self.mark("ff"),
                 ReplacementTransform(norm2[1].copy(), VGroup(*[row[1] for row in hidden])),
@@ -621,8 +635,10 @@ class TransformerBlockScene(ExplainerScene):
             ).arrange(RIGHT, buff=0.2)
             original.next_to(block, DOWN, buff=0.35).align_to(block, LEFT)
             original.shift(LEFT * max(0.0, original.get_right()[0] - RIGHT_EDGE))
+            rounded = label(theme, ROUNDED, size=theme.min_size, color=theme.muted)
+            self.keep_inside(rounded.next_to(rows[2][1], DOWN, buff=0.12).align_to(rows[2][1], LEFT))
             self.say("Add the feed-forward output too: that is the block's output.")
-            self.play(self.mark("add2"), FadeIn(rows[0]), FadeIn(rows[1]), run_time=0.8)
+            self.play(self.mark("add2"), FadeIn(rows[0]), FadeIn(rows[1]), FadeIn(rounded), run_time=0.8)
             self.play(ReplacementTransform(VGroup(rows[0][1], rows[1][1]).copy(), rows[2][1]), FadeIn(rows[2][0]), run_time=1.0)
             self.say(f"Still {t.d_model} numbers per token. The whole block in two lines:")
             self.play(Write(block), Indicate(self.diagram.output_label, color=theme.highlight), run_time=1.5)

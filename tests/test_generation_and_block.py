@@ -464,3 +464,23 @@ def test_the_gelu_examples_show_what_gelu_does_as_torch_computes_it():
     assert after[big] / before[big] > 0.99  # large: passed almost whole
     assert 0 < after[small] < 0.6 * before[small]  # small positive: shrunk, not kept (the false "keeps positive numbers")
     assert before[low] < -1 and -0.17 < after[low] < 0  # negative: near 0, never below GELU's minimum
+
+
+def test_the_n_squared_part_passes_half_of_a_gpt2_small_layer_where_the_trace_says():
+    """The takeaway's "passes half at n = …" is the first n where Q Kᵀ and weights · V are at least half the layer."""
+    from attention_math.generation import layer_macs
+
+    trace = complexity_trace()
+
+    def share(n):
+        parts = layer_macs(n, trace.layer_d_model, trace.layer_d_ff)
+        return (parts[1] + parts[2]) / sum(parts)
+
+    n = trace.layer_half_n
+    assert share(n) >= 0.5 > share(n - 1)
+    assert n > trace.context_length  # past GPT-2's context: the scene must not say it dominates there
+    assert trace.layer_heads * trace.layer_d_head == trace.layer_d_model
+    # Doubling d_model and d_ff quadruples the projections and the feed-forward (n d²), not doubles them.
+    narrow, wide = layer_macs(1024, 768, 3072), layer_macs(1024, 2 * 768, 2 * 3072)
+    assert trace.projection_width_growth == sum(wide[p] for p in (0, 3, 4)) / sum(narrow[p] for p in (0, 3, 4)) == 4
+    assert [round(p) for p in trace.layer_quadratic_percent] == [18, 31]

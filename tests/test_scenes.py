@@ -565,14 +565,38 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
         shrunk = f"small positive ones shrink ({format_number(t.pre_activation[f, small], 2)} → {format_number(t.hidden[f, small], 2)})"
         assert shrunk in said["feed-forward"]
         assert any("one token: 32 numbers, 8 per line" in text for text in scene.recording.texts["feed-forward"])
+        # Shown additions of rounded rows carry a note wherever their shown digits do not add up.
+        for step, (left, right, total) in {
+            "residual": (t.x, t.attention, t.residual1),
+            "add-again": (t.residual1, t.ff, t.output),
+        }.items():
+            f = t.focus
+            off = [k for k in range(t.d_model) if round(round(left[f, k], 2) + round(right[f, k], 2), 2) != round(total[f, k], 2)]
+            noted = any("rounded to 2 decimals" in text for text in scene.recording.texts[step])
+            assert noted or not off, (step, off)
+        assert "seed 4" not in everything and not any("seed 4" in x for texts in scene.recording.texts.values() for x in texts)
+        assert any(text.startswith("pos 1") for text in scene.recording.texts["embeddings-plus-positions"])
+        assert "d_model" in said["feed-forward"]
     elif name == "complexity":
         assert "the cost is multiplied by" not in everything
         assert f"multiplies the whole layer by {format_number(t.layer_growth, 2)}, not 4" in said["whole-layer"]
         assert "W_O and the feed-forward" in said["multiply-adds"]
         assert "but still does the n²·d work" in said["takeaway"]
+        # The width step's title says what doubles (the n × n work), and the screen shows what quadruples.
+        titles = {step.name: step.title for step in scene.steps}
+        assert titles["width-is-linear"] == "Doubling d only doubles the n × n work"
+        shown = " ".join(scene.recording.texts["width-is-linear"])
+        assert "grow ×" in shown and "one head's width d" in shown
+        assert "past GPT-2's" in said["whole-layer"] and "%" in " ".join(scene.recording.texts["whole-layer"])
+        assert "dominates" not in everything and format_number(t.layer_half_n, 0) in said["takeaway"]
     elif name == "trained-heads":
         assert "trained BERT model" not in everything
         assert "distilled from a larger model and fine-tuned to turn sentences into embeddings" in said["all-72-heads"]
+        # Heard: no "Row the word it", and [CLS] is never quoted as a word.
+        assert "Row “" not in everything and "“[CLS]”" not in said["whole-head"]
+        ids = {format_number(i, 0).replace(",", "") for i in t.token_ids}
+        assert ids <= set(scene.recording.texts["wordpiece-pieces"]), "token ids are shown without thousands separators"
+        assert f"The row of “{t.tokens[t.focus]}” is the one we followed" in said["whole-head"]
     else:
         assert any("untrained" in text for text in scene.recording.texts["one-vector"])
         change = t.final_state_change

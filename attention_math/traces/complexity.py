@@ -76,6 +76,16 @@ class ComplexityTrace(Trace):
         ``layer_total_gmacs[1] / layer_total_gmacs[0]``: what doubling ``n`` does to the whole layer.
     layer_quadratic_share
         Per length, the share of the layer's multiply-adds in ``Q Kᵀ`` and ``weights · V`` (the ``n²`` part).
+    layer_quadratic_percent
+        ``100 · layer_quadratic_share``, as shown.
+    projection_width_growth
+        What doubling ``d_model`` and ``d_ff`` does to the projections and the feed-forward of one layer
+        (they grow like ``n d²``): ``4``.
+    layer_heads, layer_d_head
+        GPT-2 small's 12 heads of 64: over all heads the ``n²`` part costs ``n² · heads · d_head = n² d_model``.
+    layer_half_n
+        The smallest ``n`` at which the ``n²`` part is at least half of the layer's multiply-adds
+        (``2n²d ≥ n(4d² + 2 d d_ff)``, so ``n ≥ 2d + d_ff``): 4,608 for GPT-2 small, past its 1,024-token context.
     source
         What the numbers are.
     """
@@ -110,6 +120,11 @@ class ComplexityTrace(Trace):
     layer_total_gmacs: np.ndarray
     layer_growth: float
     layer_quadratic_share: np.ndarray
+    layer_quadratic_percent: np.ndarray
+    projection_width_growth: float
+    layer_heads: int
+    layer_d_head: int
+    layer_half_n: int
     source: str
 
 
@@ -135,6 +150,12 @@ def complexity_trace(
     layer_lengths = np.array([1024, 2048], dtype=np.int64)
     per_layer = np.array([layer_macs(int(n), 768, 3072) for n in layer_lengths], dtype=np.int64)  # (2, parts)
     layer_total = per_layer.sum(axis=1)
+    # Per token, the projections and feed-forward cost 4d² + 2 d d_ff; the n² part 2 n d: equal at n = 2d + d_ff.
+    linear_per_token = 4 * 768**2 + 2 * 768 * 3072
+    linear_parts = [0, 3, 4]  # projections, output projection, feed-forward: n d² each
+    wide = np.array(layer_macs(1024, 2 * 768, 2 * 3072), dtype=np.int64)[linear_parts].sum()
+    projection_width_growth = float(wide / per_layer[0, linear_parts].sum())
+    half_n = -(-linear_per_token // (2 * 768))  # ceiling division, exact in integers
     return ComplexityTrace(
         grid_sizes=grid_sizes,
         grid_cells=grid_sizes * grid_sizes,
@@ -166,5 +187,10 @@ def complexity_trace(
         layer_total_gmacs=layer_total / 1e9,
         layer_growth=float(layer_total[1] / layer_total[0]),
         layer_quadratic_share=(per_layer[:, 1] + per_layer[:, 2]) / layer_total,
+        layer_quadratic_percent=100 * (per_layer[:, 1] + per_layer[:, 2]) / layer_total,
+        projection_width_growth=projection_width_growth,
+        layer_heads=12,
+        layer_d_head=64,
+        layer_half_n=int(half_n),
         source="exact counts of multiply-adds and stored weights (no timings); GPT-2 small's sizes from Radford et al. 2019",
     )

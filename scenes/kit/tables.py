@@ -73,6 +73,7 @@ class NumberGrid(VGroup):
         row_label_width: float = 2.2,
         col_label_lines: int = 1,
         mono_numbers: bool = True,
+        grouped: bool = True,
     ):
         super().__init__()
         values = np.asarray(values, dtype=float)
@@ -100,6 +101,9 @@ class NumberGrid(VGroup):
                     cell.set_fill(fill, opacity=1)
                     text_color = readable_on(fill)
                 number = number_label(theme, value, decimals, size=font_size, color=text_color, mono=mono_numbers)
+                if not grouped:  # labels such as token ids, not quantities: 1996, not 1,996
+                    text = number.original_text.replace(",", "")
+                    number = label(theme, text, size=font_size, color=text_color, mono=mono_numbers)
                 number.scale_to_fit_width(fitted_width(theme, number, cell_width))
                 number.move_to(cell)
                 self.cells.add(cell)
