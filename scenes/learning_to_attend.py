@@ -222,7 +222,9 @@ class LearningToAttendScene(ExplainerScene):
             self.play(Create(accuracy_attention), Create(accuracy_baseline), run_time=2)
             self.say(
                 f"Writing on its own, the model with attention gets {format_number(t.final_attention_accuracy, 2)} "
-                f"of the letters right; without, {format_number(t.final_baseline_accuracy, 2)}."
+                f"of the letters right; without, {format_number(t.final_baseline_accuracy, 2)}.",
+                spoken=f"Writing on its own, the model with attention gets {percent(t.final_attention_accuracy)} "
+                f"of the letters right; without, {percent(t.final_baseline_accuracy)}.",
             )
             self.play(FadeIn(accuracy_ends))
             self.play(Indicate(accuracy_ends, color=theme.highlight), run_time=1)
@@ -277,7 +279,7 @@ class LearningToAttendScene(ExplainerScene):
                     label(theme, "batches", size=theme.small_size, color=theme.muted),
                 ).arrange(RIGHT, buff=0.15),
                 VGroup(
-                    label(theme, "mirror weight", size=theme.small_size, color=theme.muted),
+                    label(theme, "held-out mean", size=theme.small_size, color=theme.muted),
                     self.number(f"mirror_weight_curve[{index}]", 2, size=theme.body_size, color=theme.highlight),
                 ).arrange(RIGHT, buff=0.15),
             ).arrange(DOWN, buff=0.15)
@@ -314,7 +316,8 @@ class LearningToAttendScene(ExplainerScene):
                 self.wait(0.6)
             self.say(
                 f"After {count(t.checkpoints[-1])} batches, {self.aligned_words} "
-                f"{format_number(t.mirror_weight_curve[-1], 2)} on average."
+                f"{format_number(t.mirror_weight_curve[-1], 2)} on average over all {count(t.heldout_per_length)} "
+                "held-out sequences; on this one sequence some rows put less on it."
             )
             self.play(Create(mirror), run_time=1.2)
             self.say("Nobody wrote this alignment. The network learned it from the loss alone.")
@@ -368,7 +371,10 @@ class LearningToAttendScene(ExplainerScene):
                 f"is {format_number(t.mirror_weight, 2)}; flat attention would give {format_number(t.uniform_weight, 2)}."
             )
             self.play(FadeIn(facts[0]), FadeIn(facts[1]), run_time=1.2)
-            self.say(f"And in {format_number(t.mirror_argmax, 2)} of the output steps, the largest weight is on it.")
+            self.say(
+                f"And in {format_number(t.mirror_argmax, 2)} of the output steps, the largest weight is on it.",
+                spoken=f"And in {percent(t.mirror_argmax)} of the output steps, the largest weight is on it.",
+            )
             self.play(FadeIn(facts[2]))
             self.say("Back to the example: what each trained model wrote.")
             self.play(FadeIn(rows, lag_ratio=0.2), run_time=1.5)
@@ -451,7 +457,8 @@ class LearningToAttendScene(ExplainerScene):
                 self.say(
                     f"From length {count(t.lengths[falls[0]])} it falls behind, to "
                     f"{format_number(t.baseline_accuracy_by_length[-1], 2)} at {count(t.lengths[-1])}: "
-                    "one final state cannot carry a long sequence."
+                    f"here, one {count(t.hidden_size)}-number state, trained as long as the attention model, "
+                    "did not carry the long sequences."
                 )
                 self.play(Create(marks), run_time=1.2)
             self.say(
@@ -508,10 +515,15 @@ class LearningToAttendScene(ExplainerScene):
             )
             self.play(FadeIn(heading), FadeIn(points[:2], lag_ratio=0.3), run_time=1.5)
             self.say(
-                "Without attention, one final state had to carry the whole sequence, and long ones did not fit."
+                "Without attention, one final state had to carry the whole sequence, and in this run it fell behind on long ones."
                 if falls
                 else "Without attention, one final state was enough at these lengths: the bottleneck needs longer sequences."
             )
             self.play(FadeIn(points[2]))
             self.say("The transformer keeps the idea and changes the score: a scaled dot product instead of the additive one.")
             self.play(FadeIn(points[3]), FadeIn(note))
+
+
+def percent(value: float) -> str:
+    """A share as a person says it: 0.97 is "97 percent"."""
+    return f"{round(100 * float(value))} percent"

@@ -1,7 +1,7 @@
 """Sentiment with learned attention: where a trained classifier looks, what it says, and where the weights mislead.
 
 A classifier that pools a review's words with learned attention weights is trained here
-(torch, an optional extra) on short film reviews written for this project. The scene shows
+(torch, an optional extra) on short film reviews written for this video. The scene shows
 the run's own numbers: its curves, the weights on a few held-out reviews with the prediction
 and its probability, and a review where going by the most weighted word is wrong.
 """
@@ -54,7 +54,7 @@ class SentimentAttentionScene(ExplainerScene):
         "A classifier trained here pools a review's words with learned attention: where it looks, what it says, "
         "and where the weights alone mislead."
     )
-    sources = "short film reviews written for this project; classifier trained here with torch"
+    sources = "short film reviews written for this video; classifier trained here with torch"
     poster_step = "where-it-looks"
 
     options = ("sentence", "seed")
@@ -101,9 +101,16 @@ class SentimentAttentionScene(ExplainerScene):
             heading = self.heading("A classifier that learns where to look")
             steps = VGroup(*[formula(theme, tex, size=theme.formula_size) for tex in POOLING]).arrange(DOWN, buff=0.35)
             words = VGroup(
-                label(theme, "each word gets a score from its embedding e", size=theme.small_size, color=theme.muted),
-                label(theme, "softmax turns the scores into weights", size=theme.small_size, color=theme.muted),
-                label(theme, "the weighted sum of the words is read out", size=theme.small_size, color=theme.muted),
+                label(
+                    theme,
+                    "each word's score comes from its own embedding alone: no query",
+                    size=theme.small_size,
+                    color=theme.muted,
+                ),
+                label(theme, "softmax turns the scores into attention weights α", size=theme.small_size, color=theme.muted),
+                label(
+                    theme, "the weighted sum of the words is read out as P(positive)", size=theme.small_size, color=theme.muted
+                ),
             )
             for word, step in zip(words, steps):
                 word.next_to(step, DOWN, buff=0.1)
@@ -112,7 +119,7 @@ class SentimentAttentionScene(ExplainerScene):
             data = VGroup(
                 VGroup(
                     self.number("n_reviews", 0, size=theme.body_size, color=theme.highlight),
-                    label(theme, "short film reviews, written for this project (no data set)", size=theme.body_size),
+                    label(theme, "short film reviews, written for this video (not a public data set)", size=theme.body_size),
                 ).arrange(RIGHT, buff=0.2),
                 VGroup(
                     label(theme, "trained on", size=theme.small_size, color=theme.muted),
@@ -125,12 +132,15 @@ class SentimentAttentionScene(ExplainerScene):
             data.next_to(model, DOWN, buff=0.5)
             self.say("A classifier reads a film review and says whether it is positive.")
             self.play(FadeIn(heading))
-            self.say("Each word gets a score from its embedding, the same additive form as Bahdanau's attention.")
+            self.say(
+                "Each word gets a score from its embedding: the additive form of Bahdanau's attention, but with no query, "
+                "so a word's score is the same in every review."
+            )
             self.play(FadeIn(model[0], shift=UP * 0.2))
-            self.say("Softmax turns the scores into weights, and the review becomes the weighted sum of its words.")
+            self.say("Softmax turns the scores into attention weights, and the review becomes the weighted sum of its words.")
             self.play(FadeIn(model[1:], shift=UP * 0.2, lag_ratio=0.3), run_time=1.5)
             self.say(
-                f"It learns from {count(t.n_reviews)} short reviews that were written for this project, "
+                f"It learns from a small set of {count(t.n_reviews)} short reviews written for this video, "
                 "with sentiment words, plain words and negations."
             )
             self.play(FadeIn(data[0]))
@@ -177,25 +187,30 @@ class SentimentAttentionScene(ExplainerScene):
             label(theme, "on the held-out reviews", size=theme.small_size, color=theme.value),
         ).arrange(RIGHT, buff=0.8)
         pin(legend, DOWN, CONTENT).set_x(0)
-        with self.step("training", "Training: the weights are learned"):
+        with self.step("training", "Training: attention weights are learned"):
             self.clear()
-            heading = self.heading("Training: the weights are learned with the classifier")
+            heading = self.heading("Training: the attention weights are learned with the classifier")
             self.say(f"Training adjusts the embeddings, the scores and the read-out together, for {count(t.epochs)} epochs.")
             self.play(FadeIn(heading), FadeIn(frames), FadeIn(epochs))
             self.play(Create(loss.curve), run_time=1.5)
-            self.say("Nobody tells it which words matter: the weights are whatever helps the loss.")
+            self.say("Nobody tells it which words matter: the attention weights are whatever helps the loss.")
             self.play(FadeIn(legend), Create(train.curve), Create(heldout.curve), run_time=2)
             self.say(
                 f"It ends right on {format_number(t.train_accuracy[-1], 2)} of the training reviews "
-                f"and {format_number(t.heldout_accuracy[-1], 2)} of the held-out ones."
+                f"and {format_number(t.heldout_accuracy[-1], 2)} of the held-out ones.",
+                spoken=f"It ends right on {percent(t.train_accuracy[-1])} of the training reviews "
+                f"and {percent(t.heldout_accuracy[-1])} of the held-out ones.",
             )
             self.play(FadeIn(ends))
             self.play(Indicate(ends[1], color=theme.highlight), run_time=1)
 
     # --- 3. where it looks ------------------------------------------------------------------------
 
-    def review_row(self, index: int) -> VGroup:
-        """Review ``index``: its words over their learned weights, then the prediction and P(positive)."""
+    def review_row(self, index: int, lucky: bool = False) -> VGroup:
+        """Review ``index``: its words over their learned weights, then the prediction and P(positive).
+
+        ``lucky`` marks a right answer that is a coin flip (the review reads like its opposite), not a ✓.
+        """
         t, theme = self.trace, self.theme
         n = int(t.sentence_lengths[index])
         width = min(1.05, WEIGHTS_WIDTH / max(int(t.sentence_lengths.max()), 1))
@@ -219,16 +234,26 @@ class SentimentAttentionScene(ExplainerScene):
         truth = t.labels[index]
         if truth >= 0:
             right = t.predictions[index] == truth
+            mark = ("✓" if not lucky else ": right by luck") if right else "✗"
             answer.add(
                 label(
                     theme,
-                    f"written as {verdict(truth)} {'✓' if right else '✗'}",
+                    f"written as {verdict(truth)} {mark}".replace(" :", ":"),
                     size=theme.small_size,
-                    color=theme.value if right else theme.masked,
+                    color=theme.muted if lucky else theme.value if right else theme.masked,
                 )
             )
         answer.arrange(DOWN, buff=0.1, aligned_edge=LEFT).next_to(grid.cells, RIGHT, buff=0.4)
         return VGroup(grid, answer)
+
+    def lucky(self, index: int) -> bool:
+        """Whether review ``index`` is the contrast, right with the same verdict as the misleading review it reads like."""
+        t = self.trace
+        return (
+            index == t.contrast >= 0
+            and t.predictions[index] == t.labels[index]
+            and t.predictions[index] == t.predictions[t.misleading]
+        )
 
     def shown_reviews(self) -> list[int]:
         """The reviews of the third step: the teacher's sentence first (if any), then held-out reviews with no negation."""
@@ -262,13 +287,18 @@ class SentimentAttentionScene(ExplainerScene):
             self.play(FadeIn(rows[0]), run_time=1.2)
             self.say(
                 f"Most weight goes to “{t.sentences[first][top]}”: {format_number(t.weights[first, top], 2)}. "
-                f"It says {verdict(t.probabilities[first])}, P = {format_number(t.probabilities[first], 2)}."
+                f"It says {verdict(t.probabilities[first])}, P = {format_number(t.probabilities[first], 2)}.",
+                spoken=f"Most weight goes to “{t.sentences[first][top]}”: {format_number(t.weights[first, top], 2)}. "
+                f"It says {verdict(t.probabilities[first])}, with P {spoken_probability(t.probabilities[first])}.",
             )
             self.play(Indicate(rows[0][0].column(top), color=theme.highlight), run_time=1.2)
             if len(rows) > 1:
                 self.say("On the others too, the weight lands on the words that carry the sentiment.")
                 self.play(FadeIn(rows[1:], lag_ratio=0.3), run_time=2)
-            self.say("Words like “the”, “was” and “a” get almost nothing.")
+            self.say(
+                "Filler words such as “the”, “was” and “a” get almost nothing.",
+                spoken="Filler words, such as the, was, and a, get almost nothing.",
+            )
             self.wait(0.5)
 
     # --- 4. where the weights mislead ----------------------------------------------------------------
@@ -279,13 +309,19 @@ class SentimentAttentionScene(ExplainerScene):
         negated = VGroup(
             VGroup(
                 label(theme, "held-out reviews with not, never, hardly or nothing:", size=theme.small_size, color=theme.muted),
+                self.number("n_heldout_negated_right", 0, size=theme.body_size, color=theme.masked),
+                label(theme, "of", size=theme.small_size, color=theme.muted),
+                self.number("n_heldout_negated", 0, size=theme.body_size),
+                label(theme, "right,", size=theme.small_size, color=theme.muted),
                 self.number("heldout_accuracy_negated", 2, size=theme.body_size, color=theme.masked),
-                label(theme, "right", size=theme.small_size, color=theme.muted),
             ).arrange(RIGHT, buff=0.2),
             VGroup(
                 label(theme, "held-out reviews without them:", size=theme.small_size, color=theme.muted),
+                self.number("n_heldout_plain_right", 0, size=theme.body_size, color=theme.value),
+                label(theme, "of", size=theme.small_size, color=theme.muted),
+                self.number("n_heldout_plain", 0, size=theme.body_size),
+                label(theme, "right,", size=theme.small_size, color=theme.muted),
                 self.number("heldout_accuracy_plain", 2, size=theme.body_size, color=theme.value),
-                label(theme, "right", size=theme.small_size, color=theme.muted),
             ).arrange(RIGHT, buff=0.2),
         ).arrange(DOWN, buff=0.2, aligned_edge=RIGHT)
         with self.step("where-weights-mislead", "Where the weights alone mislead"):
@@ -303,7 +339,7 @@ class SentimentAttentionScene(ExplainerScene):
                 self.wait(0.5)
                 return
             cases = [t.misleading] + ([t.contrast] if t.contrast >= 0 else [])
-            rows = VGroup(*[self.review_row(k) for k in cases]).arrange(DOWN, buff=0.5, aligned_edge=LEFT)
+            rows = VGroup(*[self.review_row(k, lucky=self.lucky(k)) for k in cases]).arrange(DOWN, buff=0.5, aligned_edge=LEFT)
             top = t.misleading_top
             word = t.sentences[t.misleading][top]
             alone = VGroup(
@@ -314,29 +350,54 @@ class SentimentAttentionScene(ExplainerScene):
             BODY.shrink_to_fit(group)
             hang_from(group, BODY_TOP)
             box = SurroundingRectangle(rows[0][0].column(top), color=theme.highlight, buff=0.04)
+            review, weight = t.sentences[t.misleading], t.weights[t.misleading, top]
             self.say(
-                f"{quoted(t.sentences[t.misleading])} was written as {verdict(t.labels[t.misleading])}; "
+                f"The review: {quoted(review)}. It was written as {verdict(t.labels[t.misleading])}; "
                 f"the classifier says {verdict(t.probabilities[t.misleading])}, "
-                f"P = {format_number(t.probabilities[t.misleading], 2)}."
+                f"P = {format_number(t.probabilities[t.misleading], 2)}.",
+                spoken=f"The review: {' '.join(review)}. It was written as {verdict(t.labels[t.misleading])}; "
+                f"the classifier says {verdict(t.probabilities[t.misleading])}, "
+                f"P = {format_number(t.probabilities[t.misleading], 2)}.",
             )
             self.play(FadeIn(rows[0]), run_time=1.2)
-            self.say(
-                f"Nearly all its weight, {format_number(t.weights[t.misleading, top], 2)}, is on “{word}”, "
-                f"and “{word}” alone reads P = {format_number(t.word_alone[t.misleading, top], 2)}."
-            )
+            most = "Almost all its weight is" if weight > 0.995 else f"Most of its weight, {format_number(weight, 2)}, is"
+            self.say(f"{most} on “{word}”, and “{word}” alone reads P = {format_number(t.word_alone[t.misleading, top], 2)}.")
             self.play(Create(box), FadeIn(alone))
+            self.say(
+                f"A word's score has no query, so it is the same in every review: “{word}” outscores the words around it, "
+                f"and takes the most weight in {count(t.n_heldout_top_word_first)} of the "
+                f"{count(t.n_heldout_with_top_word)} held-out reviews with “{word}”."
+            )
+            self.wait(0.5)
             if t.contrast >= 0:
+                other = t.sentences[t.contrast]
+                luck = " It is right only by luck." if self.lucky(t.contrast) else ""
                 self.say(
-                    f"{quoted(t.sentences[t.contrast])} means the opposite, yet its weights look the same: "
-                    f"P = {format_number(t.probabilities[t.contrast], 2)}."
+                    f"The review: {quoted(other)}. It means the opposite, yet its weights look the same: "
+                    f"P = {format_number(t.probabilities[t.contrast], 2)}.{luck}",
+                    spoken=f"The review: {' '.join(other)}. It means the opposite, yet its weights look the same: "
+                    f"P = {format_number(t.probabilities[t.contrast], 2)}.{luck}",
                 )
                 self.play(FadeIn(rows[1]), run_time=1.2)
-            self.say("The weights say which words were pooled, not what they mean together.")
             self.say(
-                f"Over the held-out reviews with a negation, {format_number(t.heldout_accuracy_negated, 2)} are right; "
-                f"without one, {format_number(t.heldout_accuracy_plain, 2)}."
+                f"Seeing all the weight on “{word}”, one might think the classifier handled the negation. It did not: "
+                "the weights say which words were pooled, not what they mean together."
+            )
+            self.wait(0.5)
+            negated_right = f"{count(t.n_heldout_negated_right)} of {count(t.n_heldout_negated)}"
+            plain_right = f"{count(t.n_heldout_plain_right)} of {count(t.n_heldout_plain)}"
+            self.say(
+                f"With a negation, {negated_right} held-out reviews are right, {format_number(t.heldout_accuracy_negated, 2)}; "
+                f"without one, {plain_right}, {format_number(t.heldout_accuracy_plain, 2)}.",
+                spoken=f"With a negation, {negated_right} held-out reviews are right, {percent(t.heldout_accuracy_negated)}; "
+                f"without one, {plain_right}, {percent(t.heldout_accuracy_plain)}.",
             )
             self.play(FadeIn(negated))
+            self.say(
+                f"In {count(t.n_heldout_negation_first)} of those {count(t.n_heldout_negated)}, the negation word takes "
+                "the most weight, so the verdict is that word's own lean, whatever it negates: worse than a coin flip here."
+            )
+            self.play(Indicate(negated[0], color=theme.highlight), run_time=1.2)
 
     # --- 5. takeaway ----------------------------------------------------------------------------------
 
@@ -344,10 +405,11 @@ class SentimentAttentionScene(ExplainerScene):
         """Step 5: what the run showed."""
         theme = self.theme
         points = VGroup(
-            label(theme, "The weights were learned with the classifier, not written.", size=theme.body_size),
+            label(theme, "The attention weights were learned with the classifier, not written.", size=theme.body_size),
             label(theme, "They land on the words that carry sentiment.", size=theme.body_size),
             label(theme, "A high weight says a word was used, not what it means in context.", size=theme.body_size),
-            label(theme, "A weighted average cannot get both “not good” and “not bad” right.", size=theme.body_size),
+            label(theme, "A weighted average of words read one at a time", size=theme.body_size),
+            label(theme, "cannot get both “not good” and “not bad” right.", size=theme.body_size),
         ).arrange(DOWN, buff=0.4, aligned_edge=LEFT)
         BODY.shrink_to_fit(points)
         center_in(points, BODY)
@@ -358,11 +420,29 @@ class SentimentAttentionScene(ExplainerScene):
             self.say("The attention weights were learned, and they found the sentiment words.")
             self.play(FadeIn(heading), FadeIn(points[:2], lag_ratio=0.3), run_time=1.5)
             self.say("But a weight says where the classifier looked, not what the words mean together.")
+            self.play(FadeIn(points[2]), run_time=1)
             self.say(
                 "Its verdict is a weighted average of what each word means alone, "
-                "so it cannot get both “not good” and “not bad” right."
+                "so it cannot get both “not good” and “not bad” right.",
+                spoken="Its verdict is a weighted average of what each word means alone, "
+                "so it cannot get both of these right: not good, and not bad.",
             )
-            self.play(FadeIn(points[2:], lag_ratio=0.3), FadeIn(note), run_time=1.5)
+            self.play(FadeIn(points[3:], lag_ratio=0.3), FadeIn(note), run_time=1.5)
+
+
+def percent(value: float) -> str:
+    """A share as a person says it: 0.78 is "78 percent"."""
+    return f"{round(100 * float(value))} percent"
+
+
+def spoken_probability(value: float) -> str:
+    """A probability as a person says it: 0.999 is "almost 1", not "one" (the screen's two decimals round it)."""
+    shown = format_number(value, 2)
+    if shown == "1.00" and value < 1:
+        return "almost 1"
+    if shown == "0.00" and value > 0:
+        return "almost 0"
+    return f"= {shown}"
 
 
 def count(value: float) -> str:

@@ -114,7 +114,7 @@ def test_sentiment_scene_shows_weights_predictions_and_probabilities_from_the_ru
         assert {f"weights[{k}, :{n}]", f"probabilities[{k}]"} <= sources(scene)
         words = scene.recording.texts[step.name]
         assert set(t.sentences[k]) <= words
-    assert any("written for this project" in text for text in on_screen(scene))
+    assert any("written for this video" in text for text in on_screen(scene))
 
 
 @SENTIMENT
@@ -131,6 +131,62 @@ def test_the_misleading_negation_is_shown_with_its_numbers():
     assert f"“{t.sentences[k][top]}”" in step.caption
     assert format_number(t.probabilities[k], 2) in step.caption
     assert format_number(t.heldout_accuracy_negated, 2) in step.caption
+
+
+@SENTIMENT
+def test_a_words_score_has_no_query_so_it_is_the_same_in_every_review():
+    """What step 1 and step 4 say: a word's score depends on the word alone, so "not" scores alike wherever it is."""
+    t = built_scene("sentiment-attention").trace
+    seen: dict[str, float] = {}
+    repeated = 0
+    for k, n in enumerate(t.sentence_lengths):
+        for word, score in zip(t.sentences[k][:n], t.scores[k, :n]):
+            if word in seen:
+                repeated += 1
+                assert score == pytest.approx(seen[word], abs=1e-5), word
+            seen.setdefault(word, float(score))
+    assert repeated > 0
+    word = t.sentences[t.misleading][t.misleading_top]
+    assert 0 < t.n_heldout_top_word_first <= t.n_heldout_with_top_word
+    step = next(step for step in built_scene("sentiment-attention").steps if step.name == "where-weights-mislead")
+    assert f"{t.n_heldout_top_word_first} of the {t.n_heldout_with_top_word} held-out reviews with “{word}”" in step.caption
+
+
+@SENTIMENT
+def test_the_negation_counts_stand_beside_their_rates_and_agree_with_them():
+    scene = built_scene("sentiment-attention")
+    t = scene.trace
+    assert t.n_heldout_negated_right / t.n_heldout_negated == pytest.approx(t.heldout_accuracy_negated)
+    assert t.n_heldout_plain_right / t.n_heldout_plain == pytest.approx(t.heldout_accuracy_plain)
+    assert t.n_heldout_negated + t.n_heldout_plain == t.n_heldout
+    assert t.n_heldout_negation_first <= t.n_heldout_negated
+    assert {"n_heldout_negated_right", "n_heldout_negated", "n_heldout_plain_right", "n_heldout_plain"} <= sources(scene)
+    step = next(step for step in scene.steps if step.name == "where-weights-mislead")
+    assert f"{t.n_heldout_negated_right} of {t.n_heldout_negated}" in step.caption
+    assert f"{t.n_heldout_plain_right} of {t.n_heldout_plain}" in step.caption
+    # Worse than a coin flip, as the scene says.
+    assert t.heldout_accuracy_negated < 0.5
+
+
+@SENTIMENT
+def test_a_coin_flip_right_by_luck_gets_no_tick_and_probabilities_are_heard_as_people_say_them():
+    scene = built_scene("sentiment-attention")
+    t = scene.trace
+    step = next(step for step in scene.steps if step.name == "where-weights-mislead")
+    texts = scene.recording.texts[step.name]
+    assert t.contrast >= 0 and t.predictions[t.contrast] == t.labels[t.contrast]
+    assert abs(t.probabilities[t.contrast] - 0.5) < 0.1  # a coin flip
+    assert f"written as {'positive' if t.labels[t.contrast] else 'negative'}: right by luck" in texts
+    assert not any("✓" in text for text in texts)
+    spoken = [line.spoken for step in scene.steps for line in step.lines]
+    assert not any("equals one" in line for line in spoken)
+    assert any("almost 1" in line or "almost one" in line for line in spoken)
+    assert not any("the word the, the word was" in line for line in spoken)
+    # A quoted review is introduced, then heard with a pause before the sentence goes on.
+    review = " ".join(t.sentences[t.misleading][: t.sentence_lengths[t.misleading]])
+    assert any(line.startswith(f"The review: {review}. It was written as") for line in spoken)
+    card = " ".join(text for text in scene.recording.texts["takeaway"])
+    assert "words read one at a time" in card
 
 
 def test_the_review_is_the_weighted_average_of_its_words_read_alone(training_cache):

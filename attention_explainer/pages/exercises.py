@@ -605,7 +605,8 @@ def learning_to_attend_exercises(trace: LearningToAttendTrace) -> list[Exercise]
                 Table("token accuracy without attention", trace.baseline_accuracy_by_length, 2, columns=lengths),
             ],
             note="Without attention the decoder sees only the encoder's final state: one vector must carry the "
-            "whole sequence, which is enough for short sequences and not for long ones.",
+            f"whole sequence. Here that state ({trace.hidden_size} numbers), trained as long as the attention model, "
+            "keeps up on short sequences and falls behind on long ones.",
         ),
     ]
 
@@ -652,7 +653,10 @@ def sentiment_attention_exercises(trace: SentimentAttentionTrace) -> list[Exerci
                     columns=["with a negation", "without"],
                 )
             ],
-            note="A weighted average of the words cannot turn “good” around: “not good” and “not bad” cannot both be right.",
+            note=f"{trace.n_heldout_negated_right} of {trace.n_heldout_negated} right with a negation, "
+            f"{trace.n_heldout_plain_right} of {trace.n_heldout_plain} without. A word's score has no query: it is the "
+            "same in every review, so the negation word takes the weight and the verdict is its own lean, whatever it "
+            "negates. A weighted average of words read one at a time cannot get both “not good” and “not bad” right.",
         )
     )
     return exercises

@@ -198,8 +198,9 @@ def learning_to_attend_trace(settings: ReversalSettings | None = None, cache_dir
         mirror_weight_by_length=np.asarray(measures["attention"]["mirror_weight_by_length"], dtype=float),
         uniform_weight=1.0 / settings.length,
         source=(
-            f"Trained here with torch: {settings.steps} batches of {settings.batch_size} random sequences "
-            f"of {len(SYMBOLS)} symbols, lengths {MIN_LENGTH} to {settings.length}, seed {settings.seed}; "
+            f"Trained here with torch: {settings.steps:,} batches of {settings.batch_size} random sequences "
+            f"of letters {SYMBOLS[0]}–{SYMBOLS[-1]}, lengths {MIN_LENGTH} to {settings.length}, "
+            f"fixed random seed {settings.seed}; "
             f"measured on {settings.heldout_per_length} held-out sequences per length"
         ),
     )

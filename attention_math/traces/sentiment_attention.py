@@ -40,6 +40,20 @@ class SentimentAttentionTrace(Trace):
     n_heldout_negated, heldout_accuracy_negated, heldout_accuracy_plain
         Held-out reviews with a negation word (not, never, hardly, nothing), and the accuracy on
         those and on the rest.
+    n_heldout_negated_right, n_heldout_plain, n_heldout_plain_right
+        The counts behind those two accuracies: right among the negated, reviews without a
+        negation, and right among those.
+    n_heldout_negated_positive, n_heldout_negated_said_positive
+        Held-out reviews with a negation that are written as positive, and that the classifier
+        calls positive: when it calls nearly all of them positive and most are negative, its
+        accuracy on them falls below a coin flip's.
+    n_heldout_negation_first
+        Held-out reviews with a negation whose most weighted word is a negation word: their
+        verdict is that word's own lean, whatever word it negates.
+    n_heldout_with_top_word, n_heldout_top_word_first
+        Held-out reviews that contain the misleading review's top-weighted word, and those of
+        them where that word gets the most weight (a word's score depends on the word alone);
+        0 when there is no misleading review.
     sentences
         The reviews a scene shows: the user's sentence (if any) first, then the showcase reviews
         (never trained on), then the misleading case when it is not already among them. In
@@ -98,6 +112,14 @@ class SentimentAttentionTrace(Trace):
     n_heldout_negated: int
     heldout_accuracy_negated: float
     heldout_accuracy_plain: float
+    n_heldout_negated_right: int
+    n_heldout_plain: int
+    n_heldout_plain_right: int
+    n_heldout_negated_positive: int
+    n_heldout_negated_said_positive: int
+    n_heldout_negation_first: int
+    n_heldout_with_top_word: int
+    n_heldout_top_word_first: int
     sentences: tuple[tuple[str, ...], ...]
     labels: tuple[int, ...]
     sentence_lengths: np.ndarray
@@ -166,14 +188,22 @@ def sentiment_attention_trace(
     shown: list[tuple[tuple[str, ...], int]] = ([(user_words, -1)] if user_words else []) + list(showcase)
     cases = sentiment.misleading_cases(run, heldout)
     misleading = misleading_top = contrast = contrast_top = -1
+    top_word = None
     if cases:
         # Of the run's cases, one among the showcase reviews (on screen already) when there is one.
         case = next((case for case in cases if heldout[case["index"]] in showcase), cases[0])
         misleading, misleading_top = _show(shown, heldout[case["index"]]), case["top"]
+        top_word = heldout[case["index"]][0][case["top"]]
         if case["contrasts"]:
             other = next((other for other in case["contrasts"] if heldout[other] in showcase), case["contrasts"][0])
             contrast = _show(shown, heldout[other])
             contrast_top = int(np.argmax(heldout_read[other]["weights"]))
+
+    said_positive = np.array([r["probability"] > 0.5 for r in heldout_read])
+    positive = np.array([label == 1 for _, label in heldout])
+    tops = [words[int(np.argmax(r["weights"]))] for (words, _), r in zip(heldout, heldout_read)]
+    with_top = [k for k, (words, _) in enumerate(heldout) if top_word is not None and top_word in words]
+    top_first = [k for k in with_top if tops[k] == top_word]
 
     read = sentiment.read_sentences(run, [words for words, _ in shown])
     alone = sentiment.word_probabilities(run)
@@ -197,6 +227,14 @@ def sentiment_attention_trace(
         n_heldout_negated=int(negated.sum()),
         heldout_accuracy_negated=float(right[negated].mean()) if negated.any() else 0.0,
         heldout_accuracy_plain=float(right[~negated].mean()) if (~negated).any() else 0.0,
+        n_heldout_negated_right=int(right[negated].sum()),
+        n_heldout_plain=int((~negated).sum()),
+        n_heldout_plain_right=int(right[~negated].sum()),
+        n_heldout_negated_positive=int(positive[negated].sum()),
+        n_heldout_negated_said_positive=int(said_positive[negated].sum()),
+        n_heldout_negation_first=sum(1 for k, top in enumerate(tops) if negated[k] and top in NEGATIONS),
+        n_heldout_with_top_word=len(with_top),
+        n_heldout_top_word_first=len(top_first),
         sentences=tuple(words for words, _ in shown),
         labels=tuple(label for _, label in shown),
         sentence_lengths=np.array([len(words) for words, _ in shown], dtype=int),
@@ -213,7 +251,7 @@ def sentiment_attention_trace(
         n_misleading=len(cases),
         n_heldout_wrong=int((~right).sum()),
         source=(
-            f"Trained here with torch on {len(training)} short film reviews written for this project "
-            f"({len(heldout)} more held out), seed {settings.seed}"
+            f"Trained here with torch on {len(training)} short film reviews written for this video "
+            f"({len(heldout)} more held out), fixed random seed {settings.seed}"
         ),
     )
