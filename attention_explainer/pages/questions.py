@@ -289,10 +289,10 @@ def qkv_questions(plan: QuestionPlan, t) -> None:
     plan.numeric(
         "scores-heatmap",
         f"What is that score divided by √d_k (d_k = {t.d_k})?",
-        f"q · k / {format_number(t.scale, 3)}",
+        f"q · k / {format_number(t.scale, 0 if float(t.scale).is_integer() else 3)}",
         (j,),
         ("scaled_scores", (i, j)),
-        f"Divide q · k by √{t.d_k} = {format_number(t.scale, 3)}.",
+        f"Divide q · k by √{t.d_k} = {format_number(t.scale, 0 if float(t.scale).is_integer() else 3)}.",
     )
 
 
