@@ -69,6 +69,11 @@ def _own_score_in_the_row(trace: AttentionTrace) -> str:
     )
 
 
+def scaled_caption(scale: float) -> str:
+    """The scaled scores' caption, √d_k as written: "q · k / 2" for a whole number, never "/ 2.000"."""
+    return f"q · k / {format_number(scale, 0 if float(scale).is_integer() else 3)}"
+
+
 def attention_exercises(trace: AttentionTrace) -> list[Exercise]:
     """Scores, scaling, masking, softmax and the weighted sum for the trace's focus query."""
     i = trace.focus
@@ -98,15 +103,7 @@ def attention_exercises(trace: AttentionTrace) -> list[Exercise]:
         ),
         Exercise(
             f"Divide each score by √d_k (d_k = {trace.d_k}).",
-            # √d_k as written: "/ 2" when it is a whole number, never "/ 2.000".
-            answer=[
-                Table(
-                    f"q · k / {format_number(trace.scale, 0 if float(trace.scale).is_integer() else 3)}",
-                    trace.scaled_scores[i],
-                    3,
-                    columns=keys,
-                )
-            ],
+            answer=[Table(scaled_caption(trace.scale), trace.scaled_scores[i], 3, columns=keys)],
         ),
     ]
     if not trace.mask[i].all():
@@ -517,15 +514,7 @@ def cross_attention_exercises(trace: CrossAttentionTrace) -> list[Exercise]:
         ),
         Exercise(
             f"Divide each score by √d_k (d_k = {trace.d_k}).",
-            # √d_k as written: "/ 2" when it is a whole number, never "/ 2.000".
-            answer=[
-                Table(
-                    f"q · k / {format_number(trace.scale, 0 if float(trace.scale).is_integer() else 3)}",
-                    trace.scaled_scores[i],
-                    3,
-                    columns=keys,
-                )
-            ],
+            answer=[Table(scaled_caption(trace.scale), trace.scaled_scores[i], 3, columns=keys)],
         ),
         Exercise(
             "Apply softmax: exponentiate each score, add them up, divide each by the sum. "

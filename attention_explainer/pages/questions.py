@@ -22,7 +22,7 @@ from attention_math.mistakes import MISTAKES
 from attention_style import format_number
 
 from ..package.questions import check_questions, shown_value, tolerance_for
-from .exercises import Exercise, Table, exercises_for
+from .exercises import Exercise, Table, exercises_for, scaled_caption
 
 __all__ = ["Option", "Question", "QuestionPlan", "QUESTIONS_BY_SCENE", "questions_for", "questions_document"]
 
@@ -289,7 +289,7 @@ def qkv_questions(plan: QuestionPlan, t) -> None:
     plan.numeric(
         "scores-heatmap",
         f"What is that score divided by √d_k (d_k = {t.d_k})?",
-        f"q · k / {format_number(t.scale, 0 if float(t.scale).is_integer() else 3)}",
+        scaled_caption(t.scale),
         (j,),
         ("scaled_scores", (i, j)),
         f"Divide q · k by √{t.d_k} = {format_number(t.scale, 0 if float(t.scale).is_integer() else 3)}.",
