@@ -69,6 +69,9 @@ PROJECTION_GAP = 0.5
 LABEL_WIDTH = 2.6
 """Widest a word left of a matrix may be; longer words lose their end to an ellipsis."""
 
+MEET_GAP = 0.6
+"""Room between Q and K where a query meets a key."""
+
 
 class QKVScene(ExplainerScene):
     name = "qkv"
@@ -113,15 +116,24 @@ class QKVScene(ExplainerScene):
         self.x_cells = {"cell_width": 0.85, "font_size": theme.small_size} if widest <= 1.2 else {"cell_width": 0.6}
         elided = 2 * (SHOWN_COLUMNS * WIDE_CELLS["cell_width"] + ELLIPSIS_ROOM)
         room = CONTENT_WIDTH - 2 * PROJECTION_GAP - elided - 4 * self.x_cells["cell_width"] - 0.15
-        self.words = self.cut_words(min(LABEL_WIDTH, room))
+        self.words_width = min(LABEL_WIDTH, room)
+        self.words = self.cut_words(self.words_width)
         # Q, K and V side by side: three elided matrices, each with its words.
         slot = (CONTENT_WIDTH - 2 * SLOT_GAP) / 3 - SHOWN_COLUMNS * WIDE_CELLS["cell_width"] - ELLIPSIS_ROOM - 0.15
+        self.slot_width = slot
         self.slot_words = self.cut_words(slot)
-        # Q and K whole, side by side, for one dot product.
-        self.meet_words = self.cut_words((CONTENT_WIDTH - 0.4) / 2 - 4 * WIDE_CELLS["cell_width"] - 0.15)
+        # Q and K whole, side by side, for one dot product; seven or eight rows sit closer, so the sum fits below.
+        # (0.06 each side: the box that marks the meeting rows stands that far outside the cells.)
+        self.meet_width = (CONTENT_WIDTH - MEET_GAP) / 2 - 4 * WIDE_CELLS["cell_width"] - 0.15 - 0.06
+        self.meet_words = self.cut_words(self.meet_width)
+        self.meet_cell_height = 0.55 if n <= 6 else 0.42
 
     def cut_words(self, width: float) -> list[str]:
-        """The sentence's words, each cut with an ellipsis to ``width`` at the small size."""
+        """The sentence's words, each cut with an ellipsis to ``width`` at the small size.
+
+        A grid drawing them takes the same ``width`` as its ``row_label_width``: a cut word is measured
+        at the readable size, and the grid shrinks it there from the small size it starts at.
+        """
         theme = self.theme
         return [elided_label(theme, token, width, size=theme.small_size).original_text for token in self.trace.query_tokens]
 
@@ -203,7 +215,7 @@ class QKVScene(ExplainerScene):
             self.say(f"Each word starts as a row of {t.x_query.shape[1]} numbers, its embedding{origin}.")
             self.clear()
             heading = self.heading("One X, three projections")
-            x = self.grid("x_query", 1, row_labels=self.words, row_label_width=LABEL_WIDTH, **{**self.cells, **self.x_cells})
+            x = self.grid("x_query", 1, row_labels=self.words, row_label_width=self.words_width, **{**self.cells, **self.x_cells})
             # Centred at x = -4.5 as in the course example; long words push X right.
             centre = max(-4.5, LEFT_EDGE + x.row_labels.width + 0.15 + x.cells.width / 2)
             x.shift(RIGHT * (centre - x.cells.get_center()[0]) + UP * (self.top - x.cells.get_top()[1]))
@@ -330,7 +342,7 @@ class QKVScene(ExplainerScene):
         slots = []
         for name in "qkv":
             color, upper = self.color(name), name.upper()
-            grid = self.elided_grid(name, row_labels=self.slot_words, row_label_color=color, row_label_width=LABEL_WIDTH)
+            grid = self.elided_grid(name, row_labels=self.slot_words, row_label_color=color, row_label_width=self.slot_width)
             recipe = formula(theme, rf"{upper} = X\,W_{upper}", colors={upper: color, f"W_{upper}": color})
             slots.append((grid, recipe))
         VGroup(*[grid for grid, _ in slots]).arrange(RIGHT, buff=SLOT_GAP, aligned_edge=UP)
@@ -399,11 +411,11 @@ class QKVScene(ExplainerScene):
             self.clear()
             heading = self.heading("A query meets a key")
             # A little shorter than elsewhere: the worked sum, its division and the note fit below.
-            whole = {**WIDE_CELLS, "cell_height": 0.55, "font_size": theme.small_size}
-            whole.update(row_labels=self.meet_words, row_label_width=LABEL_WIDTH)
+            whole = {**WIDE_CELLS, "cell_height": self.meet_cell_height, "font_size": theme.small_size}
+            whole.update(row_labels=self.meet_words, row_label_width=self.meet_width)
             q = self.grid("q", 2, **whole, row_label_color=theme.query)
             k = self.grid("k", 2, **whole, row_label_color=theme.key)
-            VGroup(q, k).arrange(RIGHT, buff=0.6, aligned_edge=UP)
+            VGroup(q, k).arrange(RIGHT, buff=MEET_GAP, aligned_edge=UP).set_x(0)
             for grid in (q, k):
                 grid.shift(UP * (self.top - grid.cells.get_top()[1]))
             q_name = formula(theme, "Q", colors={"Q": theme.query}).next_to(q.cells, UP, buff=0.2)
