@@ -316,7 +316,12 @@ class CausalMaskScene(ExplainerScene):
             else:
                 weights.shift(masked.get_corner(UL) - weights.cells.get_corner(UL))
                 weights_name = formula(theme, r"\mathrm{softmax}(QK^\top / \sqrt{d_k} + M)")
-                weights_name.next_to(VGroup(weights.col_labels, self.scores.col_labels), UP, buff=0.3)
+                # Between the heading and the key words, as high as they leave room for (long words stand on three lines).
+                above = VGroup(weights.col_labels, self.scores.col_labels).get_top()[1] + 0.12
+                room = new_heading.get_bottom()[1] - 0.12 - above
+                if weights_name.height > room:
+                    weights_name.scale_to_fit_height(room)
+                weights_name.move_to(self.masked_name).set_y(above + room / 2)
             sums = self.grid("row_sums", 2, **{**cells, "cell_width": 0.8})
             sums_column = VGroup(*[VGroup(sums.cells[r], sums.numbers[r]) for r in range(n)])
             for r in range(n):

@@ -47,6 +47,16 @@ LABEL_WIDTH = 3.0
 """Widest a token label left of a matrix may be; longer words lose their end to an ellipsis."""
 
 
+SIDE_WORD_WIDTH = 1.1
+"""Widest a key word beside a row's largest score may be."""
+
+SIDE_WIDTH = 0.35 + 0.95 + 0.3 + 0.95 + 0.12 + SIDE_WORD_WIDTH
+"""Width of the scores beside the full attention map (:meth:`SelfAttentionScene.scores_beside`), its word included."""
+
+AXIS_NAME_WIDTH = 0.7
+"""Room for the heatmap's axis name left of its words (``axis_names``)."""
+
+
 def short(theme, token: str, width: float = LABEL_WIDTH, size: int | None = None) -> str:
     """``token`` as it fits ``width`` at a readable size: whole, or cut with an ellipsis."""
     return elided_label(theme, token, width, size=size or theme.small_size).original_text
@@ -440,10 +450,15 @@ class SelfAttentionScene(ExplainerScene):
             self.say("Do the same with every word as the query: the full attention matrix.")
             self.clear()
             heading = self.heading("Attention weights: every query, every key")
-            keys = [short(theme, token, 2.9) for token in t.key_tokens]
             # Narrower cells for more words: the scores beside the map need room too.
             cell = (min(1.05, 6.3 / n), min(0.62, 3.6 / n))
-            heatmap = weights_heatmap(self, "weights", self.labels, keys, cells=Cells(*cell), labels=AxisLabels(LABEL_WIDTH))
+            # Long words are cut to what is left beside the cells and the scores (SIDE_WIDTH), and a key to
+            # what three staggered lines above its column hold at the readable size.
+            query_width = min(LABEL_WIDTH, CONTENT_WIDTH - n * cell[0] - SIDE_WIDTH - AXIS_NAME_WIDTH - 0.25)
+            queries = [short(theme, token, query_width) for token in t.query_tokens]
+            keys = [short(theme, token, min(2.9, 2.2 * cell[0])) for token in t.key_tokens]
+            labels = AxisLabels(query_width)
+            heatmap = weights_heatmap(self, "weights", queries, keys, cells=Cells(*cell), labels=labels)
             lowest, highest = float(t.weights.min()), float(t.weights.max())
             origin = "Embeddings made up by hand" if self.course else "Made-up embeddings"
             note = self.note_with_numbers(
@@ -524,14 +539,18 @@ class SelfAttentionScene(ExplainerScene):
             largest.cells[r].next_to(itself.cells[r], RIGHT, buff=0.3)
             itself.numbers[r].move_to(itself.cells[r])
             largest.numbers[r].move_to(largest.cells[r])
-            word = label(theme, short(theme, t.key_tokens[t.strongest_keys[r]], 1.3), size=theme.small_size, color=theme.key)
+            word = label(
+                theme, short(theme, t.key_tokens[t.strongest_keys[r]], SIDE_WORD_WIDTH), size=theme.small_size, color=theme.key
+            )
             words.add(word.next_to(largest.cells[r], RIGHT, buff=0.12))
         headers = VGroup(
             label(theme, "itself", size=theme.small_size, color=theme.muted).next_to(itself.cells[0], UP, buff=0.15),
             label(theme, "largest", size=theme.small_size, color=theme.muted).next_to(largest.cells[0], UP, buff=0.15),
         )
         headers.align_to(heatmap.col_labels, DOWN)
-        title = label(theme, "scores q · k", size=theme.small_size, color=theme.muted).next_to(headers, UP, buff=0.2)
+        # Below the columns, where the key words staggered above the last columns cannot reach it.
+        title = label(theme, "scores q · k", size=theme.small_size, color=theme.muted)
+        title.next_to(VGroup(itself.cells[n - 1], largest.cells[n - 1]), DOWN, buff=0.2)
         side = VGroup(title, headers, itself, largest, words)
         side.title, side.headers, side.itself, side.largest, side.words = title, headers, itself, largest, words
         return side
