@@ -376,7 +376,7 @@ class MultiHeadScene(ExplainerScene):
         theme = self.theme
         side = 1.8
         seq, d_model = t.concat.shape
-        unit = side / d_model
+        unit = side / max(d_model, seq)  # a narrow model (d_model 4) has a concatenation taller than wide
 
         def box(rows: int, cols: int, color: str) -> Rectangle:
             return Rectangle(width=cols * unit, height=rows * unit, stroke_color=color, stroke_width=2.5)
@@ -577,15 +577,24 @@ class MultiHeadScene(ExplainerScene):
             heading = self.heading("Head 1: its weights times its values")
             weights = weights_heatmap(self, "weights[0]", None, None, 2, cells=Cells(0.8, CELL_HEIGHT, mono=False))
             self.keep_row_numbers(weights, focus)
-            values = self.grid("v_heads[0]", 2, cell_width=WIDE_CELL_WIDTH, cell_height=CELL_HEIGHT, mono_numbers=False)
+            # Few, large cells: a head wider than 2 numbers (one head of 16) shows its first 2 columns, said below.
+            shown = min(t.d_head, 2)
+            columns = "" if shown == t.d_head else f", :, 0:{shown}"
+            values = self.grid(f"v_heads[0{columns}]", 2, cell_width=WIDE_CELL_WIDTH, cell_height=CELL_HEIGHT, mono_numbers=False)
             values.cells.set_stroke(theme.value, width=2.5)
-            output = self.grid("head_outputs[0]", 2, cell_width=WIDE_CELL_WIDTH, cell_height=CELL_HEIGHT, mono_numbers=False)
+            output = self.grid(
+                f"head_outputs[0{columns}]", 2, cell_width=WIDE_CELL_WIDTH, cell_height=CELL_HEIGHT, mono_numbers=False
+            )
             output.cells.set_fill(theme.head_color(0), opacity=0.22).set_stroke(theme.head_color(0), width=2.5)
             times, equals = self.maths(r"\times", theme.text), self.maths("=", theme.text)
             product = VGroup(weights, times, values, equals, output).arrange(RIGHT, buff=PRODUCT_GAP)
             product.move_to(BODY.center)
             self.row_labels(weights, self.token_label_width(product.width, theme.small_size), theme.small_size, theme.query)
             keep_inside(product)
+            if columns:
+                product.add(
+                    self.words(f"values and output: first {shown} of {t.d_head} columns").next_to(product, DOWN, buff=0.3)
+                )
             names = VGroup(
                 self.words("attention weights").next_to(weights.cells, UP, buff=0.2),
                 self.words("its values", theme.value).next_to(values.cells, UP, buff=0.2),
