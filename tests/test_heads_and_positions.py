@@ -382,3 +382,26 @@ def test_one_heads_values_and_output_keep_one_size():
         sizes = {round(text.font_size, 6) for text in shown.texts}
         assert sizes == {round(scene.theme.small_size, 6)}, (source, sizes)
         assert any(text.original_text.startswith("−") for text in shown.texts)
+
+
+def test_the_reshape_is_said_as_it_is_done(heads):
+    """ "Reshaped to (6, 8, 2), then heads first: (8, 6, 2)": the split heads are Q reshaped, then transposed."""
+    t = heads
+    seq, d_model = t.q.shape
+    assert t.q_heads.shape == (t.n_heads, seq, t.d_head)
+    np.testing.assert_array_equal(t.q_heads, t.q.reshape(seq, t.n_heads, t.d_head).transpose(1, 0, 2))
+
+
+@pytest.mark.xdist_group("multi-head")
+def test_the_shown_row_of_cat_averages_the_shown_values():
+    """Step 7, read off the screen: the row of "cat" (weights, 2 decimals) times the values gives its output row."""
+    scene = built_scene("multi-head")
+    read = {s.source: np.array([parse_number(text.original_text) for text in s.texts]) for s in scene.shown}
+    focus = 1
+    weights = read[f"weights[0, {focus}]"]
+    values = read["v_heads[0]"].reshape(len(weights), -1)
+    output = read["head_outputs[0]"].reshape(len(weights), -1)[focus]
+    assert weights.sum() == pytest.approx(1, abs=len(weights) * 0.005)
+    # Each shown number is off by at most half its last digit: bound the error of the product of rounded numbers.
+    bound = 0.005 * np.abs(values).sum(axis=0) + 0.005 * (np.abs(weights).sum() + len(weights) * 0.005) + 0.005
+    assert (np.abs(weights @ values - output) <= bound + 1e-9).all(), (weights @ values, output)
