@@ -115,6 +115,9 @@ class ModelSize:
         All parameters as the course states them (embeddings and feed-forward layers included).
     source
         Where the numbers come from.
+    d_ff
+        Width of the hidden layer of each block's feed-forward network (0: the model has none; None: not
+        stated).
     """
 
     name: str
@@ -123,6 +126,7 @@ class ModelSize:
     n_layers: int
     total_params: float
     source: str
+    d_ff: int | None = None
 
 
 DEMO_MODEL = ModelSize("Our demo", 64, 4, 1, 16e3, "a one-layer demo model, d_model 64, 4 heads (about 16 thousand parameters)")
@@ -135,7 +139,8 @@ GPT3 = ModelSize(
     96,
     175e9,
     "Brown et al. 2020, 'Language Models are Few-Shot Learners', Table 2.1 (GPT-3 175B: 96 layers, "
-    "d_model 12288, 96 heads, d_head 128)",
+    "d_model 12288, 96 heads, d_head 128) and section 2.1 (d_ff = 4 * d_model)",
+    4 * 12_288,
 )
 
 

@@ -25,7 +25,7 @@ from manim import (
     Write,
 )
 
-from attention_math import THE_CAT_SAT, sentence_example
+from attention_math import THE_CAT_SAT, lookup, sentence_example
 from attention_math.traces.multi_head import PATTERN_SEED, multi_head_trace
 
 from .kit import ExplainerScene
@@ -49,6 +49,11 @@ from .theme import format_number
 
 CELL_WIDTH, CELL_HEIGHT = 0.95, 0.4
 """A (seq, columns) matrix's cells: wide enough for "−1.3" at the small size clear of both borders."""
+WIDE_CELL_WIDTH = 1.15
+"""Cells of the values and the output of one head, shown with two decimals: "−0.46" at the small size is
+0.97 wide, so it keeps the size of "0.57" and stays clear of both borders."""
+PRODUCT_GAP = 0.4
+"""Gap between the matrices of "weights × values = output" and their signs."""
 LABEL_BUFF = 0.15
 """Gap between a row label and its row (as NumberGrid draws it)."""
 MAX_LABEL_WIDTH = 2.0
@@ -322,13 +327,22 @@ class MultiHeadScene(ExplainerScene):
                 first, last = 1, t.d_head
                 columns = f"column {first}" if first == last else f"columns {first} to {last}"
                 self.say(f"Head 1 uses only its slice: {columns} of each.")
-                self.play(*[Indicate(strip, color=self.theme.head_color(0)) for strip in diagram.strips], run_time=1.2)
+                head = self.theme.head_color(0)
+                self.play(
+                    *[strip.animate.set_fill(head, opacity=0.7) for strip in diagram.strips],
+                    *[
+                        grid.cells.animate.set_fill(head, opacity=0.22).set_stroke(head, width=2.5)
+                        for grid in q.parts[0]
+                        if isinstance(grid, NumberGrid)
+                    ],
+                    run_time=1.2,
+                )
         self.q, self.q_name, self.diagram = q, q_name, diagram
 
     def projection_diagram(self, t) -> VGroup:
         """X times W_Q, W_K and W_V, drawn as shapes (a d_model square, a seq × d_model result), head 1's columns tinted.
 
-        Its ``strips`` are head 1's slices, in head 1's colour.
+        Its ``strips`` are head 1's slices, still clear: they take head 1's colour when the voice names the slice.
         """
         theme = self.theme
         side = 1.3
@@ -340,7 +354,7 @@ class MultiHeadScene(ExplainerScene):
             block = Rectangle(width=side, height=side * seq / d_model, stroke_color=color, stroke_width=2.5)
             for box in (square, block):
                 strip = Rectangle(
-                    width=box.width * t.d_head / d_model, height=box.height, stroke_width=0, fill_color=head, fill_opacity=0.7
+                    width=box.width * t.d_head / d_model, height=box.height, stroke_width=0, fill_color=head, fill_opacity=0
                 )
                 strips.append(strip.align_to(box, LEFT).align_to(box, UP))
                 box.add(strip)
@@ -354,6 +368,44 @@ class MultiHeadScene(ExplainerScene):
             parts.add(equation)
         parts.arrange(RIGHT, buff=0.7)
         parts.strips = strips
+        return parts
+
+    def output_diagram(self, t) -> VGroup:
+        """Concat times W_O equals the output, drawn as shapes with their sizes: head h's columns of Concat in its
+        colour, and its rows of W_O (the rows those columns multiply) in the same colour."""
+        theme = self.theme
+        side = 1.8
+        seq, d_model = t.concat.shape
+        unit = side / max(d_model, seq)  # a narrow model (d_model 4) has a concatenation taller than wide
+
+        def box(rows: int, cols: int, color: str) -> Rectangle:
+            return Rectangle(width=cols * unit, height=rows * unit, stroke_color=color, stroke_width=2.5)
+
+        concat, w_o, output = box(seq, d_model, theme.muted), box(*t.w_o.shape, theme.muted), box(*t.output.shape, theme.text)
+        for h in range(t.n_heads):
+            color = theme.head_color(h)
+            column = Rectangle(width=t.d_head * unit, height=concat.height, stroke_width=0, fill_color=color, fill_opacity=0.6)
+            concat.add(column.align_to(concat, UP).align_to(concat, LEFT).shift(RIGHT * h * t.d_head * unit))
+            row = Rectangle(width=w_o.width, height=t.d_head * unit, stroke_width=0, fill_color=color, fill_opacity=0.6)
+            w_o.add(row.align_to(w_o, UP).align_to(w_o, LEFT).shift(DOWN * h * t.d_head * unit))
+
+        def named(shape: Rectangle, tex: str, size: tuple[int, int]) -> VGroup:
+            name = VGroup(self.maths(tex, theme.text), self.words(f"{size[0]} × {size[1]}")).arrange(RIGHT, buff=0.15)
+            return VGroup(shape, name.next_to(shape, DOWN, buff=0.15))
+
+        parts = VGroup(
+            named(concat, r"\mathrm{Concat}", t.concat.shape),
+            self.maths(r"\cdot", theme.text),
+            named(w_o, "W_O", t.w_o.shape),
+            self.maths("=", theme.text),
+            named(output, r"\mathrm{output}", t.output.shape),
+        ).arrange(RIGHT, buff=0.3)
+        # The three shapes centred on one line, the signs between them, each name under its shape.
+        middle = parts[2][0].get_center()[1]
+        for k in (0, 4):
+            parts[k].shift(UP * (middle - parts[k][0].get_center()[1]))
+        for k in (1, 3):
+            parts[k].set_y(middle)
         return parts
 
     # --- 4. the split into heads -------------------------------------------------------
@@ -371,10 +423,12 @@ class MultiHeadScene(ExplainerScene):
         with self.step("split-into-heads", "Split into heads: d_head = d_model ÷ h"):
             shape = VGroup(
                 formula(theme, rf"d_{{head}} = d_{{model}} \div h = {d_model} \div {t.n_heads} = {t.d_head}"),
-                formula(theme, rf"({seq}, {d_model}) \to ({t.n_heads}, {seq}, {t.d_head})"),
+                formula(theme, rf"({seq}, {d_model}) \to ({seq}, {t.n_heads}, {t.d_head}) \to ({t.n_heads}, {seq}, {t.d_head})"),
             ).set_color(theme.highlight)
             titles = self.head_titles(q)
             owned = self.column_numbers(q)
+            # The table stays named: a "Q" left of the head titles, where the row labels' column is.
+            q_tag = self.maths("Q", theme.query).next_to(q.grids[0].cells, LEFT, buff=LABEL_BUFF).match_y(titles)
             # In the room under the matrix, where the split leaves it.
             shape.arrange(DOWN, buff=0.45).next_to(owned, DOWN, buff=0.8)
             shape.shift(LEFT * shape.get_center()[0])
@@ -391,19 +445,19 @@ class MultiHeadScene(ExplainerScene):
             if t.n_heads == 1:
                 self.say(f"With one head nothing is split: it keeps all {d_model} columns.")
             else:
-                self.say(f"Now split the {d_model} columns among the {t.n_heads} heads: {t.d_head} each, in its own colour.")
+                self.say(f"Now split the {d_model} columns of Q among the {t.n_heads} heads: {t.d_head} each, in its own colour.")
             self.play(
                 self.retitle("Split into heads"),
                 *colour,
                 FadeIn(shape[0]),
-                FadeOut(self.q_name),
+                ReplacementTransform(self.q_name, q_tag),
                 FadeOut(self.elided),
                 FadeOut(self.diagram),
                 FadeIn(titles),
                 FadeIn(owned),
                 run_time=1.5,
             )
-            self.say(f"The reshape turns ({seq}, {d_model}) into ({t.n_heads}, {seq}, {t.d_head}).")
+            self.say(f"Reshaped to ({seq}, {t.n_heads}, {t.d_head}), then heads first: ({t.n_heads}, {seq}, {t.d_head}).")
             self.play(FadeIn(shape[1]), run_time=0.8)
             shifts = self.split_shifts(q)
             heads = [head for head in q.parts if head is not None]
@@ -411,6 +465,7 @@ class MultiHeadScene(ExplainerScene):
             moves += [title.animate.shift(shifts[head]) for title, head in zip(titles, heads)]
             moves += [number.animate.shift(shifts[head]) for number, head in zip(owned[1:], heads)]
             moves.append(owned[0].animate.shift(shifts[next(iter(shifts))]))
+            moves.append(q_tag.animate.shift(shifts[next(iter(shifts))]))
             self.say("No number changes: they are only regrouped, head by head.")
             self.play(*moves, run_time=1.5)
 
@@ -522,15 +577,24 @@ class MultiHeadScene(ExplainerScene):
             heading = self.heading("Head 1: its weights times its values")
             weights = weights_heatmap(self, "weights[0]", None, None, 2, cells=Cells(0.8, CELL_HEIGHT, mono=False))
             self.keep_row_numbers(weights, focus)
-            values = self.grid("v_heads[0]", 2, cell_width=CELL_WIDTH, cell_height=CELL_HEIGHT, mono_numbers=False)
+            # Few, large cells: a head wider than 2 numbers (one head of 16) shows its first 2 columns, said below.
+            shown = min(t.d_head, 2)
+            columns = "" if shown == t.d_head else f", :, 0:{shown}"
+            values = self.grid(f"v_heads[0{columns}]", 2, cell_width=WIDE_CELL_WIDTH, cell_height=CELL_HEIGHT, mono_numbers=False)
             values.cells.set_stroke(theme.value, width=2.5)
-            output = self.grid("head_outputs[0]", 2, cell_width=CELL_WIDTH, cell_height=CELL_HEIGHT, mono_numbers=False)
+            output = self.grid(
+                f"head_outputs[0{columns}]", 2, cell_width=WIDE_CELL_WIDTH, cell_height=CELL_HEIGHT, mono_numbers=False
+            )
             output.cells.set_fill(theme.head_color(0), opacity=0.22).set_stroke(theme.head_color(0), width=2.5)
             times, equals = self.maths(r"\times", theme.text), self.maths("=", theme.text)
-            product = VGroup(weights, times, values, equals, output).arrange(RIGHT, buff=0.5)
+            product = VGroup(weights, times, values, equals, output).arrange(RIGHT, buff=PRODUCT_GAP)
             product.move_to(BODY.center)
             self.row_labels(weights, self.token_label_width(product.width, theme.small_size), theme.small_size, theme.query)
             keep_inside(product)
+            if columns:
+                product.add(
+                    self.words(f"values and output: first {shown} of {t.d_head} columns").next_to(product, DOWN, buff=0.3)
+                )
             names = VGroup(
                 self.words("attention weights").next_to(weights.cells, UP, buff=0.2),
                 self.words("its values", theme.value).next_to(values.cells, UP, buff=0.2),
@@ -542,7 +606,7 @@ class MultiHeadScene(ExplainerScene):
             )
             self.say(f"Each head returns {plural(t.d_head, 'number')} per token: its attention weights times its values.")
             self.play(FadeIn(heading), FadeIn(product), FadeIn(names), run_time=1.2)
-            self.say(f"Row “{word}”: its weights average the value rows.")
+            self.say(f"In the row of “{word}”, its weights average the value rows.")
             self.play(Create(rows), run_time=1.0)
             self.play(Indicate(output.row(focus), color=theme.highlight), run_time=1.0)
 
@@ -593,15 +657,15 @@ class MultiHeadScene(ExplainerScene):
             shares = {}
             for head in concat.parts:
                 if head is None:
-                    terms.add(label(theme, "⋯", size=theme.body_size, color=theme.muted))
+                    term = label(theme, "⋯", size=theme.body_size, color=theme.muted)
                 else:
-                    share = self.number(
-                        f"output_parts[{head}, {focus}, 0]", 2, size=theme.body_size, color=theme.head_color(head)
-                    )
-                    shares[head] = share
-                    terms.add(share)
-                terms.add(label(theme, "+", size=theme.body_size, color=theme.muted))
-            terms.remove(terms[-1])
+                    term = self.number(f"output_parts[{head}, {focus}, 0]", 2, size=theme.body_size, color=theme.head_color(head))
+                    shares[head] = term
+                # "a + −b" is written "a −b": a negative share's own minus sign joins it to the sum.
+                if len(terms) and not term.original_text.startswith("−"):
+                    terms.add(label(theme, "+", size=theme.body_size, color=theme.muted))
+                terms.add(term)
+            self.share_terms = terms  # the sum as drawn, term by term (tests read its signs)
             total = self.number(f"output[{focus}, 0]", 2, size=theme.body_size)
             name = label(theme, f"output of “{word}”, column 1:", size=theme.small_size, color=theme.muted)
             equation = VGroup(name, *terms, self.maths(r"\approx", theme.text), total).arrange(RIGHT, buff=0.18)
@@ -631,27 +695,34 @@ class MultiHeadScene(ExplainerScene):
             output_name = self.matrix_name(
                 output.grids[0],
                 self.maths(r"\mathrm{output} = \mathrm{Concat}\; W_O", theme.text),
-                self.words(f"{seq} × {d_model}"),
+                self.words(f"{seq} × {d_model}, the shape of X"),
             )
             picked = SurroundingRectangle(output.grids[0].cell(focus, 0), color=theme.highlight, buff=0.03, stroke_width=4)
-            self.say(f"A last {d_model} by {d_model} projection matrix, W_O, mixes the heads.")
-            self.play(self.retitle("Mix the heads with W_O"), *[Create(rect) for rect in rows.values()], run_time=1.2)
+            diagram = self.output_diagram(t).next_to(self.concat_numbers, DOWN, buff=0.6)
+            diagram.shift(LEFT * diagram.get_center()[0])
+            keep_inside(diagram)
+            self.say(f"A last {d_model} by {d_model} matrix, W_O, mixes the heads: each head's columns meet its rows of W_O.")
+            self.play(self.retitle("Mix the heads with W_O"), FadeIn(diagram), run_time=1.2)
             self.say(f"The first output number of “{word}”: every head adds its share.")
+            self.play(FadeOut(diagram), *[Create(rect) for rect in rows.values()], run_time=0.8)
             self.play(FadeIn(name), *[Create(line) for line in links], FadeIn(terms, lag_ratio=0.1), run_time=1.8)
             self.play(FadeIn(equation[-2:]), FadeIn(rounded), run_time=0.8)
             self.play(Indicate(total, color=theme.highlight), run_time=1.0)
             self.say("Every output number sums all the heads, so it has no colour.")
             self.play(FadeOut(VGroup(equation, rounded, links)), run_time=0.6)
             self.play(FadeIn(output_name), FadeIn(output_labels), FadeIn(output), Create(picked), run_time=1.5)
-            self.say(
-                f"{seq} by {d_model}, the input's shape: added back to the input; a layer norm and a feed-forward layer follow."
-            )
+            self.say(f"{seq} by {d_model}, the shape of the input X, so it can be added back to X.")
             self.play(Indicate(output_name, color=theme.highlight), run_time=1.0)
 
     # --- 8. the same idea at GPT-3's scale ---------------------------------------------
 
-    def table_row(self, name: str, tex: str, sources: tuple[str, str], y: float, decimals=(0, 0), unit: str = "") -> VGroup:
-        """One row of the scale table: its name and formula, then this video's value and GPT-3's (with ``unit``)."""
+    def table_row(
+        self, name: str, tex: str, sources: tuple[str, str], y: float, decimals=(0, 0), unit: str = "", none_if_zero=()
+    ) -> VGroup:
+        """One row of the scale table: its name and formula, then this video's value and GPT-3's (with ``unit``).
+
+        A model in ``none_if_zero`` (0 this video, 1 GPT-3) whose value is 0 shows "none": it has no such part.
+        """
         theme = self.theme
         title = VGroup(label(theme, name, size=theme.small_size, color=theme.muted))
         if tex:
@@ -660,6 +731,9 @@ class MultiHeadScene(ExplainerScene):
         title.move_to([0, y, 0]).align_to([LEFT_EDGE, 0, 0], LEFT)
         values = []
         for m, x in ((0, VIDEO_X), (1, GPT3_X)):
+            if m in none_if_zero and lookup(self.trace, f"{sources[m]}[{m}]") == 0:
+                values.append(label(theme, "none", size=theme.small_size, color=theme.muted).move_to([x, y, 0]))
+                continue
             value = self.number(f"{sources[m]}[{m}]", decimals[m], size=theme.body_size)
             if unit and m == 1:
                 value = VGroup(value, label(theme, unit, size=theme.small_size)).arrange(RIGHT, buff=0.15, aligned_edge=DOWN)
@@ -668,9 +742,9 @@ class MultiHeadScene(ExplainerScene):
 
     def show_scale(self, t):
         theme = self.theme
-        with self.step("scale-comparison", "At scale: GPT-3, per layer"):
+        with self.step("scale-comparison", "At scale: this model beside GPT-3"):
             self.clear()
-            heading = self.heading(f"{t.scale_models[0]} and {t.scale_models[1]}, per layer")
+            heading = self.heading(f"{t.scale_models[0]} and {t.scale_models[1]}")
             header = VGroup(
                 label(theme, t.scale_models[0], size=theme.body_size, color=theme.key).move_to([VIDEO_X, HEADER_Y, 0]),
                 label(theme, t.scale_models[1], size=theme.body_size, color=theme.key).move_to([GPT3_X, HEADER_Y, 0]),
@@ -681,7 +755,7 @@ class MultiHeadScene(ExplainerScene):
                 ("numbers per head", r"d_{head} = d_{model} / h", "scale_head_dim"),
                 ("layers", r"L", "scale_layers"),
                 ("heads in all", r"h \times L", "scale_total_heads"),
-                ("projection matrices, one layer", r"4\, d_{model}^2", "scale_layer_attention_params"),
+                ("attention projections, one layer", r"4\, d_{model}^2", "scale_layer_attention_params"),
             ]
             table = VGroup(
                 *[
@@ -691,7 +765,7 @@ class MultiHeadScene(ExplainerScene):
             )
             note = self.note_lines(("GPT-3: Brown et al. 2020, Language Models are Few-Shot Learners, Table 2.1",))
             video, big = 0, 1
-            self.say("The same idea at scale: the model of this video beside GPT-3.")
+            self.say("The same idea at scale: this video's model beside GPT-3.")
             self.play(FadeIn(heading), FadeIn(header), FadeIn(note), FadeIn(table[0]), FadeIn(table[1]))
             self.say(f"Each head works in d_model ÷ h numbers: {t.scale_head_dim[video]} here, {t.scale_head_dim[big]} in GPT-3.")
             self.play(FadeIn(table[2]), run_time=0.8)
@@ -700,43 +774,82 @@ class MultiHeadScene(ExplainerScene):
                 f"{format_number(t.scale_total_heads[big], 0)} heads in all."
             )
             self.play(FadeIn(table[3]), FadeIn(table[4]), run_time=0.8)
-            self.say("One layer's projection matrices W_Q, W_K, W_V and W_O hold 4 × d_model² numbers.")
-            self.play(FadeIn(table[5]), run_time=0.8)
             self.say(
-                f"That is {format_number(t.scale_layer_attention_params[video], 0)} here, "
-                f"and {format_number(t.scale_layer_attention_params[big], 0)} in one layer of GPT-3."
+                f"One layer's W_Q, W_K, W_V and W_O hold 4 × d_model² numbers: "
+                f"{format_number(t.scale_layer_attention_params[video], 0)} here, "
+                f"{format_number(t.scale_layer_attention_params[big], 0)} in GPT-3."
             )
+            self.play(FadeIn(table[5]), run_time=0.8)
             self.play(Indicate(table[5][1:], color=theme.highlight), run_time=1.2)
-        self.table, self.scale_heading = table, heading
+        self.table, self.scale_heading, self.scale_header, self.scale_note = table, heading, header, note
 
     def show_whole_models(self, t):
+        """Where all the parameters are, counted alike for both models: attention, feed-forward layers, everything."""
         theme = self.theme
         video, big = 0, 1
-        with self.step("whole-models", "At scale: whole models"):
-            heading = self.heading(f"{t.scale_models[0]} and {t.scale_models[1]}, whole models")
-            y = HEADER_Y - (len(self.table) + 1) * ROW_STEP - 0.15
+        with self.step("whole-models", "At scale: all the parameters"):
+            heading = self.heading(f"{t.scale_models[0]} and {t.scale_models[1]}: all the parameters")
+            top = HEADER_Y - ROW_STEP
+            layers, one_layer = self.table[3], self.table[5]
             rows = VGroup(
                 self.table_row(
-                    "projection matrices, all layers",
+                    "attention projections, all layers",
                     r"4\, d_{model}^2 L",
                     ("scale_attention_params", "scale_attention_params_billions"),
-                    y,
+                    top - 2 * ROW_STEP,
                     (0, 1),
                     "billion",
                 ),
                 self.table_row(
-                    "all parameters", "", ("scale_total_params", "scale_total_params_billions"), y - ROW_STEP, (0, 0), "billion"
+                    "feed-forward layers, all layers",
+                    r"2\, d_{model}\, d_{ff} L",
+                    ("scale_feed_forward_params", "scale_feed_forward_params_billions"),
+                    top - 3 * ROW_STEP,
+                    (0, 1),
+                    "billion",
+                    none_if_zero=(video,),
+                ),
+                self.table_row(
+                    "all parameters, whole model",
+                    "",
+                    ("scale_total_params", "scale_total_params_billions"),
+                    top - 4 * ROW_STEP,
+                    (0, 0),
+                    "billion",
                 ),
             )
-            self.play(ReplacementTransform(self.scale_heading, heading), run_time=0.6)
+            note = self.note_lines(
+                (
+                    "GPT-3: Brown et al. 2020, Language Models are Few-Shot Learners, Table 2.1;",
+                    "d_ff = 4 × d_model (its section 2.1). The formulas count weights, without biases.",
+                )
+            )
+            others = [row for k, row in enumerate(self.table) if k not in (3, 5)]
+            self.play(
+                ReplacementTransform(self.scale_heading, heading),
+                *[FadeOut(row) for row in others],
+                layers.animate.set_y(top),
+                one_layer.animate.set_y(top - ROW_STEP),
+                ReplacementTransform(self.scale_note, note),
+                run_time=1.0,
+            )
             self.say(
-                f"Over all {t.scale_layers[big]} layers, GPT-3's projection matrices hold "
-                f"{format_number(t.scale_attention_params_billions[big], 1)} billion numbers."
+                f"In all {t.scale_layers[big]} layers of GPT-3: "
+                f"{format_number(t.scale_attention_params_billions[big], 1)} billion numbers in the projections."
             )
             self.play(FadeIn(rows[0]), run_time=0.8)
-            self.say(f"The whole of GPT-3 has {format_number(t.scale_total_params_billions[big], 0)} billion parameters.")
+            self.say(
+                "Its feed-forward layers, 4 times as wide as d_model, hold "
+                f"{format_number(t.scale_feed_forward_params_billions[big], 1)} billion."
+            )
             self.play(FadeIn(rows[1]), run_time=0.8)
-            self.say("Most of the rest sits in the feed-forward layers of its blocks.")
-            self.play(Indicate(rows[1][2], color=theme.highlight), run_time=1.0)
-            self.say(f"This video's one layer has just {format_number(t.scale_total_params[video], 0)}.")
-            self.play(Indicate(rows[1][1], color=theme.highlight), run_time=1.0)
+            self.say(
+                f"All of GPT-3: {format_number(t.scale_total_params_billions[big], 0)} billion parameters, "
+                "almost all in these two parts."
+            )
+            self.play(FadeIn(rows[2]), run_time=0.8)
+            self.play(Indicate(rows[2][2], color=theme.highlight), run_time=1.0)
+            self.say(
+                f"This video's model is one attention layer, nothing else: {format_number(t.scale_total_params[video], 0)} numbers."
+            )
+            self.play(Indicate(rows[2][1], color=theme.highlight), run_time=1.0)

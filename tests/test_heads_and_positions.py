@@ -299,3 +299,109 @@ def test_positional_trace_is_reproducible_and_validates_sentences():
     assert positional_trace(seed=1).to_json() != positional_trace(seed=2).to_json()
     with pytest.raises(ValueError):
         positional_trace(sentence_b=("cat", "bites", "dog"))
+
+
+# --- multi-head: what the screen and the voice claim, held to the trace ------------------------------------
+
+
+@pytest.mark.xdist_group("multi-head")
+def test_whole_model_rows_count_like_with_like():
+    """Each row of the last table counts the same thing in both columns, and every spoken claim holds for the screen.
+
+    Rows: attention projections over all layers, feed-forward weights over all layers (this video's model has
+    none: "none", not a number), all parameters. GPT-3's feed-forward layers are d_ff = 4 d_model wide (Brown et
+    al. 2020, section 2.1), two d_model x d_ff matrices per layer.
+    """
+    scene = built_scene("multi-head")
+    t = scene.trace
+    screen = {shown.source: parse_number(shown.texts[0].original_text) for shown in scene.shown if len(shown.texts) == 1}
+    d, layers = PAPER_GPT3["d_model"], PAPER_GPT3["layers"]
+    assert screen["scale_feed_forward_params_billions[1]"] == round(2 * d * (4 * d) * layers / 1e9, 1) == 116.0
+    assert "scale_feed_forward_params[0]" not in screen  # this video's model has no feed-forward layers...
+    assert "none" in scene.recording.texts["whole-models"]  # ... and the screen says so in words
+    model = video_model(t)
+    assert screen["scale_attention_params[0]"] == screen["scale_total_params[0]"] == model["params"]  # nothing else
+    # "almost all in these two parts": the two shown GPT-3 parts against its shown total.
+    gpt3_parts = screen["scale_attention_params_billions[1]"] + screen["scale_feed_forward_params_billions[1]"]
+    assert 0.99 * screen["scale_total_params_billions[1]"] <= gpt3_parts <= screen["scale_total_params_billions[1]"]
+    lines = {line.text for step in scene.steps if step.name == "whole-models" for line in step.lines}
+    assert any("4 times as wide as d_model" in line and "116.0 billion" in line for line in lines)
+    assert am.GPT3.d_ff == 4 * am.GPT3.d_model
+    assert any("one attention layer, nothing else" in line and f"{model['params']:,}" in line for line in lines)
+
+
+@pytest.mark.xdist_group("multi-head")
+def test_no_heading_says_per_layer_over_totals():
+    """The scale table holds totals (layers, heads in all, whole models): no heading or step title calls it "per layer"."""
+    scene = built_scene("multi-head")
+    assert not any("per layer" in step.title for step in scene.steps)
+    models = scene.trace.scale_models
+    for step in ("scale-comparison", "whole-models"):
+        texts = scene.recording.texts[step]
+        headings = {text for text in texts if text.startswith(f"{models[0]} and {models[1]}")}
+        assert headings and not any("per layer" in heading for heading in headings), (step, headings)
+    assert "heads per layer" in scene.recording.texts["scale-comparison"]  # the one row that is per layer says so
+
+
+@pytest.mark.xdist_group("multi-head")
+def test_w_o_is_drawn_with_the_traces_shapes():
+    """Step 9 draws Concat · W_O = output as shapes, each named with its size from the trace."""
+    scene = built_scene("multi-head")
+    t = scene.trace
+    texts = scene.recording.texts["output-projection"]
+    for shape in (t.concat.shape, t.w_o.shape, t.output.shape):
+        assert f"{shape[0]} × {shape[1]}" in texts, shape
+    assert t.w_o.shape == (t.d_model, t.d_model) and t.output.shape == t.x.shape  # "the shape of the input X"
+    spoken = [line.text for step in scene.steps if step.name == "output-projection" for line in step.lines]
+    assert any(f"{t.d_model} by {t.d_model} matrix, W_O" in line for line in spoken)
+    assert any(f"{t.x.shape[0]} by {t.x.shape[1]}, the shape of the input X" in line for line in spoken)
+    # "each head's columns meet its rows of W_O": the shares, summed over the heads, are the output.
+    np.testing.assert_allclose(t.output_parts.sum(axis=0), t.output, atol=1e-12)
+    for h in range(t.n_heads):
+        cols = slice(h * t.d_head, (h + 1) * t.d_head)
+        np.testing.assert_allclose(t.output_parts[h], t.concat[:, cols] @ t.w_o[cols], atol=1e-12)
+
+
+@pytest.mark.xdist_group("multi-head")
+def test_the_share_sum_never_writes_plus_minus():
+    """ "0.03 + 0.18 + ⋯ −0.35": a negative share is joined by its own minus, never "+ −0.35"."""
+    scene = built_scene("multi-head")
+    terms = [term.original_text for term in scene.share_terms]
+    assert any(term.startswith("−") for term in terms[1:]), terms  # the default build has a negative share
+    for before, after in zip(terms, terms[1:]):
+        assert not (before == "+" and after.startswith("−")), terms
+        assert before == "+" or after == "+" or after.startswith("−"), terms  # every two terms are joined
+
+
+@pytest.mark.xdist_group("multi-head")
+def test_one_heads_values_and_output_keep_one_size():
+    """Step 7's value and output cells are wide enough that no number ("−0.46" beside "0.57") is shrunk."""
+    scene = built_scene("multi-head")
+    for source in ("v_heads[0]", "head_outputs[0]"):
+        shown = next(s for s in scene.shown if s.source == source)
+        sizes = {round(text.font_size, 6) for text in shown.texts}
+        assert sizes == {round(scene.theme.small_size, 6)}, (source, sizes)
+        assert any(text.original_text.startswith("−") for text in shown.texts)
+
+
+def test_the_reshape_is_said_as_it_is_done(heads):
+    """ "Reshaped to (6, 8, 2), then heads first: (8, 6, 2)": the split heads are Q reshaped, then transposed."""
+    t = heads
+    seq, d_model = t.q.shape
+    assert t.q_heads.shape == (t.n_heads, seq, t.d_head)
+    np.testing.assert_array_equal(t.q_heads, t.q.reshape(seq, t.n_heads, t.d_head).transpose(1, 0, 2))
+
+
+@pytest.mark.xdist_group("multi-head")
+def test_the_shown_row_of_cat_averages_the_shown_values():
+    """Step 7, read off the screen: the row of "cat" (weights, 2 decimals) times the values gives its output row."""
+    scene = built_scene("multi-head")
+    read = {s.source: np.array([parse_number(text.original_text) for text in s.texts]) for s in scene.shown}
+    focus = 1
+    weights = read[f"weights[0, {focus}]"]
+    values = read["v_heads[0]"].reshape(len(weights), -1)
+    output = read["head_outputs[0]"].reshape(len(weights), -1)[focus]
+    assert weights.sum() == pytest.approx(1, abs=len(weights) * 0.005)
+    # Each shown number is off by at most half its last digit: bound the error of the product of rounded numbers.
+    bound = 0.005 * np.abs(values).sum(axis=0) + 0.005 * (np.abs(weights).sum() + len(weights) * 0.005) + 0.005
+    assert (np.abs(weights @ values - output) <= bound + 1e-9).all(), (weights @ values, output)

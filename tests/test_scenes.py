@@ -371,7 +371,12 @@ def test_multi_head_names_no_internal_video_and_cites_trained_heads():
     scene = built_scene("multi-head")
     lines = [line.text for step in scene.steps for line in step.lines]
     assert not any("trained-heads" in line or "next layer" in line for line in lines)
-    assert any("layer norm" in line and "feed-forward" in line for line in lines)
+    # What follows the attention is said without skipping it: the output is added back to the input. The
+    # feed-forward layers are named only where a table row shows their size (never told without a picture).
+    assert any("added back" in line for line in lines)
+    feed_forward = [step.name for step in scene.steps for line in step.lines if "feed-forward" in line.text]
+    assert feed_forward and set(feed_forward) == {"whole-models"}
+    assert any("feed-forward" in text for text in scene.recording.texts["whole-models"])
     texts = set().union(*scene.recording.texts.values())
     assert any("Clark et al. 2019" in text for text in texts)
     # The seed was picked for its look: said on screen and aloud alike, never as a bare number.

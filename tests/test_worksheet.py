@@ -148,7 +148,7 @@ def test_multi_head_worksheet_compares_the_videos_own_model_with_gpt3(tmp_path):
     assert table_rows(page, "heads per layer") == [[heads, 96]]
     assert table_rows(page, "head dimension") == [[d_model // heads, 128]]
     projections = sum(w.size for w in (trace.w_q, trace.w_k, trace.w_v, trace.w_o))
-    assert table_rows(page, "projection matrices, one layer") == [[projections, 4 * 12_288**2]]
+    assert table_rows(page, "attention projections, one layer") == [[projections, 4 * 12_288**2]]
     assert "64" not in re.findall(r"<td>(.*?)</td>", page)  # not the course notebook's demo (d_model 64)
 
 

@@ -300,7 +300,7 @@ def multi_head_exercises(trace: MultiHeadTrace) -> list[Exercise]:
             answer=[
                 Table("head dimension", trace.scale_head_dim, 0, columns=models),
                 Table("heads in all", trace.scale_total_heads, 0, columns=models),
-                Table("projection matrices, one layer", trace.scale_layer_attention_params, 0, columns=models),
+                Table("attention projections, one layer", trace.scale_layer_attention_params, 0, columns=models),
             ],
             note="GPT-3: Brown et al. 2020, Table 2.1. Its 175 billion parameters also count the feed-forward "
             "layers and embeddings, so compare them with a whole model, not with one layer's projections.",

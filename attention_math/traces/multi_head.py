@@ -33,6 +33,7 @@ def this_video_model(d_model: int, n_heads: int) -> ModelSize:
         1,
         4 * d_model * d_model,
         "one layer: W_Q, W_K, W_V and W_O, each d_model x d_model, no biases",
+        0,  # one attention layer and nothing else: no feed-forward network, no embedding table
     )
 
 
@@ -99,6 +100,12 @@ class MultiHeadTrace(Trace):
         ``4 * d_model**2 * layers``: the same over all layers.
     scale_attention_params_billions
         The same in billions.
+    scale_feed_forward_params
+        ``2 * d_model * d_ff * layers``: the weights of every block's feed-forward network, its two
+        matrices ``(d_model, d_ff)`` and ``(d_ff, d_model)`` (biases left out); 0 for this video's model,
+        which has none. GPT-3's ``d_ff = 4 * d_model`` makes it ``8 * d_model**2 * layers``.
+    scale_feed_forward_params_billions
+        The same in billions.
     scale_total_params
         All parameters of the whole model: for GPT-3 as its paper states them (175 billion), for
         this video's model its four projections.
@@ -141,6 +148,8 @@ class MultiHeadTrace(Trace):
     scale_layer_attention_params: np.ndarray
     scale_attention_params: np.ndarray
     scale_attention_params_billions: np.ndarray
+    scale_feed_forward_params: np.ndarray
+    scale_feed_forward_params_billions: np.ndarray
     scale_total_params: np.ndarray
     scale_total_params_billions: np.ndarray
 
@@ -182,6 +191,9 @@ def multi_head_trace(
     # Four (d_model, d_model) projections per layer: W_Q, W_K, W_V, W_O.
     layer_attention_params = 4 * d.astype(np.int64) ** 2
     attention_params = layer_attention_params * layers
+    if any(m.d_ff is None for m in models):
+        raise ValueError("every compared model needs its feed-forward width d_ff stated (0 for none)")
+    feed_forward_params = 2 * d.astype(np.int64) * np.array([m.d_ff for m in models], dtype=np.int64) * layers
     if np.any(d % heads):
         raise ValueError("every compared model needs d_model divisible by its number of heads")
     seq = len(tokens)
@@ -225,6 +237,8 @@ def multi_head_trace(
         scale_layer_attention_params=layer_attention_params,
         scale_attention_params=attention_params,
         scale_attention_params_billions=attention_params / 1e9,
+        scale_feed_forward_params=feed_forward_params,
+        scale_feed_forward_params_billions=feed_forward_params / 1e9,
         scale_total_params=total,
         scale_total_params_billions=total / 1e9,
     )
