@@ -86,6 +86,18 @@ FULL_PARTS = r"\underbrace{3td^2}_{\text{project}} + \underbrace{t^2d}_{q \cdot 
 """The per-step count without the cache, each part named: FULL_FORMULA."""
 
 
+FLAT_BOTTOMED = set("1247EFHIKLMNTXZhiklmnrxz")
+"""Glyphs that sit on the baseline with a flat bottom: no descender, no overshoot of a round letter."""
+
+
+def baseline(text: Text) -> float | None:
+    """The baseline's height under ``text``: the bottom of its first flat-bottomed glyph (None if it has none)."""
+    glyphs = [c for c in text.original_text if not c.isspace()]
+    if len(glyphs) != len(text.submobjects):
+        return None
+    return next((glyph.get_bottom()[1] for c, glyph in zip(glyphs, text.submobjects) if c in FLAT_BOTTOMED), None)
+
+
 class KVCacheScene(ExplainerScene):
     name = "kv-cache"
     title = "The KV cache"
@@ -618,7 +630,18 @@ class KVCacheScene(ExplainerScene):
                 line.add(self.number(part[0], part[1], size=theme.small_size, color=theme.highlight, mono=False))
             else:
                 line.add(label(theme, part, size=theme.small_size, color=color))
-        return line.arrange(RIGHT, buff=0.15, aligned_edge=DOWN)
+        line.arrange(RIGHT, buff=0.15)
+        # On one baseline: a bottom edge jumps with descenders ("layers,"), a centre with ascenders.
+        baselines = [baseline(part) for part in line]
+        base = next(b for b in baselines if b is not None)
+        middle = label(theme, "x", size=theme.small_size)
+        middle.shift(UP * (base - middle.get_bottom()[1]))
+        for part, b in zip(line, baselines):
+            if b is None:  # a symbol alone ("=", "×"): on the middle of the lowercase letters
+                part.set_y(middle.get_y())
+            else:
+                part.shift(UP * (base - b))
+        return line
 
     def show_real_model(self, t):
         theme = self.theme
