@@ -91,11 +91,17 @@ FLAT_BOTTOMED = set("1247EFHIKLMNTXZhiklmnrxz")
 
 
 def baseline(text: Text) -> float | None:
-    """The baseline's height under ``text``: the bottom of its first flat-bottomed glyph (None if it has none)."""
-    glyphs = [c for c in text.original_text if not c.isspace()]
-    if len(glyphs) != len(text.submobjects):
-        return None
-    return next((glyph.get_bottom()[1] for c, glyph in zip(glyphs, text.submobjects) if c in FLAT_BOTTOMED), None)
+    """The baseline's height under ``text``: the bottom of its first flat-bottomed glyph, else of a round letter or
+    digit (which dips a hair below it), else None (symbols alone, such as "=")."""
+    glyphs = "".join(c for c in text.original_text if not c.isspace())
+    # A ligature ("fl" in "float32") is one glyph: only the glyphs before the first one match their characters.
+    ligatures = [glyphs.find(pair) for pair in ("ff", "fi", "fl") if pair in glyphs]
+    pairs = list(zip(glyphs[: min(ligatures, default=len(glyphs))], text.submobjects))
+    for sits in (lambda c: c in FLAT_BOTTOMED, lambda c: c.isalnum() and c not in "gjpqyQJ"):
+        bottom = next((glyph.get_bottom()[1] for c, glyph in pairs if sits(c)), None)
+        if bottom is not None:
+            return bottom
+    return None
 
 
 class KVCacheScene(ExplainerScene):

@@ -105,7 +105,7 @@ class KVCacheTrace(Trace):
     gqa_shrink
         ``gqa_separate_numbers / gqa_shared_numbers``: how many times smaller the shared cache is.
     source
-        What the numbers are: the head, its random weights, the cache.
+        What the numbers are: the head, its random weights, the cache, and where the embeddings come from.
     embeddings_source
         Where the embeddings come from (the example's ``source``), said on screen for a teacher's sentence.
     """
@@ -239,6 +239,6 @@ def kv_cache_trace(
         gqa_separate_numbers=2 * n * GQA_QUERY_HEADS * d,
         gqa_shared_numbers=2 * n * GQA_KV_HEADS * d,
         gqa_shrink=GQA_QUERY_HEADS / GQA_KV_HEADS,
-        source=f"one attention head with random projections ({seeded}), generating with a key/value cache",
+        source=f"one attention head with random projections ({seeded}), generating with a key/value cache; {example.source}",
         embeddings_source=example.source,
     )
