@@ -63,8 +63,8 @@ TOTALS_HEADER_Y = 1.9
 """The height of the totals table's header."""
 TOTALS_FIRST_ROW_Y, TOTALS_ROW_STEP = 1.0, 0.85
 """The height of the totals table's first row, and from one row to the next."""
-BOX_SIDE_ROOM = 0.15
-"""Room between the box around the largest weight's row and the token's name at its left."""
+MIDDLE_NAMED = 4
+"""The most tokens between the first and the last step named in one line (more are counted instead)."""
 TAKEAWAY_AT = DOWN * 0.2
 """Where the takeaway's lines are centred."""
 
@@ -162,11 +162,11 @@ class KVCacheScene(ExplainerScene):
             self.say("Each new token, outlined, attends to itself and to every token before it.")
             arrows = highlight = VGroup()
             for i in range(n):
-                self.play(FadeIn(row[i], shift=LEFT * 0.2), FadeOut(arrows), FadeOut(highlight), run_time=0.5)
+                self.play(FadeIn(row[i], shift=LEFT * 0.2), FadeOut(arrows), FadeOut(highlight), run_time=0.4)
                 arrows = VGroup(*[self.attend_arrow(row, i, j, column) for j in range(i)])
                 # The outline stays with the arrows: the token attends to itself as well as to the ones before it.
                 highlight = row[i][0].copy().set_stroke(theme.query, width=4)
-                self.play(FadeIn(arrows), FadeIn(highlight), run_time=0.6)
+                self.play(FadeIn(arrows), FadeIn(highlight), run_time=0.5)
                 if i == min(2, n - 1):
                     self.say("Never to a token after it: that one does not exist yet.")
             self.say("Each step makes the new token's query, key and value from its embedding.")
@@ -346,25 +346,28 @@ class KVCacheScene(ExplainerScene):
                 # The steps between the first and the last: each one's query row (named) and its new cache rows,
                 # under one line; their scores and weights are left out (the last step shows them again).
                 middle = [f"“{token}”" for token in t.tokens[1:last]]
-                words = middle[0] if len(middle) == 1 else ", ".join(middle[:-1]) + " and " + middle[-1]
+                if len(middle) > MIDDLE_NAMED:  # long sentences: a count, not a line too long to read in time
+                    words = f"the next {len(middle)} tokens"
+                else:
+                    words = middle[0] if len(middle) == 1 else ", ".join(middle[:-1]) + " and " + middle[-1]
                 self.say(f"Then {words}: each adds one key row and one value row; nothing cached is computed again.")
                 self.play(FadeOut(scores), FadeOut(weights), FadeOut(out), FadeOut(out_name), run_time=0.5)
                 for step in range(1, last):
                     new_q = self.query_row(step, k)
                     new_name = self.q_name(t, step).next_to(new_q, UP, buff=0.1)
-                    self.play(ReplacementTransform(q, new_q), ReplacementTransform(q_name, new_name), run_time=0.6)
-                    self.add_cache_row(k, v, step)
+                    self.play(ReplacementTransform(q, new_q), ReplacementTransform(q_name, new_name), run_time=0.5)
+                    self.add_cache_row(k, v, step, run_time=0.5)
                     q, q_name = new_q, new_name
                 scores = weights = out = out_name = None
             self.cache = (k, v, q, q_name, out, out_name, scores, weights)
 
-    def add_cache_row(self, k, v, step: int) -> None:
+    def add_cache_row(self, k, v, step: int, run_time: float = 0.6) -> None:
         """Step ``step``'s key and value rows join the caches, with the token's name."""
         self.play(
             FadeIn(k.row_labels[step]),
             FadeIn(k.row(step), shift=DOWN * 0.2),
             FadeIn(v.row(step), shift=DOWN * 0.2),
-            run_time=0.6,
+            run_time=run_time,
         )
 
     def show_last_step(self, t):
@@ -391,10 +394,8 @@ class KVCacheScene(ExplainerScene):
                 "the matrices are random, so that means nothing."
             )
             self.play(ReplacementTransform(new_scores.copy(), new_weights), run_time=1.0)
-            picked = VGroup(new_weights.cells[top], k.row_labels[top], v.row(top))
-            # Clear of the name on its left; only as tall as the row, so it covers no neighbouring row.
-            box = SurroundingRectangle(picked, color=theme.highlight, buff=0.04)
-            box.stretch_to_fit_width(picked.width + 2 * BOX_SIDE_ROOM)
+            # The key, weight and value of one token, its name left outside (a box around the name touched it).
+            box = SurroundingRectangle(VGroup(k.row(top), new_weights.cells[top], v.row(top)), color=theme.highlight, buff=0.04)
             self.play(FadeIn(box), run_time=0.6)
             self.say("The output is the weighted sum of the cached values.")
             self.play(
@@ -433,7 +434,7 @@ class KVCacheScene(ExplainerScene):
 
             self.say("Is the cache exact? Here is every step's output, with the cache.")
             self.play(FadeIn(heading), FadeIn(titles[0]), FadeIn(cached), run_time=1.2)
-            self.say("Now recompute full causal attention from scratch at each step, keeping its last row.")
+            self.say("Now recompute full causal attention at each step, keeping its last row.")
             self.play(FadeIn(titles[1]), FadeIn(equals), FadeIn(full), run_time=1.2)
             if t.difference_decimals:
                 shown = format_number(t.max_difference, t.difference_decimals)
@@ -447,10 +448,7 @@ class KVCacheScene(ExplainerScene):
             else:
                 self.say("Every output matches, digit for digit: no difference at all.")
             self.play(Write(verdict))
-            self.say(
-                "Why the same? Under the causal mask no token looks at a later one, so a key or value, once written, never changes."
-            )
-            self.wait(0.5)
+            self.say("Why the same? No token looks at a later one, so a key or value, once written, never changes.")
 
     def difference_line(self, t) -> VGroup:
         """The largest difference between the cached and the recomputed outputs, in words and as a number."""
@@ -724,7 +722,7 @@ class KVCacheScene(ExplainerScene):
             VGroup(real, gqa).arrange(DOWN, buff=0.7, aligned_edge=LEFT).move_to(TAKEAWAY_AT)
 
             self.say(
-                f"A real model caches keys and values in every layer, for every head: {t.real_model} has "
+                f"A real model keeps a cache in every head of every layer: {t.real_model} has "
                 f"{t.real_layers} layers of {t.real_heads} heads."
             )
             self.play(FadeIn(heading), FadeIn(real[:2], shift=UP * 0.2), run_time=0.8)
