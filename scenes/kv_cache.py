@@ -456,11 +456,10 @@ class KVCacheScene(ExplainerScene):
         words = dict(size=theme.small_size, color=theme.highlight)
         if not t.difference_decimals:
             return label(theme, "no difference at all, in any digit", **words)
-        return VGroup(
-            label(theme, "largest difference:", **words),
-            self.number("max_difference", t.difference_decimals, mono=False, **words),
-            label(theme, "(the computer's rounding)", **words),
-        ).arrange(RIGHT, buff=0.15)
+        return self.words_and_numbers(
+            ("largest difference:", ("max_difference", t.difference_decimals), "(the computer's rounding)"),
+            color=theme.highlight,
+        )
 
     # --- 5-7. counting the work ------------------------------------------------------
 

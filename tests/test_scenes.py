@@ -675,3 +675,20 @@ def test_kv_cache_says_how_its_numbers_were_made_and_what_its_counts_count():
     # The worksheet prints whole totals, and the ratio as the scene shows it.
     totals = {table.caption: table for exercise in kv_cache_exercises(t) for table in exercise.answer}
     assert totals["totals"].decimals == 0 and totals["ratio"].decimals == 2
+
+
+@pytest.mark.xdist_group("kv-cache")
+def test_kv_cache_lines_of_words_and_numbers_sit_on_one_baseline():
+    """The review saw GPT-2 small's line jump between words and numbers: every part now sits on the same baseline."""
+    from scenes.kv_cache import baseline
+
+    scene = built_scene("kv-cache")
+    shown = len(scene.shown)
+    try:
+        line = scene.words_and_numbers(("layers, each", ("real_heads", 0), "MiB in float32", ("real_cache_numbers", 0), "="))
+    finally:
+        del scene.shown[shown:]  # built only to measure, never on screen
+    bases = [baseline(part) for part in line]
+    assert bases[-1] is None  # "=" alone: set on the middle of the letters instead
+    assert max(bases[:-1]) - min(bases[:-1]) < 0.005
+    assert line[0].get_bottom()[1] < bases[0] - 0.02  # "layers," dips below its baseline: bottoms would not line up
