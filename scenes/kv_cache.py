@@ -63,11 +63,45 @@ TOTALS_HEADER_Y = 1.9
 """The height of the totals table's header."""
 TOTALS_FIRST_ROW_Y, TOTALS_ROW_STEP = 1.0, 0.85
 """The height of the totals table's first row, and from one row to the next."""
+MIDDLE_NAMED = 4
+"""The most tokens between the first and the last step named in one line (more are counted instead)."""
 TAKEAWAY_AT = DOWN * 0.2
 """Where the takeaway's lines are centred."""
 
+ORDINALS = {
+    n: word
+    for n, word in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+        "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split(),
+        start=1,
+    )
+}
+"""The decimal place of a difference, said as a word ("the sixteenth decimal place")."""
+
 CACHED_FORMULA = r"3d^2 + 2td"
 FULL_FORMULA = r"3td^2 + 2t^2d"
+CACHED_PARTS = r"\underbrace{3d^2}_{\text{project}} + \underbrace{td}_{q \cdot k} + \underbrace{td}_{\text{mix}}"
+"""The per-step count with the cache, each part named: the formula the takeaway shows as CACHED_FORMULA."""
+FULL_PARTS = r"\underbrace{3td^2}_{\text{project}} + \underbrace{t^2d}_{q \cdot k} + \underbrace{t^2d}_{\text{mix}}"
+"""The per-step count without the cache, each part named: FULL_FORMULA."""
+
+
+FLAT_BOTTOMED = set("1247EFHIKLMNTXZhiklmnrxz")
+"""Glyphs that sit on the baseline with a flat bottom: no descender, no overshoot of a round letter."""
+
+
+def baseline(text: Text) -> float | None:
+    """The baseline's height under ``text``: the bottom of its first flat-bottomed glyph, else of a round letter or
+    digit (which dips a hair below it), else None (symbols alone, such as "=")."""
+    glyphs = "".join(c for c in text.original_text if not c.isspace())
+    # A ligature ("fl" in "float32") is one glyph: only the glyphs before the first one match their characters.
+    ligatures = [glyphs.find(pair) for pair in ("ff", "fi", "fl") if pair in glyphs]
+    pairs = list(zip(glyphs[: min(ligatures, default=len(glyphs))], text.submobjects))
+    for sits in (lambda c: c in FLAT_BOTTOMED, lambda c: c.isalnum() and c not in "gjpqyQJ"):
+        bottom = next((glyph.get_bottom()[1] for c, glyph in pairs if sits(c)), None)
+        if bottom is not None:
+            return bottom
+    return None
 
 
 class KVCacheScene(ExplainerScene):
@@ -98,6 +132,7 @@ class KVCacheScene(ExplainerScene):
         self.show_totals(t)
         self.show_longer_texts(t)
         self.show_takeaway(t)
+        self.show_real_model(t)
 
     # --- 1. one token at a time ---------------------------------------------------
 
@@ -106,10 +141,13 @@ class KVCacheScene(ExplainerScene):
         n = len(t.tokens)
         with self.step("one-token-at-a-time", "Generating one token at a time"):
             heading = self.generation_heading()
-            note = None
-            if t.tokens != THE_CAT_SAT.tokens:
-                # A teacher's sentence: say where its embeddings come from, at the bottom of the frame.
-                note = self.note_lines(tuple(textwrap.wrap(t.embeddings_source, 64)))
+            seeded = "a fixed random seed" if t.seed == DEFAULT_SEED else f"random seed {t.seed}"
+            # Where every number of the scene comes from, on screen: the embeddings and the three matrices.
+            if t.tokens == THE_CAT_SAT.tokens:
+                embeddings = ("Embeddings made up by hand, not trained (“The” and “the” share one);",)
+            else:
+                embeddings = tuple(textwrap.wrap(t.embeddings_source, 64))
+            note = self.note_lines((*embeddings, f"W_Q, W_K, W_V random ({seeded}): the numbers mean nothing."))
             row, column = self.token_row(t, heading, note)
             projections = self.projections_block(column)
             if column:
@@ -121,25 +159,22 @@ class KVCacheScene(ExplainerScene):
 
             self.say("A model like GPT writes text one token at a time.")
             self.play(FadeIn(heading))
-            self.say("Each new token attends to itself and to every token before it.")
-            arrows = VGroup()
+            self.say("Each new token, outlined, attends to itself and to every token before it.")
+            arrows = highlight = VGroup()
             for i in range(n):
-                self.play(FadeIn(row[i], shift=LEFT * 0.2), FadeOut(arrows), run_time=0.5)
+                self.play(FadeIn(row[i], shift=LEFT * 0.2), FadeOut(arrows), FadeOut(highlight), run_time=0.4)
                 arrows = VGroup(*[self.attend_arrow(row, i, j, column) for j in range(i)])
+                # The outline stays with the arrows: the token attends to itself as well as to the ones before it.
                 highlight = row[i][0].copy().set_stroke(theme.query, width=4)
-                self.play(FadeIn(arrows), FadeIn(highlight), run_time=0.6)
-                self.remove(highlight)
+                self.play(FadeIn(arrows), FadeIn(highlight), run_time=0.5)
                 if i == min(2, n - 1):
                     self.say("Never to a token after it: that one does not exist yet.")
             self.say("Each step makes the new token's query, key and value from its embedding.")
             self.play(Write(projections[0]), run_time=1.2)
             self.say(f"Each is a row of d = {t.d} numbers: one attention head, {t.d} wide.")
             self.play(FadeIn(projections[1:]))
-            if note is not None:
-                self.say(
-                    "Embeddings: hand-made ones for the words of “The cat sat on the mat”, seeded random numbers for any other."
-                )
-                self.play(FadeIn(note))
+            self.say("Made-up embeddings, random matrices: no pattern here means anything.")
+            self.play(FadeIn(note))
 
     def token_row(self, t, heading: Text, note: VGroup | None) -> tuple[VGroup, bool]:
         """The words in a row, or in a column left when a row would be too small to read (long words)."""
@@ -273,6 +308,11 @@ class KVCacheScene(ExplainerScene):
             self.column(f"weights[{step}, :{rows}]", rows, self.weight_x, k),
         )
 
+    def q_name(self, t, step: int) -> Text:
+        """ "new q: “word”": which token the query row on screen belongs to."""
+        names, _ = self.row_names(t)
+        return label(self.theme, f"new q: “{names[step]}”", size=self.theme.small_size, color=self.theme.query)
+
     def show_cache(self, t):
         theme = self.theme
         last = len(t.tokens) - 1
@@ -281,73 +321,86 @@ class KVCacheScene(ExplainerScene):
             heading = self.heading("Keys and values are cached")
             width = self.width_note()
             k, v, titles = self.cache_layout(t)
-            q_name = label(theme, "new q", size=theme.small_size, color=theme.query)
             out_name = label(theme, "output", size=theme.small_size)
 
             self.say("At each step only the new token is projected.")
             self.play(FadeIn(heading), FadeIn(width), FadeIn(titles))
-            q = out = scores = weights = None
-            for step in range(last):
-                new_q, new_out, new_scores, new_weights = self.step_parts(step, k, v)
-                if q is None:
-                    q_name.next_to(new_q, UP, buff=0.1)
-                    out_name.next_to(new_out, UP, buff=0.1)
-                    self.say("One query row, one key row and one value row.")
-                    self.play(FadeIn(q_name), FadeIn(new_q), run_time=0.6)
-                    self.say("The key and value are appended to the caches: one row more per step.")
+            # Step 0 in full: its query row, its key and value joining the caches, the score, weight and output.
+            q, out, scores, weights = self.step_parts(0, k, v)
+            q_name = self.q_name(t, 0).next_to(q, UP, buff=0.1)
+            out_name.next_to(out, UP, buff=0.1)
+            self.say("One query row, one key row and one value row.")
+            self.play(FadeIn(q_name), FadeIn(q), run_time=0.6)
+            self.say("The key and value are appended to the caches: one row more per step.")
+            self.add_cache_row(k, v, 0)
+            self.say(
+                f"The query is scored against every cached key; d is {t.d}, so each score is divided by its square root, "
+                f"{format_number(t.scale, 0)}."
+            )
+            self.play(FadeIn(scores), run_time=0.4)
+            self.say("Softmax turns the scores into attention weights.")
+            self.play(ReplacementTransform(scores.copy(), weights), run_time=0.5)
+            self.say("The weights mix the cached values into the step's output.")
+            self.play(FadeIn(out, shift=DOWN * 0.2), FadeIn(out_name), run_time=0.5)
+            if last > 1:
+                # The steps between the first and the last: each one's query row (named) and its new cache rows,
+                # under one line; their scores and weights are left out (the last step shows them again).
+                middle = [f"“{token}”" for token in t.tokens[1:last]]
+                if len(middle) > MIDDLE_NAMED:  # long sentences: a count, not a line too long to read in time
+                    words = f"the next {len(middle)} tokens"
                 else:
-                    self.play(ReplacementTransform(q, new_q), FadeOut(scores), FadeOut(weights), FadeOut(out), run_time=0.6)
-                self.play(
-                    FadeIn(k.row_labels[step]),
-                    FadeIn(k.row(step), shift=DOWN * 0.2),
-                    FadeIn(v.row(step), shift=DOWN * 0.2),
-                    run_time=0.6,
-                )
-                if step == 0:
-                    self.say(
-                        f"The query is scored against every cached key; d is {t.d}, so each score is divided by its square root, "
-                        f"{format_number(t.scale, 0)}."
-                    )
-                self.play(FadeIn(new_scores), run_time=0.4)
-                if step == 0:
-                    self.say("Softmax turns the scores into attention weights.")
-                self.play(ReplacementTransform(new_scores.copy(), new_weights), run_time=0.5)
-                if step == 0:
-                    self.say("The weights mix the cached values into the step's output.")
-                self.play(FadeIn(new_out, shift=DOWN * 0.2), FadeIn(out_name), run_time=0.5)
-                if step == 0 and last > 1:
-                    self.say("Step after step, the caches grow; nothing in them is computed again.")
-                q, out, scores, weights = new_q, new_out, new_scores, new_weights
-            self.cache = (k, v, q, out, scores, weights)
+                    words = middle[0] if len(middle) == 1 else ", ".join(middle[:-1]) + " and " + middle[-1]
+                self.say(f"Then {words}: each adds one key row and one value row; nothing cached is computed again.")
+                self.play(FadeOut(scores), FadeOut(weights), FadeOut(out), FadeOut(out_name), run_time=0.5)
+                for step in range(1, last):
+                    new_q = self.query_row(step, k)
+                    new_name = self.q_name(t, step).next_to(new_q, UP, buff=0.1)
+                    self.play(ReplacementTransform(q, new_q), ReplacementTransform(q_name, new_name), run_time=0.5)
+                    self.add_cache_row(k, v, step, run_time=0.5)
+                    q, q_name = new_q, new_name
+                scores = weights = out = out_name = None
+            self.cache = (k, v, q, q_name, out, out_name, scores, weights)
+
+    def add_cache_row(self, k, v, step: int, run_time: float = 0.6) -> None:
+        """Step ``step``'s key and value rows join the caches, with the token's name."""
+        self.play(
+            FadeIn(k.row_labels[step]),
+            FadeIn(k.row(step), shift=DOWN * 0.2),
+            FadeIn(v.row(step), shift=DOWN * 0.2),
+            run_time=run_time,
+        )
 
     def show_last_step(self, t):
         theme = self.theme
         n = len(t.tokens)
         last = n - 1
-        k, v, q, out, scores, weights = self.cache
+        k, v, q, q_name, out, out_name, scores, weights = self.cache
         top = int(t.weights[last].argmax())
         with self.step("one-new-row", "The last step: one new row"):
             new_q, new_out, new_scores, new_weights = self.step_parts(last, k, v)
+            new_name = self.q_name(t, last).next_to(new_q, UP, buff=0.1)
+            if out_name is None:
+                out_name = label(theme, "output", size=theme.small_size).next_to(new_out, UP, buff=0.1)
+            leaving = [FadeOut(m) for m in (scores, weights, out) if m is not None]
 
             self.say(f"The last step, “{t.tokens[last]}”: its key and value join the caches.")
-            self.play(ReplacementTransform(q, new_q), FadeOut(scores), FadeOut(weights), FadeOut(out), run_time=0.8)
-            self.play(
-                FadeIn(k.row_labels[last]),
-                FadeIn(k.row(last), shift=DOWN * 0.2),
-                FadeIn(v.row(last), shift=DOWN * 0.2),
-                run_time=0.8,
-            )
+            self.play(ReplacementTransform(q, new_q), ReplacementTransform(q_name, new_name), *leaving, run_time=0.8)
+            self.add_cache_row(k, v, last)
             self.say(f"Its one query row meets {'both' if n == 2 else f'all {n}'} cached keys.")
             self.play(Indicate(new_q, color=theme.query, scale_factor=1.05), run_time=0.8)
             self.play(ReplacementTransform(k.cells.copy(), new_scores.cells), FadeIn(new_scores.numbers), run_time=1.2)
-            self.say(f"Softmax gives the largest weight, {format_number(t.weights[last, top], 2)}, to “{t.tokens[top]}”.")
-            self.play(ReplacementTransform(new_scores.copy(), new_weights), run_time=1.0)
-            box = SurroundingRectangle(
-                VGroup(new_weights.cells[top], k.row_labels[top], v.row(top)), color=theme.highlight, buff=0.04
+            self.say(
+                f"Softmax gives the largest weight, {format_number(t.weights[last, top], 2)}, to “{t.tokens[top]}”; "
+                "the matrices are random, so that means nothing."
             )
+            self.play(ReplacementTransform(new_scores.copy(), new_weights), run_time=1.0)
+            # The key, weight and value of one token, its name left outside (a box around the name touched it).
+            box = SurroundingRectangle(VGroup(k.row(top), new_weights.cells[top], v.row(top)), color=theme.highlight, buff=0.04)
             self.play(FadeIn(box), run_time=0.6)
             self.say("The output is the weighted sum of the cached values.")
-            self.play(ReplacementTransform(v.cells.copy(), new_out.cells), FadeIn(new_out.numbers), run_time=1.2)
+            self.play(
+                FadeIn(out_name), ReplacementTransform(v.cells.copy(), new_out.cells), FadeIn(new_out.numbers), run_time=1.2
+            )
 
     # --- 4. the same as recomputing ------------------------------------------------
 
@@ -377,25 +430,36 @@ class KVCacheScene(ExplainerScene):
                 ),
             )
             titles[0].align_to(titles[1], DOWN)
-            verdict = label(
-                theme,
-                f"np.allclose(cached, recomputed) → {t.outputs_match}",
-                size=theme.small_size,
-                mono=True,
-                color=theme.highlight,
-            )
-            verdict.next_to(VGroup(cached, full), DOWN, buff=0.45)
+            verdict = self.difference_line(t).next_to(VGroup(cached, full), DOWN, buff=0.45)
 
             self.say("Is the cache exact? Here is every step's output, with the cache.")
             self.play(FadeIn(heading), FadeIn(titles[0]), FadeIn(cached), run_time=1.2)
-            self.say("Now recompute full causal attention from scratch at each step, keeping its last row.")
+            self.say("Now recompute full causal attention at each step, keeping its last row.")
             self.play(FadeIn(titles[1]), FadeIn(equals), FadeIn(full), run_time=1.2)
-            self.say(f"Every output matches: numpy's allclose says {t.outputs_match}.")
+            if t.difference_decimals:
+                shown = format_number(t.max_difference, t.difference_decimals)
+                digit = shown[-1]
+                place = ORDINALS.get(t.difference_decimals, f"{t.difference_decimals}th")
+                self.say(
+                    f"Every output matches; the largest difference, {shown}, is rounding.",
+                    spoken=f"Every output matches: the largest difference is a {digit} in the {place} decimal place, "
+                    "only the computer's rounding.",
+                )
+            else:
+                self.say("Every output matches, digit for digit: no difference at all.")
             self.play(Write(verdict))
-            self.say(
-                "Why exact? Under the causal mask no token looks at a later one, so a key or value, once written, never changes."
-            )
-            self.wait(0.5)
+            self.say("Why the same? No token looks at a later one, so a key or value, once written, never changes.")
+
+    def difference_line(self, t) -> VGroup:
+        """The largest difference between the cached and the recomputed outputs, in words and as a number."""
+        theme = self.theme
+        words = dict(size=theme.small_size, color=theme.highlight)
+        if not t.difference_decimals:
+            return label(theme, "no difference at all, in any digit", **words)
+        return self.words_and_numbers(
+            ("largest difference:", ("max_difference", t.difference_decimals), "(the computer's rounding)"),
+            color=theme.highlight,
+        )
 
     # --- 5-7. counting the work ------------------------------------------------------
 
@@ -404,10 +468,10 @@ class KVCacheScene(ExplainerScene):
         n = len(t.tokens)
         with self.step("count-multiply-adds", "Multiply-adds per step"):
             self.clear()
-            heading = self.heading("Multiply-adds per step")
+            heading = self.heading("Multiply-adds per step, one head")
             width = self.width_note()
-            cached_formula = formula(theme, r"\text{with cache: }", CACHED_FORMULA)
-            full_formula = formula(theme, r"\text{without: }", FULL_FORMULA)
+            cached_formula = formula(theme, r"\text{with cache: }", CACHED_PARTS)
+            full_formula = formula(theme, r"\text{without: }", FULL_PARTS)
             cached_formula[1].set_color(theme.key)
             full_formula[1].set_color(theme.query)
             VGroup(cached_formula, full_formula).arrange(RIGHT, buff=1.0).move_to(FORMULAS_AT)
@@ -426,7 +490,7 @@ class KVCacheScene(ExplainerScene):
             for name, row in zip(names, (steps, cached, full)):
                 name.next_to(row, LEFT, buff=0.3)
 
-            self.say(f"Count the multiply-adds at step t: t tokens so far, width d = {t.d}.")
+            self.say(f"Count this one head's multiply-adds at step t: t tokens so far, width d = {t.d}.")
             self.play(FadeIn(heading), FadeIn(width), FadeIn(names[0]), FadeIn(steps))
             self.say(
                 "With the cache: project one token, 3d², score one row, td, mix the values, td.",
@@ -472,7 +536,10 @@ class KVCacheScene(ExplainerScene):
                 ReplacementTransform(full.numbers.copy(), totals[1]),
                 run_time=1.5,
             )
-            self.say(f"Recomputing costs {format_number(t.saving_ratio, 2)} times as much, and the gap grows with the text.")
+            self.say(
+                f"For this head, recomputing costs {format_number(t.saving_ratio, 2)} times as much, "
+                "and the gap grows with the text."
+            )
             self.play(FadeIn(ratio, shift=UP * 0.2))
 
     def show_longer_texts(self, t):
@@ -480,7 +547,13 @@ class KVCacheScene(ExplainerScene):
         n = len(t.tokens)
         with self.step("longer-texts", "Longer texts: the gap widens"):
             self.clear()
-            heading = self.heading("Total multiply-adds to generate n tokens")
+            heading = self.heading("One head's multiply-adds for n tokens")
+            note = self.note_lines(
+                (
+                    f"Counted: one attention head of one layer, d = {t.d}: projections, scores q · k, mixing.",
+                    "A real model does this in every head and layer, plus a feed-forward layer.",
+                )
+            )
             width = self.width_note()
             header = VGroup(
                 label(theme, "tokens n", color=theme.muted),
@@ -507,11 +580,11 @@ class KVCacheScene(ExplainerScene):
                 rows.append(row)
 
             self.say(f"For longer texts, with the same d = {t.d}, the gap widens fast.")
-            self.play(FadeIn(heading), FadeIn(width), FadeIn(header))
+            self.play(FadeIn(heading), FadeIn(width), FadeIn(header), FadeIn(note))
             for row in rows:
                 self.play(FadeIn(row, shift=UP * 0.15), run_time=0.7)
             self.say(
-                f"At {format_number(t.long_lengths[-1], 0)} tokens, recomputing costs "
+                f"At {format_number(t.long_lengths[-1], 0)} tokens, recomputing costs this head "
                 f"{format_number(t.long_ratios[-1], 0)} times the work of the cache."
             )
             self.play(Indicate(rows[-1][3], color=theme.highlight))
@@ -528,7 +601,6 @@ class KVCacheScene(ExplainerScene):
         with self.step("takeaway", "The KV cache: memory for compute"):
             self.clear()
             heading = self.heading("The KV cache")
-            small = theme.small_size
             work = VGroup(
                 VGroup(label(theme, "per step with the cache:", color=theme.key), formula(theme, CACHED_FORMULA)).arrange(
                     RIGHT, buff=0.3
@@ -543,27 +615,7 @@ class KVCacheScene(ExplainerScene):
                 self.number("cache_floats", 0, size=theme.body_size),
                 label(theme, "numbers", color=theme.muted),
             ).arrange(RIGHT, buff=0.2)
-            real = VGroup(
-                VGroup(
-                    label(theme, f"{t.real_model}: 2 ×", size=small),
-                    self.number("real_layers", 0, size=small),
-                    label(theme, "layers ×", size=small),
-                    self.number("real_d_model", 0, size=small),
-                    label(theme, "wide =", size=small),
-                    self.number("real_numbers_per_token", 0, size=small, color=theme.highlight),
-                    label(theme, "numbers per token", size=small),
-                ).arrange(RIGHT, buff=0.15),
-                VGroup(
-                    label(theme, "at its", size=small),
-                    self.number("real_context", 0, size=small),
-                    label(theme, "tokens:", size=small),
-                    self.number("real_cache_numbers", 0, size=small, color=theme.highlight),
-                    label(theme, "numbers,", size=small),
-                    self.number("real_cache_mib", 0, size=small, color=theme.highlight),
-                    label(theme, "MiB in float32", size=small),
-                ).arrange(RIGHT, buff=0.15),
-            ).arrange(DOWN, buff=0.25, aligned_edge=LEFT)
-            VGroup(work, memory, real).arrange(DOWN, buff=0.55, aligned_edge=LEFT).move_to(TAKEAWAY_AT)
+            VGroup(work, memory).arrange(DOWN, buff=0.7, aligned_edge=LEFT).move_to(TAKEAWAY_AT)
 
             self.say("The KV cache trades memory for compute.")
             self.play(FadeIn(heading))
@@ -571,12 +623,116 @@ class KVCacheScene(ExplainerScene):
             self.play(FadeIn(work, shift=UP * 0.2), run_time=0.8)
             self.say(f"In exchange it keeps every key and value: {format_number(t.cache_floats, 0)} numbers here.")
             self.play(FadeIn(memory, shift=UP * 0.2), run_time=0.8)
-            self.say("A real model keeps a K and a V cache in every layer, for every head.")
-            self.play(FadeIn(real[0], shift=UP * 0.2), run_time=0.8)
+
+    def words_and_numbers(self, parts, color: str | None = None) -> VGroup:
+        """One line of words and trace numbers in the same face and size: a part is text or ``(path, decimals)``."""
+        theme = self.theme
+        line = VGroup()
+        for part in parts:
+            if isinstance(part, tuple):
+                line.add(self.number(part[0], part[1], size=theme.small_size, color=theme.highlight, mono=False))
+            else:
+                line.add(label(theme, part, size=theme.small_size, color=color))
+        line.arrange(RIGHT, buff=0.15)
+        # On one baseline: a bottom edge jumps with descenders ("layers,"), a centre with ascenders.
+        baselines = [baseline(part) for part in line]
+        base = next(b for b in baselines if b is not None)
+        middle = label(theme, "x", size=theme.small_size)
+        middle.shift(UP * (base - middle.get_bottom()[1]))
+        for part, b in zip(line, baselines):
+            if b is None:  # a symbol alone ("=", "×"): on the middle of the lowercase letters
+                part.set_y(middle.get_y())
+            else:
+                part.shift(UP * (base - b))
+        return line
+
+    def show_real_model(self, t):
+        theme = self.theme
+        n = len(t.tokens)
+        with self.step("real-model", "A real model's cache"):
+            self.clear()
+            heading = self.heading("A real model's cache")
+            real = VGroup(
+                self.words_and_numbers(
+                    (
+                        f"{t.real_model}:",
+                        ("real_layers", 0),
+                        "layers, each",
+                        ("real_heads", 0),
+                        "heads ×",
+                        ("real_head_size", 0),
+                        "=",
+                        ("real_d_model", 0),
+                        "wide",
+                    )
+                ),
+                self.words_and_numbers(
+                    (
+                        "a key and a value per layer: 2 ×",
+                        ("real_layers", 0),
+                        "×",
+                        ("real_d_model", 0),
+                        "=",
+                        ("real_numbers_per_token", 0),
+                        "numbers per token",
+                    )
+                ),
+                self.words_and_numbers(
+                    (
+                        "at its",
+                        ("real_context", 0),
+                        "tokens:",
+                        ("real_cache_numbers", 0),
+                        "numbers,",
+                        ("real_cache_mib", 0),
+                        "MiB in float32",
+                    )
+                ),
+            ).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
+            gqa = VGroup(
+                self.words_and_numbers(
+                    (
+                        "Grouped-query attention:",
+                        ("gqa_query_heads", 0),
+                        "query heads,",
+                        ("d", 0),
+                        "wide, over",
+                        (f"step_tokens[{n - 1}]", 0),
+                        "tokens:",
+                    ),
+                    color=theme.muted,
+                ),
+                self.words_and_numbers(
+                    ("each with its own key and value head:", ("gqa_separate_numbers", 0), "numbers"), color=theme.key
+                ),
+                self.words_and_numbers(
+                    (
+                        "sharing",
+                        ("gqa_kv_heads", 0),
+                        "key and value heads:",
+                        ("gqa_shared_numbers", 0),
+                        "numbers,",
+                        ("gqa_shrink", 0),
+                        "times fewer",
+                    ),
+                    color=theme.value,
+                ),
+            ).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
+            VGroup(real, gqa).arrange(DOWN, buff=0.7, aligned_edge=LEFT).move_to(TAKEAWAY_AT)
+
             self.say(
-                f"{t.real_model}, at its {format_number(t.real_context, 0)} tokens: "
+                f"A real model keeps a cache in every head of every layer: {t.real_model} has "
+                f"{t.real_layers} layers of {t.real_heads} heads."
+            )
+            self.play(FadeIn(heading), FadeIn(real[:2], shift=UP * 0.2), run_time=0.8)
+            self.say(
+                f"At its {format_number(t.real_context, 0)} tokens: "
                 f"{format_number(t.real_cache_mib, 0)} MiB in float32, for one text."
             )
-            self.play(FadeIn(real[1], shift=UP * 0.2), run_time=0.8)
-            self.say("Grouped-query attention shrinks it: query heads share key and value heads.")
-            self.wait(0.5)
+            self.play(FadeIn(real[2], shift=UP * 0.2), run_time=0.8)
+            self.say(
+                f"Grouped-query attention shrinks it: here {t.gqa_query_heads} query heads share {t.gqa_kv_heads} "
+                f"key and value heads, {format_number(t.gqa_shrink, 0)} times fewer numbers."
+            )
+            self.play(FadeIn(gqa[:2], shift=UP * 0.2), run_time=0.8)
+            self.play(FadeIn(gqa[2], shift=UP * 0.2), run_time=0.8)

@@ -31,6 +31,7 @@ CHECKED_SCENES = (
     "multi-head",
     "qkv",
     "bottleneck",
+    "kv-cache",
 )
 """The scenes whose every number is held clear of its cell's borders (the others' cells are wider than their numbers too,
 and join this list as they are checked)."""

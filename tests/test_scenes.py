@@ -206,6 +206,12 @@ REQUIRED_SOURCES = {
         "real_numbers_per_token",
         "real_cache_numbers",
         "real_cache_mib",
+        "real_heads",
+        "real_head_size",
+        "max_difference",
+        "gqa_separate_numbers",
+        "gqa_shared_numbers",
+        "gqa_shrink",
     },
     "transformer-block": {
         "embeddings",
@@ -617,3 +623,77 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
         assert n * d == t.sentence_numbers
         assert f"{n} words of {d} numbers each: {t.sentence_numbers} numbers go in" in said["bottleneck"]
         assert not any("seed 42" in text for texts in scene.recording.texts.values() for text in texts)
+
+
+@pytest.mark.xdist_group("kv-cache")
+def test_kv_cache_says_how_its_numbers_were_made_and_what_its_counts_count():
+    """The review's faults: made-up embeddings and random matrices said on screen, costs per head, the difference in words."""
+    from attention_explainer.pages.exercises import kv_cache_exercises
+
+    scene = built_scene("kv-cache")
+    t = scene.trace
+    said = {step.name: step.caption for step in scene.steps}
+    heard = {step.name: " ".join(line.spoken for line in step.lines) for step in scene.steps}
+    shown = {name: " ".join(texts) for name, texts in scene.recording.texts.items()}
+    # Where the numbers come from, on screen and said; "The" and "the" do share one embedding (and so one key and value).
+    assert "Embeddings made up by hand" in shown["one-token-at-a-time"]
+    assert "random (a fixed random seed): the numbers mean nothing" in shown["one-token-at-a-time"]
+    assert "random matrices: no pattern here means anything" in said["one-token-at-a-time"]
+    assert "(“The” and “the” share one)" in shown["one-token-at-a-time"]
+    assert t.tokens[0].lower() == t.tokens[4].lower() and np.array_equal(t.x[0], t.x[4])
+    np.testing.assert_array_equal(t.k[0], t.k[4])
+    # The largest weight is read as the trace's argmax, and as meaning nothing.
+    top = int(np.argmax(t.weights[-1]))
+    assert f"largest weight, {format_number(t.weights[-1, top], 2)}, to “{t.tokens[top]}”" in said["one-new-row"]
+    assert "the matrices are random, so that means nothing" in said["one-new-row"]
+    # Each middle step's query row says whose it is, under the line that names them.
+    for step in range(1, len(t.tokens) - 1):
+        assert f"new q: “{t.tokens[step]}”" in shown["cache-grows"]
+        assert f"“{t.tokens[step]}”" in said["cache-grows"]
+    # No code and no tolerance test: the largest difference, as shown, and heard as its digit and place.
+    everything = " ".join(said.values()) + " ".join(shown.values())
+    assert "allclose" not in everything and "np." not in everything
+    difference = format_number(t.max_difference, t.difference_decimals)
+    assert t.difference_decimals == 16 and difference == "0.0000000000000002"
+    assert f"the largest difference, {difference}, is rounding" in said["same-as-recomputing"]
+    assert "largest difference is a two in the sixteenth decimal place" in heard["same-as-recomputing"]
+    assert "(the computer's rounding)" in shown["same-as-recomputing"]
+    # Every cost is one head's: in the headings, the note, and each line that gives a ratio.
+    assert "Multiply-adds per step, one head" in shown["count-multiply-adds"]
+    assert "One head's multiply-adds for n tokens" in shown["longer-texts"]
+    assert "Counted: one attention head of one layer, d = 4: projections, scores q · k, mixing." in shown["longer-texts"]
+    for name in ("totals", "longer-texts"):
+        for line in scene.steps[[s.name for s in scene.steps].index(name)].lines:
+            if "times" in line.text:
+                assert "this head" in line.text, line.text
+    assert f"costs {format_number(t.saving_ratio, 2)} times" in said["totals"]
+    assert f"this head {format_number(t.long_ratios[-1], 0)} times" in said["longer-texts"]
+    # The real model's width is its heads; grouped-query attention is shown in numbers, and said as they are.
+    assert f"{t.real_layers} layers of {t.real_heads} heads" in said["real-model"]
+    assert t.real_heads * t.real_head_size == t.real_d_model
+    gqa = (
+        f"{t.gqa_query_heads} query heads share {t.gqa_kv_heads} key and value heads, "
+        f"{format_number(t.gqa_separate_numbers / t.gqa_shared_numbers, 0)} times fewer numbers"
+    )
+    assert gqa in said["real-model"]
+    assert "each with its own key and value head:" in shown["real-model"] and "times fewer" in shown["real-model"]
+    # The worksheet prints whole totals, and the ratio as the scene shows it.
+    totals = {table.caption: table for exercise in kv_cache_exercises(t) for table in exercise.answer}
+    assert totals["totals"].decimals == 0 and totals["ratio"].decimals == 2
+
+
+@pytest.mark.xdist_group("kv-cache")
+def test_kv_cache_lines_of_words_and_numbers_sit_on_one_baseline():
+    """The review saw GPT-2 small's line jump between words and numbers: every part now sits on the same baseline."""
+    from scenes.kv_cache import baseline
+
+    scene = built_scene("kv-cache")
+    shown = len(scene.shown)
+    try:
+        line = scene.words_and_numbers(("layers, each", ("real_heads", 0), "MiB in float32", ("real_cache_numbers", 0), "="))
+    finally:
+        del scene.shown[shown:]  # built only to measure, never on screen
+    bases = [baseline(part) for part in line]
+    assert bases[-1] is None  # "=" alone: set on the middle of the letters instead
+    assert max(bases[:-1]) - min(bases[:-1]) < 0.005
+    assert line[0].get_bottom()[1] < bases[0] - 0.02  # "layers," dips below its baseline: bottoms would not line up

@@ -345,17 +345,14 @@ def kv_cache_exercises(trace: KVCacheTrace) -> list[Exercise]:
     d = trace.q.shape[1]
     return [
         Exercise(
-            f"With d = {d}, count the multiply-adds of each generation step t: with a cache, 3d² + 2td; "
-            "recomputing everything, 3td² + 2t²d. Add them up. How many times as much work is recomputing?",
+            f"Count one attention head's multiply-adds (d = {d}) at each generation step t: its projections, "
+            "its scores q · k and its mixing of the values. With a cache that is 3d² + td + td; recomputing "
+            "everything, 3td² + t²d + t²d. Add them up. How many times as much work is recomputing?",
             answer=[
                 Table("with the cache", trace.macs_cached, 0, columns=steps),
                 Table("recomputing", trace.macs_full, 0, columns=steps),
-                Table(
-                    "totals and ratio",
-                    np.array([trace.total_cached, trace.total_full, trace.saving_ratio]),
-                    1,
-                    columns=["cached", "recomputed", "ratio"],
-                ),
+                Table("totals", np.array([trace.total_cached, trace.total_full]), 0, columns=["cached", "recomputed"]),
+                Table("ratio", np.array([trace.saving_ratio]), 2, columns=["recomputed ÷ cached"]),
             ],
         ),
         Exercise(

@@ -513,9 +513,9 @@ def kv_cache_questions(plan: QuestionPlan, t) -> None:
     )
     plan.numeric(
         "totals",
-        "Adding up every step, how many times as much work is recomputing everything as using the cache?",
-        "totals and ratio",
-        (2,),
+        "Adding up every step of this one head, how many times as much work is recomputing everything as using the cache?",
+        "ratio",
+        (0,),
         ("saving_ratio", ()),
         "The recomputed total divided by the cached total.",
     )

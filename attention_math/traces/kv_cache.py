@@ -17,11 +17,16 @@ from ..generation import cached_step_macs, full_step_macs, generate_with_cache, 
 from ..masks import causal_mask
 from .base import Trace
 
-__all__ = ["KVCacheTrace", "kv_cache_trace", "GPT2_SMALL"]
+__all__ = ["KVCacheTrace", "kv_cache_trace", "GPT2_SMALL", "GQA_QUERY_HEADS", "GQA_KV_HEADS"]
 
-GPT2_SMALL = {"name": "GPT-2 small", "layers": 12, "d_model": 768, "context": 1024}
+GPT2_SMALL = {"name": "GPT-2 small", "layers": 12, "d_model": 768, "heads": 12, "context": 1024}
 """Radford et al. 2019, 'Language Models are Unsupervised Multitask Learners', Table 2 (117M: 12 layers,
-d_model 768) and section 2.3 (context of 1024 tokens); the same as ``transformers.GPT2Config()``'s defaults."""
+d_model 768) and section 2.3 (context of 1024 tokens); the same as ``transformers.GPT2Config()``'s defaults,
+whose ``n_head`` gives the 12 heads (the paper does not list them)."""
+
+GQA_QUERY_HEADS, GQA_KV_HEADS = 8, 2
+"""Grouped-query attention (Ainslie et al. 2023): query heads in groups, each group sharing one key/value head.
+Counted for 8 query heads of the scene's width sharing 2 key/value heads, over the scene's tokens."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -60,6 +65,9 @@ class KVCacheTrace(Trace):
         Largest ``|outputs - recomputed_outputs|``.
     outputs_match
         ``numpy.allclose(outputs, recomputed_outputs)``.
+    difference_decimals
+        The decimal place of ``max_difference``'s first digit (16 for 0.0000000000000002); 0 when there is
+        no difference at all. Shown with that many decimals, the difference reads as its first digit.
     step_tokens
         ``1 … n``: tokens in the sequence at each step (``t`` in the counting formulas).
     macs_cached, macs_full
@@ -78,6 +86,8 @@ class KVCacheTrace(Trace):
         A real model whose cache is counted the same way (GPT-2 small).
     real_layers, real_d_model, real_context
         Its layers, its width (heads × head size) and the longest text it reads, in tokens.
+    real_heads, real_head_size
+        Its attention heads per layer and each head's width: ``real_heads × real_head_size = real_d_model``.
     real_numbers_per_token
         Numbers each token adds to its caches: a key and a value of ``real_d_model`` in every layer,
         ``2 × layers × d_model``.
@@ -85,8 +95,17 @@ class KVCacheTrace(Trace):
         The caches' numbers at ``real_context`` tokens.
     real_cache_mib
         Their memory in float32, in MiB (``2**20`` bytes).
+    gqa_query_heads, gqa_kv_heads
+        Grouped-query attention's example: query heads of width ``d`` sharing fewer key/value heads.
+    gqa_separate_numbers
+        Cache numbers after ``n`` tokens when each query head has its own key and value head:
+        ``2 × n × gqa_query_heads × d``.
+    gqa_shared_numbers
+        The same when the query heads share ``gqa_kv_heads`` key/value heads: ``2 × n × gqa_kv_heads × d``.
+    gqa_shrink
+        ``gqa_separate_numbers / gqa_shared_numbers``: how many times smaller the shared cache is.
     source
-        What the numbers are: the head, its random weights, the cache.
+        What the numbers are: the head, its random weights, the cache, and where the embeddings come from.
     embeddings_source
         Where the embeddings come from (the example's ``source``), said on screen for a teacher's sentence.
     """
@@ -108,6 +127,7 @@ class KVCacheTrace(Trace):
     recomputed_weights: np.ndarray
     max_difference: float
     outputs_match: bool
+    difference_decimals: int
     step_tokens: np.ndarray
     macs_cached: np.ndarray
     macs_full: np.ndarray
@@ -123,9 +143,16 @@ class KVCacheTrace(Trace):
     real_layers: int
     real_d_model: int
     real_context: int
+    real_heads: int
+    real_head_size: int
     real_numbers_per_token: int
     real_cache_numbers: int
     real_cache_mib: float
+    gqa_query_heads: int
+    gqa_kv_heads: int
+    gqa_separate_numbers: int
+    gqa_shared_numbers: int
+    gqa_shrink: float
     source: str
     embeddings_source: str
 
@@ -164,6 +191,10 @@ def kv_cache_trace(
     # Every layer caches a key and a value per token, each as wide as the model (all heads side by side).
     per_token = 2 * GPT2_SMALL["layers"] * GPT2_SMALL["d_model"]
     real_numbers = per_token * GPT2_SMALL["context"]
+    max_difference = float(np.abs(cached.outputs - recomputed).max())
+    # The place of the difference's first digit: shown with that many decimals, it reads as one digit, not 0.00.
+    difference_decimals = 0 if max_difference == 0 else int(-np.floor(np.log10(max_difference)))
+    seeded = "a fixed random seed" if seed == DEFAULT_SEED else f"random seed {seed}"
     return KVCacheTrace(
         seed=seed,
         tokens=example.tokens,
@@ -180,8 +211,9 @@ def kv_cache_trace(
         outputs=cached.outputs,
         recomputed_outputs=recomputed,
         recomputed_weights=recomputed_weights,
-        max_difference=float(np.abs(cached.outputs - recomputed).max()),
+        max_difference=max_difference,
         outputs_match=bool(np.allclose(cached.outputs, recomputed)),
+        difference_decimals=difference_decimals,
         step_tokens=step_tokens,
         macs_cached=macs_cached,
         macs_full=macs_full,
@@ -197,9 +229,16 @@ def kv_cache_trace(
         real_layers=GPT2_SMALL["layers"],
         real_d_model=GPT2_SMALL["d_model"],
         real_context=GPT2_SMALL["context"],
+        real_heads=GPT2_SMALL["heads"],
+        real_head_size=GPT2_SMALL["d_model"] // GPT2_SMALL["heads"],
         real_numbers_per_token=per_token,
         real_cache_numbers=real_numbers,
         real_cache_mib=real_numbers * 4 / 2**20,  # float32
-        source=f"one attention head with random projections drawn from default_rng({seed}), generating with a key/value cache",
+        gqa_query_heads=GQA_QUERY_HEADS,
+        gqa_kv_heads=GQA_KV_HEADS,
+        gqa_separate_numbers=2 * n * GQA_QUERY_HEADS * d,
+        gqa_shared_numbers=2 * n * GQA_KV_HEADS * d,
+        gqa_shrink=GQA_QUERY_HEADS / GQA_KV_HEADS,
+        source=f"one attention head with random projections ({seeded}), generating with a key/value cache; {example.source}",
         embeddings_source=example.source,
     )
