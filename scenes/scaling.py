@@ -258,6 +258,8 @@ class ScalingScene(ExplainerScene):
             formula(theme, r"\partial p_j / \partial s_j", size=theme.aside_formula_size),
             formula(theme, r"= p_j\,(1-p_j)", size=theme.aside_formula_size),
             formula(theme, r"\le 1/4", size=theme.aside_formula_size),
+            # s_j named: the score of key j that softmax is given.
+            formula(theme, r"s_j:\ \text{score } j", size=theme.min_formula_size),
         ).arrange(DOWN, buff=0.15, aligned_edge=LEFT)
         self.rule.next_to(self.raw, RIGHT, buff=0.35).align_to(self.raw.cells, UP)
         keep_inside(self.rule)
