@@ -467,7 +467,11 @@ class QKVScene(ExplainerScene):
                 "Wider rows give bigger dot products: dividing keeps them in range, "
                 "so softmax does not hand one word almost all the weight."
             )
-            self.play(FadeIn(why))
+            if why.get_top()[1] > scaled.get_bottom()[1] - 0.1:
+                # A long worked sum (two lines, seed 7) leaves the note no room: the sum goes, its result stays.
+                self.play(FadeOut(worked), scaled.animate.move_to(worked, aligned_edge=UP), FadeIn(why))
+            else:
+                self.play(FadeIn(why))
 
     def show_heatmap(self):
         """Step 7: every query against every key, and what the pattern is (and is not)."""
