@@ -72,6 +72,15 @@ LABEL_WIDTH = 2.6
 """Widest a word left of a matrix may be; longer words lose their end to an ellipsis."""
 
 
+def side_by_side(group: VGroup, gap: float) -> VGroup:
+    """``group``'s parts in a row ``gap`` apart, the gaps narrowed (to 0.2 at least) when long words make it too wide."""
+    group.arrange(RIGHT, buff=gap, aligned_edge=UP)
+    excess = group.width - CONTENT_WIDTH
+    if excess > 0 and len(group) > 1:
+        group.arrange(RIGHT, buff=max(0.2, gap - excess / (len(group) - 1)), aligned_edge=UP)
+    return group
+
+
 class QKVScene(ExplainerScene):
     name = "qkv"
     title = "Queries, keys and values"
@@ -120,7 +129,8 @@ class QKVScene(ExplainerScene):
         slot = (CONTENT_WIDTH - 2 * SLOT_GAP) / 3 - SHOWN_COLUMNS * WIDE_CELLS["cell_width"] - ELLIPSIS_ROOM - 0.15
         self.slot_words = self.cut_words(slot)
         # Q and K whole, side by side, for one dot product.
-        self.meet_words = self.cut_words((CONTENT_WIDTH - 0.4) / 2 - 4 * WIDE_CELLS["cell_width"] - 0.15)
+        # Room for each grid's words, its label gap and the boxes drawn round a row (0.06 each side) included.
+        self.meet_words = self.cut_words((CONTENT_WIDTH - 0.4) / 2 - 4 * WIDE_CELLS["cell_width"] - 0.45)
 
     def cut_words(self, width: float) -> list[str]:
         """The sentence's words, each cut with an ellipsis to ``width`` at the small size."""
@@ -347,7 +357,7 @@ class QKVScene(ExplainerScene):
             grid = self.elided_grid(name, row_labels=self.slot_words, row_label_color=color, row_label_width=LABEL_WIDTH)
             recipe = formula(theme, rf"{upper} = X\,W_{upper}", colors={upper: color, f"W_{upper}": color})
             slots.append((grid, recipe))
-        VGroup(*[grid for grid, _ in slots]).arrange(RIGHT, buff=SLOT_GAP, aligned_edge=UP)
+        side_by_side(VGroup(*[grid for grid, _ in slots]), SLOT_GAP)
         for grid, recipe in slots:
             grid.shift(UP * (self.top - grid.cells.get_top()[1]))
             recipe.next_to(grid.cells, UP, buff=0.25)
@@ -414,11 +424,12 @@ class QKVScene(ExplainerScene):
             self.clear()
             heading = self.heading("A query meets a key")
             # A little shorter than elsewhere: the worked sum, its division and the note fit below.
-            whole = {**WIDE_CELLS, "cell_height": 0.55, "font_size": theme.small_size}
+            # Seven or eight rows sit closer, so the sum, its division and the note still fit below.
+            whole = {**WIDE_CELLS, "cell_height": 0.55 if len(t.query_tokens) <= 6 else 0.42, "font_size": theme.small_size}
             whole.update(row_labels=self.meet_words, row_label_width=LABEL_WIDTH)
             q = self.grid("q", 2, **whole, row_label_color=theme.query)
             k = self.grid("k", 2, **whole, row_label_color=theme.key)
-            VGroup(q, k).arrange(RIGHT, buff=0.6, aligned_edge=UP)
+            side_by_side(VGroup(q, k), 0.6).set_x(0)
             for grid in (q, k):
                 grid.shift(UP * (self.top - grid.cells.get_top()[1]))
             q_name = formula(theme, "Q", colors={"Q": theme.query}).next_to(q.cells, UP, buff=0.2)

@@ -6,10 +6,12 @@ Each expected value is worked out here from the trace's own arrays (numpy), not 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from scenes import SCENES
 from scenes.theme import format_number
 
-from .helpers import built_scene
+from .helpers import build_without_video, built_scene
 
 
 def captions(scene) -> dict[str, str]:
@@ -66,3 +68,20 @@ def test_qkv_random_projections_are_said_on_screen_when_spoken_and_v_is_not_name
     assert "(a fixed random seed)" in shown(scene, "q-projection")
     assert not any("V" in text.split(":")[0] for text in shown(scene, "k-projection") if "columns shown" in text)
     assert "A later scene" not in " ".join(captions(scene).values())
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"seed": 7},
+        {"sentence": "the quick brown fox jumps over the lazy dog"},
+        {"sentence": "extraordinarily complicated sentences"},
+    ],
+    ids=["seed 7", "eight words", "long words"],
+)
+def test_qkv_lays_out_a_long_worked_sum_many_rows_and_long_words_inside_the_frame(arguments):
+    """A two-line worked sum (seed 7), eight rows and long words: nothing overlaps, nothing leaves the safe area."""
+    trace = SCENES["qkv"].build_trace(**arguments)
+    scene = build_without_video(SCENES["qkv"], watch_layout=True, draw=False, trace=trace)
+    assert not scene.recording.layout_problems, list(scene.recording.layout_problems)
+    assert not scene.recording.glyph_problems, list(scene.recording.glyph_problems)
