@@ -6,9 +6,11 @@ the last state's change when one word's numbers change. Setting ``np.tril`` (RNN
 ``np.ones`` (attention) would mix up two things: which words can be reached (a causal mask gives attention the same
 triangle as an RNN) and how many steps it takes (the RNN's real weakness). The scene
 shows path lengths instead, as in Vaswani et al. 2017, section 4. Two kinds of attention are
-named apart: self-attention (English word to English word, the Transformer, 2017) in the path
-lengths, and the translator's attention over the English words (Bahdanau et al. 2015) at the end,
-whose alignment lines are drawn by hand and say so on screen.
+named apart: the translator's attention over the English words (Bahdanau et al. 2015) at the end,
+whose alignment lines are drawn by hand and say so on screen, and self-attention (English word to
+English word) in the path lengths. Self-attention is older than 2017 (Cheng et al. 2016, Parikh et al.
+2016); what 2017 brought is the Transformer, a model built from attention alone, and that is what the
+scene dates to 2017.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from manim import (
     Arrow,
     CurvedArrow,
     FadeIn,
+    FadeOut,
     GrowArrow,
     GrowFromEdge,
     Indicate,
@@ -103,7 +106,8 @@ class BottleneckScene(ExplainerScene):
             writes = Arrow(vector_box.get_bottom(), spanish.get_top(), buff=0.12, color=theme.line, stroke_width=5)
             read_name = label(theme, "RNN reads word by word", size=theme.small_size, color=theme.muted)
             read_name.next_to(reads, RIGHT, buff=0.3)
-            write_name = label(theme, "translator writes", size=theme.small_size, color=theme.muted)
+            # A trained translator, not this random RNN: the label must not say the random vector gives the Spanish.
+            write_name = label(theme, "a trained translator must write", size=theme.small_size, color=theme.muted)
             write_name.next_to(writes, RIGHT, buff=0.3)
 
             sentence = " ".join(t.tokens)
@@ -113,11 +117,11 @@ class BottleneckScene(ExplainerScene):
             self.say("Before attention, an RNN read the English words one by one.")
             self.play(GrowArrow(reads), FadeIn(read_name), run_time=1.0)
             untrained = self.note_lines(
-                ("This RNN is untrained: random weights, from a fixed random seed.", "A trained one has the same shapes.")
+                ("This RNN is untrained: random weights, from a fixed random seed.", "Its numbers show sizes, not meaning.")
             )
             self.say(f"It handed the translator one fixed-size vector: {format_number(t.state_numbers, 0)} numbers here.")
             self.play(FadeIn(vector), FadeIn(vector_box), FadeIn(vector_name))
-            self.say("Our RNN is untrained, its weights random: the numbers show sizes, not meaning.")
+            self.say("Our RNN is untrained, its weights random: its numbers show sizes, not meaning.")
             self.play(FadeIn(untrained))
             self.say(f"From that vector alone, a trained translator would have to write “{' '.join(t.target_tokens)}”.")
             self.play(GrowArrow(writes), FadeIn(write_name), run_time=1.0)
@@ -152,6 +156,15 @@ class BottleneckScene(ExplainerScene):
                 Arrow(w.get_bottom(), s.cells.get_top(), buff=0.08, color=theme.line, stroke_width=3)
                 for w, s in zip(words, states)
             ]
+            # The embedding x_t of the rule, named on the arrow that carries it into h_t.
+            inputs = VGroup(
+                *[
+                    formula(theme, f"x_{j + 1}", size=theme.aside_formula_size, colors={f"x_{j + 1}": theme.muted}).next_to(
+                        a, RIGHT, buff=0.12
+                    )
+                    for j, a in enumerate(downs)
+                ]
+            )
             passes = [
                 Arrow(a.cells.get_right(), b.cells.get_left(), buff=0.08, color=theme.highlight, stroke_width=4)
                 for a, b in zip(states, states[1:])
@@ -161,11 +174,11 @@ class BottleneckScene(ExplainerScene):
             self.say("An RNN reads one word at a time, with one rule.")
             self.play(FadeIn(heading), Write(equation), run_time=1.2)
             self.say("It mixes each word's embedding into its hidden state h.")
-            self.play(FadeIn(words[0]), GrowArrow(downs[0]), run_time=0.5)
+            self.play(FadeIn(words[0]), GrowArrow(downs[0]), FadeIn(inputs[0]), run_time=0.5)
             self.play(FadeIn(states[0]), FadeIn(names[0]), run_time=0.7)
             self.say("Then it passes the state on to the next word, and the state changes.")
             for j in range(1, n):
-                self.play(FadeIn(words[j]), GrowArrow(downs[j]), run_time=0.5)
+                self.play(FadeIn(words[j]), GrowArrow(downs[j]), FadeIn(inputs[j]), run_time=0.5)
                 # The cells travel along the chain; the numbers fade in (numbers of unequal length morph badly).
                 self.play(
                     GrowArrow(passes[j - 1]),
@@ -177,6 +190,7 @@ class BottleneckScene(ExplainerScene):
             self.say(f"But it always holds {format_number(t.state_numbers, 0)} numbers, however long the sentence.")
             self.play(*[Indicate(s.cells, color=theme.highlight, scale_factor=1.03) for s in states], run_time=1.0)
             self.states, self.state_names, self.equation, self.words = states, names, equation, words
+            self.inputs = inputs
 
     # --- 3. the bottleneck ------------------------------------------------------------
 
@@ -245,8 +259,10 @@ class BottleneckScene(ExplainerScene):
             self.say(
                 f"Change “{first}”: it moves {format_number(change[0], 2)}. Change “{last}”: {format_number(change[-1], 2)}."
             )
-            self.play(Indicate(VGroup(bars.bars[0], bars.numbers[0]), color=theme.highlight), run_time=0.8)
-            self.play(Indicate(VGroup(bars.bars[-1], bars.numbers[-1]), color=theme.highlight), run_time=0.8)
+            # Outlined for the rest of the step: the two bars the line names stay marked.
+            named = [SurroundingRectangle(VGroup(bars.bars[k], bars.numbers[k]), color=theme.text, buff=0.1) for k in (0, -1)]
+            self.play(FadeIn(named[0]), Indicate(VGroup(bars.bars[0], bars.numbers[0]), color=theme.highlight), run_time=0.8)
+            self.play(FadeIn(named[1]), Indicate(VGroup(bars.bars[-1], bars.numbers[-1]), color=theme.highlight), run_time=0.8)
             if change[0] < change[-1]:
                 self.say(f"In this RNN early words fade: little of “{first}” is left in the vector the translator gets.")
             else:
@@ -268,7 +284,8 @@ class BottleneckScene(ExplainerScene):
                 cell_height=0.55,
                 font_size=theme.body_size,
                 col_labels=t.tokens,
-                col_label_color=theme.key,
+                # Neutral words: blue means self-attention in this scene.
+                col_label_color=theme.text,
             )
             attention = self.grid("attention_hops", 0, cell_width=1.1, cell_height=0.55, font_size=theme.body_size)
             attention.next_to(rnn, DOWN, buff=0)
@@ -335,7 +352,10 @@ class BottleneckScene(ExplainerScene):
         """A matrix of path lengths (row i receives, column j sends), its cells centred at ``x``."""
         t = self.trace
         cell, scale = (PATH_CELL_WIDTH, PATH_CELL_HEIGHT), (0.0, float(len(t.tokens) - 1))
-        grid = attention_heatmap(self, source, t.tokens, t.tokens, 0, cell=cell, scale=scale, key_lines=1)
+        grid = attention_heatmap(self, source, t.tokens, t.tokens, 0, cell=cell, scale=scale, number_size=self.theme.body_size)
+        # Neutral words: blue means self-attention in this scene, not a key.
+        grid.row_labels.set_color(self.theme.text)
+        grid.col_labels.set_color(self.theme.text)
         return grid.shift(RIGHT * (x - grid.cells.get_x()) + UP * (-0.1 - grid.cells.get_y()))
 
     def matrix_title(self, text: str, grid: NumberGrid, color: str) -> VGroup:
@@ -375,6 +395,7 @@ class BottleneckScene(ExplainerScene):
 
     def show_attention_paths(self, t):
         theme = self.theme
+        n = len(t.tokens)
         with self.step("attention-paths", "Every pair through attention: one step"):
             causal = self.path_grid("causal_attention_path_lengths", ATTENTION_PATHS_X)
             full = self.path_grid("attention_path_lengths", ATTENTION_PATHS_X)
@@ -385,11 +406,30 @@ class BottleneckScene(ExplainerScene):
             self.play(FadeIn(causal_title), FadeIn(causal.row_labels), FadeIn(causal.col_labels), FadeIn(causal.cells))
             self.play(FadeIn(causal.numbers), run_time=0.8)
             self.say("It reaches the same words as the RNN: the same triangle.")
-            self.play(Indicate(self.upper_numbers(self.rnn_paths)), Indicate(self.upper_numbers(causal)), run_time=1.2)
+            # The ∞ triangles outlined in both matrices while the line is read, then the 1s below the diagonal.
+            never = VGroup(
+                *[
+                    SurroundingRectangle(grid.cell(i, j), color=theme.masked, buff=0, stroke_width=4)
+                    for grid in (self.rnn_paths, causal)
+                    for i in range(n)
+                    for j in range(i + 1, n)
+                ]
+            )
+            self.play(
+                FadeIn(never), Indicate(self.upper_numbers(self.rnn_paths)), Indicate(self.upper_numbers(causal)), run_time=1.2
+            )
             self.say("But every path is one step, however far apart the words.")
-            self.play(Indicate(self.lower_cells(causal), color=theme.highlight, scale_factor=1.05), run_time=1.2)
+            ones = VGroup(
+                *[
+                    SurroundingRectangle(causal.cell(i, j), color=theme.highlight, buff=0, stroke_width=4)
+                    for i in range(n)
+                    for j in range(i)
+                ]
+            )
+            self.play(FadeOut(never), FadeIn(ones), run_time=1.0)
             self.say("Remove the mask: self-attention reaches every word, still in one step.")
             self.play(
+                FadeOut(ones),
                 ReplacementTransform(causal_title, full_title),
                 ReplacementTransform(VGroup(causal.cells, causal.numbers), VGroup(full.cells, full.numbers)),
                 run_time=1.2,
@@ -408,34 +448,44 @@ class BottleneckScene(ExplainerScene):
             heading = self.heading("The translator attends to the English words")
             english = TokenRow(theme, t.tokens, size=theme.body_size, buff=0.4).move_to(ENGLISH_AT)
             spanish = TokenRow(theme, t.target_tokens, color=theme.value, size=theme.body_size).move_to(SPANISH_AT)
+            # The vectors the translator keeps, h_1 … h_n as in step 2: what its attention looks at.
+            vectors = VGroup(
+                *[
+                    formula(theme, f"h_{j + 1}", size=theme.aside_formula_size, colors={f"h_{j + 1}": theme.highlight}).next_to(
+                        e, DOWN, buff=0.15
+                    )
+                    for j, e in enumerate(english)
+                ]
+            )
             links = VGroup(
                 *[
-                    Line(s.get_top(), e.get_bottom(), color=theme.line, stroke_width=1.5, stroke_opacity=0.6)
+                    Line(s.get_top(), h.get_bottom(), color=theme.line, stroke_width=1.5, stroke_opacity=0.6)
                     for s in spanish
-                    for e in english
+                    for h in vectors
                 ]
             )
             strong = VGroup(
-                Line(spanish[gato].get_top(), english[cat].get_bottom(), color=theme.highlight, stroke_width=6),
-                Line(spanish[alfombra].get_top(), english[mat].get_bottom(), color=theme.highlight, stroke_width=6),
+                Line(spanish[gato].get_top(), vectors[cat].get_bottom(), color=theme.highlight, stroke_width=6),
+                Line(spanish[alfombra].get_top(), vectors[mat].get_bottom(), color=theme.highlight, stroke_width=6),
             )
             drawn = self.note_lines(
                 ("Yellow lines drawn by hand: where a trained translator looks (as in Bahdanau et al. 2015).",)
             )
             benefits = VGroup(
                 label(theme, "translator → English words (2015): no bottleneck, a learned focus", size=theme.small_size),
-                label(theme, "self-attention, English ↔ English (2017): one step at any distance", size=theme.small_size),
+                label(theme, "Transformer (2017): self-attention, English ↔ English, one step", size=theme.small_size),
             ).arrange(DOWN, buff=0.2)
             benefits[0].set_color(theme.muted)
             benefits[1].set_color(theme.key)
             benefits.move_to(BENEFITS_AT)
 
             self.say(
-                "Attention began in translation, Bahdanau et al. 2015: the translator keeps a vector for every English word.",
-                spoken="Attention began in translation, with Bahdanau and colleagues in twenty fifteen: "
-                "the translator keeps a vector for every English word.",
+                "Attention for translation began with Bahdanau et al. 2015: the translator keeps a vector h for every English word.",
+                spoken="Attention for translation began with Bahdanau and colleagues in twenty fifteen: "
+                "the translator keeps a vector h for every English word.",
             )
             self.play(FadeIn(heading), FadeIn(english), FadeIn(spanish))
+            self.play(FadeIn(vectors, lag_ratio=0.1), run_time=1.0)
             self.say("Each Spanish word can look at any of them, in one step.")
             self.play(FadeIn(links), run_time=1.2)
             self.say(f"Trained, it learns where to look, drawn here by hand: “{t.target_tokens[gato]}” at “{t.tokens[cat]}”,")
@@ -445,7 +495,8 @@ class BottleneckScene(ExplainerScene):
             self.say("This attention removed the bottleneck, and its focus is learned.")
             self.play(FadeIn(benefits[0], shift=UP * 0.2))
             self.say(
-                "Self-attention, in 2017, then linked the English words to each other in one step.",
-                spoken="Self-attention, in twenty seventeen, then linked the English words to each other in one step.",
+                "In 2017 the Transformer dropped the RNN and built on self-attention: English words linked to each other in one step.",
+                spoken="In twenty seventeen the Transformer dropped the RNN and built on self-attention: "
+                "English words linked to each other in one step.",
             )
             self.play(FadeIn(benefits[1], shift=UP * 0.2))

@@ -29,6 +29,8 @@ from attention_math import THE_CAT_SAT, sentence_example
 from attention_math.traces.qkv import (
     QKV_SEED,
     bright_keys,
+    bright_queries,
+    common_top_key,
     longest_embeddings,
     most_asymmetric_key,
     qkv_trace,
@@ -71,6 +73,15 @@ LABEL_WIDTH = 2.6
 
 MEET_GAP = 0.6
 """Room between Q and K where a query meets a key."""
+
+
+def side_by_side(group: VGroup, gap: float) -> VGroup:
+    """``group``'s parts in a row ``gap`` apart, the gaps narrowed (to 0.2 at least) when long words make it too wide."""
+    group.arrange(RIGHT, buff=gap, aligned_edge=UP)
+    excess = group.width - CONTENT_WIDTH
+    if excess > 0 and len(group) > 1:
+        group.arrange(RIGHT, buff=max(0.2, gap - excess / (len(group) - 1)), aligned_edge=UP)
+    return group
 
 
 class QKVScene(ExplainerScene):
@@ -151,12 +162,15 @@ class QKVScene(ExplainerScene):
         rows = [
             ("Query", "What am I looking for?", "your search term", theme.query),
             ("Key", "What do I contain?", "book titles and tags", theme.key),
-            ("Value", "What do I hand over?", "a blend of contents", theme.value),
+            # A value is one item's content; the blend of values is the output, its own row.
+            ("Value", "What do I hand over?", "each book's contents", theme.value),
+            ("Output", "What do I take home?", "a blend of contents", theme.text),
         ]
         lines = (
             "The query is your search term: what am I looking for?",
             "The keys are the titles: what does each book contain?",
-            "The values are the contents: you take home a blend of them, most from the best matches.",
+            "The values are the contents: what each book hands over.",
+            "The output is what you take home: a blend of the contents, most from the best matches.",
         )
         with self.step("library", "Query, key, value: a library search"):
             self.say("Attention works like searching a library.")
@@ -175,8 +189,8 @@ class QKVScene(ExplainerScene):
             for r, row in enumerate(table):
                 x = SAFE_LEFT + 0.2
                 for c, part in enumerate(row):
-                    part.move_to(RIGHT * (x + part.width / 2) + UP * (0.9 - 1.5 * r))
-                    x += widths[c] + 0.8
+                    part.move_to(RIGHT * (x + part.width / 2) + UP * (1.0 - 1.2 * r))
+                    x += widths[c] + 0.55  # four rows: "Output" widens the first column
             titles = VGroup(
                 label(theme, "in attention", size=theme.small_size, color=theme.muted)
                 .next_to(table[0][1], UP, buff=0.45)
@@ -281,13 +295,14 @@ class QKVScene(ExplainerScene):
         """Step 3: Q = X W_Q, with one entry worked out."""
         t, theme = self.trace, self.theme
         w, result, w_name, result_name = self.projection("q")
-        dot = label(theme, "·", size=theme.title_size).move_to((self.x.cells.get_right() + w.cells.get_left()) / 2)
+        # "×", not "·": a centred dot at 720p reads as a speck.
+        dot = label(theme, "×", size=theme.title_size).move_to((self.x.cells.get_right() + w.cells.get_left()) / 2)
         equals = label(theme, "=", size=theme.title_size).move_to((w.more.get_right() + result.cells.get_left()) / 2)
         dot.set_y(self.x.cells.get_center()[1])
         equals.set_y(self.x.cells.get_center()[1])
         shape = f"{t.w_q.shape[0]}×{t.w_q.shape[1]}"
         shown = self.note_lines(
-            (f"Of W and Q, the first {SHOWN_COLUMNS} of {t.w_q.shape[1]} columns are shown; “…” stands for the rest.",)
+            (f"Of W_Q and Q, the first {SHOWN_COLUMNS} of {t.w_q.shape[1]} columns are shown; “…” stands for the rest.",)
         )
         with self.step("q-projection", "Queries: Q = X·W_Q"):
             self.say(f"Multiply X by a {shape} projection matrix W_Q to get the queries Q.")
@@ -296,8 +311,16 @@ class QKVScene(ExplainerScene):
             self.play(FadeIn(w_name), FadeIn(w.cells), FadeIn(w.numbers), FadeIn(w.more), FadeIn(shown), run_time=1.0)
             self.play(FadeIn(result_name), FadeIn(result.cells))
             self.work_one_entry(w, result)
+            seeded = "a fixed random seed" if self.seed == QKV_SEED else f"random seed {self.seed}"
+            random = VGroup(
+                # The smallest size: the seed's words fit under W_Q's two columns, clear of X.
+                label(theme, "random", size=theme.min_size, color=theme.muted),
+                label(theme, f"({seeded})", size=theme.min_size, color=theme.muted),
+            ).arrange(DOWN, buff=0.1)
+            random.next_to(w.cells, DOWN, buff=0.25)
             self.say("These matrices are random, drawn with a fixed random seed; a trained model learns them.")
-            self.play(Indicate(w_name, color=theme.highlight))
+            self.play(Indicate(w_name, color=theme.highlight), FadeIn(random))
+        self.random_note = random
         self.projected = (w, w_name, result, result_name, dot, equals, shown)
 
     def work_one_entry(self, w, result):
@@ -345,7 +368,7 @@ class QKVScene(ExplainerScene):
             grid = self.elided_grid(name, row_labels=self.slot_words, row_label_color=color, row_label_width=self.slot_width)
             recipe = formula(theme, rf"{upper} = X\,W_{upper}", colors={upper: color, f"W_{upper}": color})
             slots.append((grid, recipe))
-        VGroup(*[grid for grid, _ in slots]).arrange(RIGHT, buff=SLOT_GAP, aligned_edge=UP)
+        side_by_side(VGroup(*[grid for grid, _ in slots]), SLOT_GAP)
         for grid, recipe in slots:
             grid.shift(UP * (self.top - grid.cells.get_top()[1]))
             recipe.next_to(grid.cells, UP, buff=0.25)
@@ -367,12 +390,13 @@ class QKVScene(ExplainerScene):
         slots = self.side_by_side()
         (q, q_recipe), (k, k_recipe) = slots[0], slots[1]
         shown_now = self.note_lines(
-            (f"Q, K and V: the first {SHOWN_COLUMNS} of their {t.w_q.shape[1]} columns shown; the same X times a different W.",)
+            # Names no V: V is not on screen yet.
+            (f"Each: the first {SHOWN_COLUMNS} of its {t.w_q.shape[1]} columns shown; the same X times a different W.",)
         )
         with self.step("k-projection", "Keys: K = X·W_K"):
             self.say("The same X times a second matrix, W_K, gives the keys K.")
             self.play(
-                *[FadeOut(m) for m in (self.x, self.x_name, w, w_name, dot, equals, old_q_name, shown)],
+                *[FadeOut(m) for m in (self.x, self.x_name, w, w_name, dot, equals, old_q_name, shown, self.random_note)],
                 run_time=0.8,
             )
             self.play(
@@ -450,6 +474,7 @@ class QKVScene(ExplainerScene):
                 self.number(f"scaled_scores[{i}, {j}]", 2, color=theme.highlight, size=theme.body_size),
             ).arrange(RIGHT, buff=0.12)
             scaled.next_to(worked, DOWN, buff=0.3).set_x(0)
+            # One line: a second would reach the worked sum when its numbers are long (seed 7).
             why = self.note_lines((f"Why ÷ √{t.d_k}: wider rows give bigger dot products; dividing keeps the scores in range.",))
             self.say("Their score starts as the dot product of the two rows.")
             self.play(FadeIn(worked, lag_ratio=0.05), run_time=2.0)
@@ -459,8 +484,15 @@ class QKVScene(ExplainerScene):
             )
             self.play(TransformFromCopy(worked.result, scaled[0]), FadeIn(scaled[1:]))
             self.play(Indicate(scaled[-1], color=theme.highlight))
-            self.say("Wider rows give bigger dot products: dividing keeps scores in range. A later scene shows why.")
-            self.play(FadeIn(why))
+            self.say(
+                "Wider rows give bigger dot products: dividing keeps them in range, "
+                "so softmax does not hand one word almost all the weight."
+            )
+            if why.get_top()[1] > scaled.get_bottom()[1] - 0.1:
+                # A long worked sum (two lines, seed 7) leaves the note no room: the sum goes, its result stays.
+                self.play(FadeOut(worked), scaled.animate.move_to(worked, aligned_edge=UP), FadeIn(why))
+            else:
+                self.play(FadeIn(why))
 
     def show_heatmap(self):
         """Step 7: every query against every key, and what the pattern is (and is not)."""
@@ -503,10 +535,27 @@ class QKVScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(heatmap.row_labels), FadeIn(heatmap.col_labels), FadeIn(names), Write(recipe))
             for row in range(n):
                 self.play(FadeIn(heatmap.row(row)), run_time=0.4)
-            self.say(self.top_line(i, tops))
+            self.say(self.top_line(i, tops, explained))
             best = VGroup(*[SurroundingRectangle(heatmap.cell(i, j), color=theme.text, buff=0.02, stroke_width=5) for j in tops])
-            self.play(FadeIn(best))
             leaving = []  # outlines kept while their line is read, gone with the next picture
+            if common_top_key(t) == tops[0]:
+                # "So does every query": the whole column, thin, under the cell's box.
+                column = SurroundingRectangle(heatmap.column(tops[0]), color=theme.muted, buff=0.05, stroke_width=2)
+                self.play(FadeIn(best), FadeIn(column))
+                leaving.append(column)
+            else:
+                self.play(FadeIn(best))
+            runner_up = self.runner_up(i, tops)
+            computed = len(t.key_tokens) - 1  # the key step 6 worked out
+            if runner_up is not None:
+                said = ", the score we computed" if runner_up == computed else ""
+                self.say(
+                    f"Next for “{t.query_tokens[i]}”: “{t.key_tokens[runner_up]}”, "
+                    f"{format_number(t.scaled_scores[i, runner_up], 2)}{said}."
+                )
+                second = SurroundingRectangle(heatmap.cell(i, runner_up), color=theme.highlight, buff=0.02, stroke_width=5)
+                self.play(FadeIn(second))
+                leaving.append(second)
             for group in same_embeddings(t):
                 words = " and ".join(f"“{t.key_tokens[j]}”" for j in group)
                 self.say(f"{words} have the same embedding, so the same key: their columns are equal.")
@@ -537,6 +586,13 @@ class QKVScene(ExplainerScene):
                 )
                 # Alone on the table: the earlier outlines go, so these read as whole columns.
                 self.play(FadeOut(best), FadeOut(pair), FadeIn(columns))
+                # Their rows are bright too (the same words as queries), said and outlined only where the trace shows it.
+                if bright_queries(t) == bright:
+                    self.say("Their rows are bright for the same reason.")
+                    rows = VGroup(
+                        *[SurroundingRectangle(heatmap.row(r), color=theme.query, buff=0.03, stroke_width=4) for r in bright]
+                    )
+                    self.play(FadeIn(rows))
             self.say("Softmax then turns each row into attention weights, which mix the values V.")
             self.wait(0.5)
 
@@ -546,15 +602,26 @@ class QKVScene(ExplainerScene):
         quoted = [f"“{word}”" for word in words]
         return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
-    def top_line(self, i: int, tops: list[int]) -> str:
-        """What the highest score of query ``i`` is, said as the numbers say it: one key, or a tie."""
+    def runner_up(self, i: int, tops: list[int]) -> int | None:
+        """The second-highest key of query ``i`` when one key is highest alone; None for a tie."""
+        t = self.trace
+        if len(tops) > 1:
+            return None
+        return max((j for j in range(len(t.key_tokens)) if j != tops[0]), key=lambda j: t.scaled_scores[i, j])
+
+    def top_line(self, i: int, tops: list[int], explained: bool) -> str:
+        """What the highest score of query ``i`` is, said as the numbers say it: one key, or a tie.
+
+        When every query scores the same key highest, the line says so at once, so the top cell is not
+        read as "a word matches itself"; ``explained`` (the bright columns are the longest embeddings)
+        adds that the reason comes below.
+        """
         t = self.trace
         word, best = t.query_tokens[i], format_number(t.scaled_scores[i, tops[0]], 2)
         if len(tops) > 1:
             tied = " and ".join(f"“{t.key_tokens[j]}”" for j in tops)
             return f"“{word}” scores highest with {tied}, tied at {best}."
-        runner_up = max((j for j in range(len(t.key_tokens)) if j != tops[0]), key=lambda j: t.scaled_scores[i, j])
-        return (
-            f"“{word}” scores highest with “{t.key_tokens[tops[0]]}”: {best}; "
-            f"next “{t.key_tokens[runner_up]}”: {format_number(t.scaled_scores[i, runner_up], 2)}."
-        )
+        line = f"“{word}” scores highest with “{t.key_tokens[tops[0]]}”: {best}."
+        if common_top_key(t) == tops[0]:
+            line += " So does every query" + (": why, below." if explained else ".")
+        return line

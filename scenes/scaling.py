@@ -6,13 +6,13 @@
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, GrowFromEdge, Indicate, ReplacementTransform, VGroup, Write
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, GrowFromEdge, Indicate, ReplacementTransform, VGroup, Write
 
 from attention_math import DEFAULT_SEED, scaling_trace
 
 from .kit import ExplainerScene
 from .kit.charts import Histogram
-from .kit.layout import SAFE_AREA, pin
+from .kit.layout import SAFE_AREA, keep_inside, pin
 from .kit.text import formula, label
 from .theme import format_number
 
@@ -20,6 +20,8 @@ ATTENTION_FORMULA = (r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\left(", r"
 
 SCORES_ROW = UP * 1.9
 """Where the row of one query's scores sits: under the heading, above the two charts."""
+NEAR_QUARTER = 0.24
+"""A largest p(1 − p) at least this is said to be near its bound, 1/4 (p within 0.1 of 1/2)."""
 CHARTS = (LEFT * 3.3 + DOWN * 1.55, RIGHT * 3.3 + DOWN * 1.55)
 """Where the two charts of attention weights sit side by side: without scaling, then with it."""
 
@@ -92,12 +94,16 @@ class ScalingScene(ExplainerScene):
     def axis_name(self, tex: str) -> VGroup:
         """What the histograms' axes measure, under the ticks of the bottom one: the x quantity, and what a bar's height counts."""
         theme = self.theme
+        # "across: … ;" rather than a "·" after q · k, which read as a third factor of the product.
         name = VGroup(
+            label(theme, "across:", size=theme.small_size, color=theme.muted),
             formula(theme, tex, size=theme.aside_formula_size),
-            label(theme, "· bar height: how many of the", size=theme.small_size, color=theme.muted),
+            label(theme, ";  bar height: how many of the", size=theme.small_size, color=theme.muted),
             self.number("n_samples", 0, size=theme.small_size, color=theme.muted),
             label(theme, "pairs", size=theme.small_size, color=theme.muted),
         ).arrange(RIGHT, buff=0.15)
+        # The semicolon against the formula it ends.
+        name[2:].shift(LEFT * 0.12)
         return name.next_to(self.ticks, DOWN, buff=0.15).match_x(self.histograms[-1].axis)
 
     def sample_dot_products(self):
@@ -142,8 +148,10 @@ class ScalingScene(ExplainerScene):
                 if i == 0:
                     self.play(FadeIn(self.ticks), FadeIn(self.x_name))
             self.say("So its spread grows with d_k: the histograms get wider.")
-            self.play(*[FadeIn(words) for words in variance_words], run_time=0.8)
+            self.play(*[Indicate(h.bars, color=theme.highlight, scale_factor=1.02) for h in self.histograms], run_time=1.0)
+            # The variances appear with the line that reads them, not a line before.
             self.say(f"The measured variances are {variances}: close to d_k itself.")
+            self.play(*[FadeIn(words) for words in variance_words], run_time=0.8)
             self.play(Indicate(VGroup(*self.variance_numbers), color=theme.highlight), run_time=1.2)
 
     def divide_each_by_its_root(self):
@@ -156,7 +164,7 @@ class ScalingScene(ExplainerScene):
         new_heading.arrange(RIGHT, buff=0.2)
         pin(new_heading, LEFT, SAFE_AREA, y=self.heading_text.get_y())
         divide = [ReplacementTransform(self.heading_text, new_heading)]
-        zoom = []
+        zoom, measured = [], []
         max_count = t.scaled_hist_counts.max()
         for i, (histogram, variance) in enumerate(zip(self.histograms, self.variance_numbers)):
             # First on the unscaled axis (the products pile up next to 0), then on an axis zoomed in to fit them.
@@ -164,11 +172,15 @@ class ScalingScene(ExplainerScene):
             scaled_histogram = self.histogram(t.scaled_hist_counts[i], t.scaled_hist_edges, i, max_count)
             scaled_variance = self.number(f"scaled_variances[{i}]", 2, size=theme.body_size)
             scaled_variance.move_to(variance, aligned_edge=LEFT)
-            divide += [ReplacementTransform(histogram.bars, spike.bars), ReplacementTransform(variance, scaled_variance)]
+            # The raw variances leave with the division; the scaled ones come with the line that reads them.
+            divide += [ReplacementTransform(histogram.bars, spike.bars), FadeOut(variance)]
+            measured.append(scaled_variance)
             zoom.append(ReplacementTransform(spike.bars, scaled_histogram.bars))
         new_ticks = self.axis_ticks(self.histograms[-1], t.scaled_hist_edges, "scaled_hist_edges")
         new_x_name = self.axis_name(r"q \cdot k \,/\, \sqrt{d_k}")
-        zoom += [ReplacementTransform(self.ticks, new_ticks), ReplacementTransform(self.x_name, new_x_name)]
+        # The axis is named q·k/√d_k as soon as the bars are divided; the ticks change with the zoom.
+        divide.append(ReplacementTransform(self.x_name, new_x_name))
+        zoom.append(ReplacementTransform(self.ticks, new_ticks))
         last = len(t.hist_edges) - 1
         raw_range = f"{format_number(t.hist_edges[0], 0)} to {format_number(t.hist_edges[last], 0)}"
         scaled_range = f"{format_number(t.scaled_hist_edges[0], 0)} to {format_number(t.scaled_hist_edges[last], 0)}"
@@ -184,7 +196,8 @@ class ScalingScene(ExplainerScene):
             self.say("Zoomed in, the three spreads are the same, whatever the width.")
             self.wait(0.5)
             self.say(f"Measured variances: {scaled}, all close to 1.")
-            self.wait(0.5)
+            self.play(*[FadeIn(number) for number in measured], run_time=0.8)
+            self.play(Indicate(VGroup(*measured), color=theme.highlight), run_time=1.0)
 
     def axis_ticks(self, histogram, edges, source):
         """Labels of the first edge, zero and the last edge under a histogram's axis."""
@@ -239,6 +252,17 @@ class ScalingScene(ExplainerScene):
         self.unscaled_group.set_x(CHARTS[0][0])
         slope = self.unscaled_group[2]
         tiny = format_number(t.row_unscaled_max_slope, 5)
+        # What holds exactly: a weight's derivative with respect to its own score is p(1 − p), at most 1/4.
+        # Right of the rows of scores (s_j), in three short lines: the only room the two rows and charts leave.
+        self.rule = VGroup(
+            formula(theme, r"\partial p_j / \partial s_j", size=theme.aside_formula_size),
+            formula(theme, r"= p_j\,(1-p_j)", size=theme.aside_formula_size),
+            formula(theme, r"\le 1/4", size=theme.aside_formula_size),
+            # s_j named: the score of key j that softmax is given.
+            formula(theme, r"s_j:\ \text{score } j", size=theme.min_formula_size),
+        ).arrange(DOWN, buff=0.15, aligned_edge=LEFT)
+        self.rule.next_to(self.raw, RIGHT, buff=0.35).align_to(self.raw.cells, UP)
+        keep_inside(self.rule)
         with self.step("softmax-without-scaling", "Softmax without scaling: nearly one-hot"):
             self.say("Softmax turns these raw scores into attention weights.")
             self.play(FadeIn(self.unscaled_title), GrowFromEdge(unscaled.bars, DOWN), FadeIn(unscaled.labels), run_time=1.2)
@@ -249,12 +273,18 @@ class ScalingScene(ExplainerScene):
             )
             self.play(Indicate(unscaled.numbers[winner], color=theme.highlight), run_time=1)
             self.say(
-                f"The gradient softmax passes back into a score is at most p(1 − p): here only {tiny}.",
-                spoken=f"The gradient softmax passes back into a score is at most p times one minus p: here only {tiny}.",
+                "A weight's slope with respect to its own score is p(1 − p): at most 1/4, near 0 when p is near 0 or 1.",
+                spoken="A weight's slope with respect to its own score is p times one minus p: at most one quarter, "
+                "near zero when p is near zero or one.",
             )
+            self.play(FadeIn(self.rule, shift=UP * 0.1))
+            self.say(f"Here the largest is only {tiny}.")
             self.play(FadeIn(slope, shift=UP * 0.1))
             self.play(Indicate(slope[1], color=theme.highlight), run_time=1)
-            self.say("The gradient into the scores nearly vanishes, so W_Q and W_K barely learn.")
+            # Exact: a slope of weight i in another score j is −p_i p_j, and p_j ≤ 1 − p_i, so none is larger.
+            self.say(
+                "No weight's slope in any score is larger, so little gradient reaches the scores, and W_Q and W_K barely learn."
+            )
             self.wait(0.5)
 
     def softmax_with_scaling(self):
@@ -286,11 +316,13 @@ class ScalingScene(ExplainerScene):
                 f"Key {leader + 1} still leads with {format_number(t.row_scaled_weights[leader], 2)}, but every key keeps a share."
             )
             self.play(Indicate(scaled_bars.numbers[leader], color=theme.highlight), run_time=1)
+            largest = format_number(t.row_scaled_max_slope, 2)
+            # "Near the most it can be" only where the trace's slope is near 1/4.
+            near = ", near the most it can be, 1/4" if t.row_scaled_max_slope >= NEAR_QUARTER else ""
+            spoken_near = ", near the most it can be, one quarter" if near else ""
             self.say(
-                f"And the largest p(1 − p) is now {format_number(t.row_scaled_max_slope, 2)}: "
-                "the gradient reaches the scores again.",
-                spoken=f"And the largest p times one minus p is now {format_number(t.row_scaled_max_slope, 2)}: "
-                "the gradient reaches the scores again.",
+                f"And the largest p(1 − p) is now {largest}{near}: the gradient reaches the scores again.",
+                spoken=f"And the largest p times one minus p is now {largest}{spoken_near}: the gradient reaches the scores again.",
             )
             self.play(FadeIn(slope, shift=UP * 0.1))
             self.play(Indicate(slope[1], color=theme.highlight), run_time=1)

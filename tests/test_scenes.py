@@ -616,7 +616,7 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
         # The alignment lines are hand-drawn and said so; the two kinds of attention are named apart.
         assert "drawn here by hand" in said["direct-access"]
         assert any(text.startswith("Yellow lines drawn by hand") for text in scene.recording.texts["direct-access"])
-        assert "Bahdanau" in said["direct-access"] and "Self-attention" in said["direct-access"]
+        assert "Bahdanau" in said["direct-access"] and "self-attention" in said["direct-access"].lower()
         assert "self-attention" in said["path-lengths"] and "self-attention" in said["attention-paths"]
         # The 24 numbers are the words' embeddings, counted as the trace holds them, not the hidden states on screen.
         n, d = t.embeddings.shape

@@ -181,7 +181,8 @@ def scaling_exercises(trace: ScalingTrace) -> list[Exercise]:
             ],
         ),
         Exercise(
-            "Softmax's gradient into score j from weight j is p_j (1 − p_j). Compute it for every key, without and "
+            "The slope of weight p_j with respect to its own score is p_j (1 − p_j), at most 1/4, and no weight's slope "
+            "in any score is larger than the row's largest p_j (1 − p_j). Compute it for every key, without and "
             "with scaling. Which row passes almost no gradient back to the scores (and so to W_Q and W_K)?",
             answer=[
                 Table("p (1 − p) without scaling", trace.row_unscaled_slopes, 5, columns=keys),

@@ -97,3 +97,18 @@ def longest_embeddings(trace: AttentionTrace, count: int) -> list[int]:
     """
     lengths = np.linalg.norm(trace.x_key, axis=1)  # (n_k,)
     return sorted(int(j) for j in np.argsort(-lengths, kind="stable")[:count])
+
+
+def bright_queries(trace: AttentionTrace) -> list[int]:
+    """The queries whose row of scaled scores is bright: its mean above the middle of the rows' means (as :func:`bright_keys`)."""
+    means = trace.scaled_scores.mean(axis=1)  # (n_q,) one mean per query row
+    middle = (means.min() + means.max()) / 2
+    return [int(i) for i in np.flatnonzero(means > middle)]
+
+
+def common_top_key(trace: AttentionTrace) -> int | None:
+    """The key that every query scores highest, alone in every row; None when the rows' highest keys differ or tie."""
+    scores = trace.scaled_scores
+    tops = {int(j) for row in scores for j in np.flatnonzero(row == row.max())}
+    alone = all(np.count_nonzero(row == row.max()) == 1 for row in scores)
+    return tops.pop() if alone and len(tops) == 1 else None

@@ -1,0 +1,87 @@
+"""The claims a second reviewer found wrong or loose in qkv, held to the trace.
+
+Each expected value is worked out here from the trace's own arrays (numpy), not read from the scene's code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scenes import SCENES
+from scenes.theme import format_number
+
+from .helpers import build_without_video, built_scene
+
+
+def captions(scene) -> dict[str, str]:
+    """Every step's caption by step name."""
+    return {step.name: step.caption for step in scene.steps}
+
+
+def shown(scene, step: str) -> set[str]:
+    """Every text on screen during ``step``."""
+    return scene.recording.texts[step]
+
+
+def test_qkv_library_table_gives_a_value_one_item_and_the_blend_to_the_output():
+    scene = built_scene("qkv")
+    texts = shown(scene, "library")
+    # Four rows, four library cells: the value's is one book's contents, the blend is the output's.
+    assert {"Value", "each book's contents", "Output", "a blend of contents"} <= texts
+    said = captions(scene)["library"]
+    value_line = said[said.index("The values") : said.index("The output")]
+    assert "blend" not in value_line
+    assert "The output is what you take home: a blend of the contents" in captions(scene)["library"]
+
+
+def test_qkv_top_score_line_says_every_query_scores_that_key_highest_and_names_the_worked_score():
+    scene = built_scene("qkv")
+    t = scene.trace
+    said = captions(scene)["scores-heatmap"]
+    i, worked = t.focus, len(t.key_tokens) - 1
+    row = t.scaled_scores[i]
+    top = int(np.argmax(row))
+    order = np.argsort(-row)
+    runner_up = int(order[1])
+    # Every query scores the same key highest in the default trace, and the line says so at once.
+    assert {int(np.argmax(r)) for r in t.scaled_scores} == {top}
+    assert (
+        f"“{t.query_tokens[i]}” scores highest with “{t.key_tokens[top]}”: {format_number(row[top], 2)}. So does every query"
+        in said
+    )
+    # The runner-up is the very score step 6 worked out, said as such.
+    assert runner_up == worked
+    assert f"“{t.key_tokens[runner_up]}”, {format_number(row[runner_up], 2)}, the score we computed" in said
+    assert format_number(t.scaled_scores[i, worked], 2) in captions(scene)["query-meets-key"]
+    # The same words' rows are bright as their columns are: the rows' means, as the columns' are read.
+    columns, rows = t.scaled_scores.mean(axis=0), t.scaled_scores.mean(axis=1)
+    bright_columns = set(np.flatnonzero(columns > (columns.min() + columns.max()) / 2))
+    bright_rows = set(np.flatnonzero(rows > (rows.min() + rows.max()) / 2))
+    assert bright_rows == bright_columns
+    assert "Their rows are bright for the same reason." in said
+
+
+def test_qkv_random_projections_are_said_on_screen_when_spoken_and_v_is_not_named_before_it_is_shown():
+    scene = built_scene("qkv")
+    assert "fixed random seed" in captions(scene)["q-projection"]
+    assert "(a fixed random seed)" in shown(scene, "q-projection")
+    assert not any("V" in text.split(":")[0] for text in shown(scene, "k-projection") if "columns shown" in text)
+    assert "A later scene" not in " ".join(captions(scene).values())
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"seed": 7},
+        {"sentence": "the quick brown fox jumps over the lazy dog"},
+        {"sentence": "extraordinarily complicated sentences"},
+    ],
+    ids=["seed 7", "eight words", "long words"],
+)
+def test_qkv_lays_out_a_long_worked_sum_many_rows_and_long_words_inside_the_frame(arguments):
+    """A two-line worked sum (seed 7), eight rows and long words: nothing overlaps, nothing leaves the safe area."""
+    trace = SCENES["qkv"].build_trace(**arguments)
+    scene = build_without_video(SCENES["qkv"], watch_layout=True, draw=False, trace=trace)
+    assert not scene.recording.layout_problems, list(scene.recording.layout_problems)
+    assert not scene.recording.glyph_problems, list(scene.recording.glyph_problems)
