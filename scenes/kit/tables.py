@@ -10,7 +10,7 @@ from manim import DOWN, LEFT, RIGHT, UP, Rectangle, Text, VGroup
 from ..theme import Theme, colormap_color, readable_on
 from .text import fit_label, label, label_lines, number_label
 
-__all__ = ["CELL_PADDING", "NumberGrid", "TokenRow", "fitted_width", "shade_mask"]
+__all__ = ["CELL_PADDING", "NumberGrid", "TokenRow", "fitted_width", "one_number_size", "shade_mask"]
 
 
 CELL_PADDING = 0.06
@@ -104,10 +104,12 @@ class NumberGrid(VGroup):
                 if not grouped:  # labels such as token ids, not quantities: 1996, not 1,996
                     text = number.original_text.replace(",", "")
                     number = label(theme, text, size=font_size, color=text_color, mono=mono_numbers)
-                number.scale_to_fit_width(fitted_width(theme, number, cell_width))
-                number.move_to(cell)
                 self.cells.add(cell)
                 self.numbers.add(number)
+        # One size for every number, the one the widest needs: a fit per cell drew "−0.41" smaller than "0.73".
+        scale = min((fitted_width(theme, number, cell_width) / number.width for number in self.numbers), default=1.0)
+        for number, cell in zip(self.numbers, self.cells):
+            number.scale(scale).move_to(cell)
         self.add(self.cells, self.numbers)
         self.shape = (n_rows, n_cols)
 
@@ -153,6 +155,18 @@ class NumberGrid(VGroup):
     def column(self, j: int) -> VGroup:
         """Cells and numbers of column ``j``."""
         return VGroup(*[self.cell(i, j) for i in range(self.shape[0])], *[self.number(i, j) for i in range(self.shape[0])])
+
+
+def one_number_size(grids: Sequence[NumberGrid]) -> None:
+    """Draw the numbers of ``grids`` (rows of one table) at the smallest size any of them has, each centred in its cell.
+
+    Each grid sizes its numbers for its own widest; grids read as one table (a weighted sum's
+    rows) must not show a column's "−0.41" smaller than the "0.73" under it.
+    """
+    smallest = min(number.font_size for grid in grids for number in grid.numbers)
+    for grid in grids:
+        for number, cell in zip(grid.numbers, grid.cells):
+            number.scale(smallest / number.font_size).move_to(cell)
 
 
 class TokenRow(VGroup):
