@@ -8,7 +8,7 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, Rectangle, Text, VGroup
 
 from ..theme import Theme, colormap_color, readable_on
-from .text import fit_label, label, label_lines, number_label
+from .text import boxed_on_baseline, fit_label, label, label_lines, number_label
 
 __all__ = ["CELL_PADDING", "NumberGrid", "TokenRow", "fitted_width", "one_number_size", "shade_mask"]
 
@@ -173,6 +173,7 @@ class TokenRow(VGroup):
     """Tokens side by side in boxes; user text, so drawn with ``Text`` only.
 
     A row wider than ``max_width`` (a teacher's long sentence) is shrunk to it as a whole.
+    Every box is as tall, and every word stands on one baseline ("my" as high as "The").
     """
 
     def __init__(
@@ -185,13 +186,8 @@ class TokenRow(VGroup):
         max_width: float = 13.0,
     ):
         super().__init__()
-        for token in tokens:
-            text = label(theme, token, size=size or theme.body_size, color=color)
-            box = Rectangle(
-                width=text.width + 0.3, height=max(text.height, 0.3) + 0.25, stroke_color=color or theme.line, stroke_width=2
-            )
-            box.move_to(text)
-            self.add(VGroup(box, text))
+        texts = [label(theme, token, size=size or theme.body_size, color=color) for token in tokens]
+        self.add(*boxed_on_baseline(texts, (0.3, 0.25), 0.3, color or theme.line))
         self.arrange(RIGHT, buff=buff)
         if self.width > max_width:
             self.scale_to_fit_width(max_width)
