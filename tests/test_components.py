@@ -12,7 +12,7 @@ import pytest
 
 from attention_math.traces.positional_encoding import positional_trace
 from scenes.kit.heatmaps import COLOR_GRID_LEVELS, ColorGrid
-from scenes.kit.tables import TokenRow
+from scenes.kit.tables import NumberGrid, TokenRow
 from scenes.kit.text import formula, label, word_rows
 from scenes.theme import DARK, LIGHT, colormap_color
 
@@ -129,3 +129,12 @@ def test_word_rows_stand_every_line_on_one_baseline_in_boxes_of_one_height():
         assert feet(first_text)[0] - first_box.get_bottom()[1] == pytest.approx(
             feet(lines[0][0][1])[0] - lines[0][0][0].get_bottom()[1], abs=1e-3
         )
+
+
+def test_a_grids_row_and_column_names_stand_on_baselines():
+    """Centred on their ink, "dog" stood higher than "bites" above the columns, and "on" higher than "The" beside its row."""
+    words = list(FEET)
+    grid = NumberGrid(DARK, np.zeros((len(words), len(words))), row_labels=words, col_labels=words, col_label_lines=1)
+    assert np.ptp([foot for text in grid.col_labels for foot in feet(text)]) < 1e-3
+    above_centre = [foot - grid.cell(i, 0).get_y() for i, text in enumerate(grid.row_labels) for foot in feet(text)]
+    assert np.ptp(above_centre) < 1e-3

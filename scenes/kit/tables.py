@@ -8,7 +8,7 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, Rectangle, Text, VGroup
 
 from ..theme import Theme, colormap_color, readable_on
-from .text import boxed_on_baseline, fit_label, label, label_lines, number_label
+from .text import boxed_on_baseline, fit_label, label, label_lines, number_label, on_one_baseline
 
 __all__ = ["CELL_PADDING", "NumberGrid", "TokenRow", "fitted_width", "one_number_size", "shade_mask"]
 
@@ -121,6 +121,7 @@ class NumberGrid(VGroup):
                 text = fit_label(theme, token, row_label_width, size=size, color=row_label_color)
                 text.next_to(self.cell(i, 0), LEFT, buff=0.15)
                 self.row_labels.add(text)
+            on_one_baseline(self.row_labels, [self.cell(i, 0).get_y() for i in range(len(self.row_labels))])
             self.add(self.row_labels)
         if col_labels is not None:
             # Picking the lines, words keep a gap of 15% of a cell; placed, they may fill 95% of their room.
@@ -137,6 +138,7 @@ class NumberGrid(VGroup):
                 text.shift(UP * line * 0.38)
                 ends[line] = text.get_right()[0]
                 self.col_labels.add(text)
+            on_one_baseline(self.col_labels)
             self.add(self.col_labels)
 
     def cell(self, i: int, j: int) -> Rectangle:

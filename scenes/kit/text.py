@@ -11,7 +11,7 @@ import re
 import unicodedata
 from typing import Sequence, TypeVar
 
-from manim import DOWN, RIGHT, MathTex, Mobject, Rectangle, Text, TexTemplate, VGroup, config
+from manim import DOWN, RIGHT, UP, MathTex, Mobject, Rectangle, Text, TexTemplate, VGroup, config
 from manim.constants import START_X, START_Y
 from manim.mobject.text.text_mobject import TEXT2SVG_ADJUSTMENT_FACTOR
 from manimpango import MarkupUtils
@@ -25,6 +25,7 @@ __all__ = [
     "cheap_to_copy",
     "baseline",
     "boxed_on_baseline",
+    "on_one_baseline",
     "label",
     "fit_label",
     "elided_label",
@@ -214,6 +215,22 @@ def boxed_on_baseline(texts: Sequence[Text], padding: tuple[float, float], least
         box = Rectangle(width=text.width + padding[0], height=height, stroke_color=color, stroke_width=2)
         boxes.append(VGroup(box.move_to([text.get_x(), line + (rise - depth) / 2, 0]), text))
     return boxes
+
+
+def on_one_baseline(texts: Sequence[Text], centres: Sequence[float] | None = None) -> None:
+    """Move ``texts`` up or down onto baselines: one baseline for all, or one as high above each of ``centres``.
+
+    Without ``centres`` (a line of column names), each text keeps its bottom where its deepest
+    neighbour's descender would be, so "dog" stands as high as "bites". With them (names beside
+    rows), the words' common ink, tallest ascent to deepest descent, is centred on each row's
+    ``centres[k]``, so "on" sits as "The" does.
+    """
+    lines = [baseline(text) for text in texts]
+    rise = max((text.get_top()[1] - line for text, line in zip(texts, lines)), default=0.0)
+    depth = max((line - text.get_bottom()[1] for text, line in zip(texts, lines)), default=0.0)
+    for k, (text, line) in enumerate(zip(texts, lines)):
+        target = text.get_bottom()[1] + depth if centres is None else centres[k] - (rise - depth) / 2
+        text.shift(UP * (target - line))
 
 
 def word_rows(theme: Theme, tokens: Sequence[str], width: float, size: int | None = None, color: str | None = None) -> VGroup:
