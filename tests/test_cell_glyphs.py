@@ -72,6 +72,40 @@ def test_a_grid_keeps_its_numbers_clear_of_the_borders_down_to_the_readable_size
     assert narrow.numbers[0].font_size == pytest.approx(DARK.min_size)
 
 
+@pytest.mark.parametrize("mono", [True, False])
+def test_every_number_of_a_grid_is_drawn_at_one_size_whatever_its_sign(mono):
+    """A minus sign widens a number; fitting each cell on its own drew "−0.41" smaller than "0.73" beside it."""
+    values = [[-0.41, 0.73, 0.05], [1.06, -1.25, -0.08]]
+    grid = NumberGrid(DARK, values, 2, cell_width=1.0, cell_height=0.5, mono_numbers=mono)
+    sizes = [number.font_size for number in grid.numbers]
+    assert max(sizes) - min(sizes) < 1e-6 * max(sizes), sizes
+    # Digits are as tall in every cell (a minus is lower than a digit, so each number's ink is its digits' height).
+    heights = [number.height for number in grid.numbers]
+    assert max(heights) - min(heights) < 1e-6, heights
+    negative = [number.original_text for number, value in zip(grid.numbers, np.ravel(values)) if value < 0]
+    assert all(text.startswith("\u2212") and "-" not in text for text in negative), negative  # the true minus sign
+    # Still clear of the borders: the widest number sets the size.
+    assert all(number.width <= cell.width - 2 * CELL_PADDING + 1e-6 for number, cell in zip(grid.numbers, grid.cells))
+
+
+def test_a_weighted_sums_rows_show_their_numbers_at_one_size():
+    """Each row of a weighted sum is a grid of its own; a column of them must still read as one table."""
+    from scenes.kit.worked_sums import WeightedSum
+
+    class Scene(Source):
+        def number(self, source: str, decimals: int = 2, **kwargs):
+            from scenes.kit.text import number_label
+
+            return number_label(self.theme, float(lookup(self.trace, source)), decimals, **kwargs)
+
+    weights = np.array([0.2, 0.8])
+    values = np.array([[0.5, 0.25], [-1.25, 0.75]])  # only the second row holds a negative number
+    scene = Scene(w=weights, v=values, wv=weights[:, None] * values, out=(weights[:, None] * values).sum(axis=0))
+    total = WeightedSum(scene, ["a", "b"], "w[{j}]", "v[{j}]", "wv[{j}]", "out", cell_width=0.8)
+    sizes = [number.font_size for grid in (*total.values, *total.products, total.output) for number in grid.numbers]
+    assert max(sizes) - min(sizes) < 1e-6 * max(sizes), sizes
+
+
 def test_head_grid_colours_weights_on_the_fixed_scale_0_to_1():
     tokens = ["the", "cat", "sat"]
     near_uniform = np.array([[[0.30, 0.33, 0.37], [0.34, 0.33, 0.33], [0.31, 0.36, 0.33]]])  # largest weight 0.37

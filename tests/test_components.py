@@ -12,7 +12,8 @@ import pytest
 
 from attention_math.traces.positional_encoding import positional_trace
 from scenes.kit.heatmaps import COLOR_GRID_LEVELS, ColorGrid
-from scenes.kit.text import formula, label
+from scenes.kit.tables import NumberGrid, TokenRow
+from scenes.kit.text import formula, label, word_rows
 from scenes.theme import DARK, LIGHT, colormap_color
 
 POINTS_PER_RECTANGLE = 16  # four sides, each a cubic Bézier curve of four points
@@ -93,3 +94,47 @@ def test_text_is_copied_without_its_build_time_svg_paths_and_unchanged(make):
     for original, duplicate in zip(parts, copied):
         np.testing.assert_array_equal(original.points, duplicate.points)
         assert original.get_fill_color() == duplicate.get_fill_color()
+
+
+# Letters whose foot is flat on the baseline (no descender, no overshoot), by their index in the word.
+FEET = {"The": (0, 1), "my": (0,), "gin": (1, 2), "on": (1,), "jam": (2,), "lazy": (0,)}
+
+
+def feet(text) -> list[float]:
+    """The heights of the feet of ``text``'s flat-footed letters: where its baseline is drawn."""
+    return [text[k].get_bottom()[1] for k in FEET[text.original_text]]
+
+
+def test_a_token_row_stands_its_words_on_one_baseline_in_boxes_of_one_height():
+    """Centring each word on its ink put "my" (a descender) higher than "The" and gave each box its word's height."""
+    row = TokenRow(DARK, list(FEET))
+    boxes, texts = [box for box, _ in row], [text for _, text in row]
+    assert np.ptp([box.get_top()[1] for box in boxes]) < 1e-6
+    assert np.ptp([box.get_bottom()[1] for box in boxes]) < 1e-6
+    assert np.ptp([foot for text in texts for foot in feet(text)]) < 1e-3
+    for box, text in zip(boxes, texts):  # every word still inside its box
+        assert box.get_bottom()[1] < text.get_bottom()[1] and text.get_top()[1] < box.get_top()[1]
+
+
+def test_word_rows_stand_every_line_on_one_baseline_in_boxes_of_one_height():
+    lines = word_rows(DARK, list(FEET) * 2, width=6.0)
+    assert len(lines) > 1  # wrapped, so the boxes of different lines are compared too
+    boxes = [box for line in lines for box, _ in line]
+    assert np.ptp([box.height for box in boxes]) < 1e-6
+    for line in lines:
+        assert np.ptp([box.get_bottom()[1] for box, _ in line]) < 1e-6
+        assert np.ptp([foot for _, text in line for foot in feet(text)]) < 1e-3
+        # One baseline at one height in every box: the feet stand as far above the boxes' bottom in each line.
+        first_box, first_text = line[0]
+        assert feet(first_text)[0] - first_box.get_bottom()[1] == pytest.approx(
+            feet(lines[0][0][1])[0] - lines[0][0][0].get_bottom()[1], abs=1e-3
+        )
+
+
+def test_a_grids_row_and_column_names_stand_on_baselines():
+    """Centred on their ink, "dog" stood higher than "bites" above the columns, and "on" higher than "The" beside its row."""
+    words = list(FEET)
+    grid = NumberGrid(DARK, np.zeros((len(words), len(words))), row_labels=words, col_labels=words, col_label_lines=1)
+    assert np.ptp([foot for text in grid.col_labels for foot in feet(text)]) < 1e-3
+    above_centre = [foot - grid.cell(i, 0).get_y() for i, text in enumerate(grid.row_labels) for foot in feet(text)]
+    assert np.ptp(above_centre) < 1e-3

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import ClassVar, Iterator, Protocol, Sequence
 
-from manim import DOWN, RIGHT, FadeOut, Mobject, Scene, Text, VGroup
+from manim import DOWN, RIGHT, Create, FadeOut, Mobject, Scene, SurroundingRectangle, Text, VGroup
 
 from attention_math import Trace, lookup
 
@@ -182,6 +182,8 @@ class ExplainerScene(Scene):
         the step): how tests watch what is on screen. None in a render, which then does nothing extra."""
         self.steps: list[Step] = []
         self.shown: list[Shown] = []
+        self.highlights: list[VGroup] = []
+        """The outlines :meth:`highlight` drew for the line being said."""
         super().__init__(**kwargs)
 
     @classmethod
@@ -249,6 +251,7 @@ class ExplainerScene(Scene):
         step = Step(name, title=" ".join(title.split()), start=self.time)
         self.steps.append(step)
         log.info("step %d: %s", len(self.steps), step.title)
+        self._end_highlights()  # the last step's, kept through its final picture
         if caption:
             self.say(caption)
         yield step
@@ -272,6 +275,7 @@ class ExplainerScene(Scene):
             raise RuntimeError("say() belongs inside a step")
         step = self.steps[-1]
         self._let_the_line_finish()
+        self._end_highlights()
         if step.lines:
             step.lines[-1].end = self.time
         line = Line(" ".join(text.split()), start=self.time)
@@ -281,6 +285,28 @@ class ExplainerScene(Scene):
             line.speech = self.voice.speak(line.spoken)
         step.lines.append(line)
         return line
+
+    def highlight(self, *targets: Mobject, color: str | None = None, buff: float = 0.06, run_time: float = 0.6) -> VGroup:
+        """Outline ``targets`` until the line being said ends: a highlight that stays while the line talks about it.
+
+        An ``Indicate`` or ``Circumscribe`` is gone within a second, while the voice still names the
+        thing and the line's last frame shows nothing marked. These outlines are drawn now, stay
+        through the line (a step's last line: through its final picture) and fade as the next line
+        or step starts; ``clear`` takes them too. Returns the outlines.
+        """
+        outlines = VGroup(
+            *[SurroundingRectangle(target, color=color or self.theme.highlight, buff=buff, stroke_width=4) for target in targets]
+        )
+        self.play(Create(outlines), run_time=run_time)
+        self.highlights.append(outlines)
+        return outlines
+
+    def _end_highlights(self) -> None:
+        """Fade the outlines :meth:`highlight` drew (those still on screen), once their line is over."""
+        showing = [outlines for outlines in self.highlights if outlines in self.mobjects]
+        self.highlights = []
+        if showing:
+            self.play(*[FadeOut(outlines) for outlines in showing], run_time=0.4)
 
     def _let_the_line_finish(self) -> None:
         """Wait until the current line of the current step has been on screen for as long as it needs."""

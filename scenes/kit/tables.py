@@ -8,9 +8,9 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, Rectangle, Text, VGroup
 
 from ..theme import Theme, colormap_color, readable_on
-from .text import fit_label, label, label_lines, number_label
+from .text import boxed_on_baseline, fit_label, label, label_lines, number_label, on_one_baseline
 
-__all__ = ["CELL_PADDING", "NumberGrid", "TokenRow", "fitted_width", "shade_mask"]
+__all__ = ["CELL_PADDING", "NumberGrid", "TokenRow", "fitted_width", "one_number_size", "shade_mask"]
 
 
 CELL_PADDING = 0.06
@@ -104,10 +104,12 @@ class NumberGrid(VGroup):
                 if not grouped:  # labels such as token ids, not quantities: 1996, not 1,996
                     text = number.original_text.replace(",", "")
                     number = label(theme, text, size=font_size, color=text_color, mono=mono_numbers)
-                number.scale_to_fit_width(fitted_width(theme, number, cell_width))
-                number.move_to(cell)
                 self.cells.add(cell)
                 self.numbers.add(number)
+        # One size for every number, the one the widest needs: a fit per cell drew "−0.41" smaller than "0.73".
+        scale = min((fitted_width(theme, number, cell_width) / number.width for number in self.numbers), default=1.0)
+        for number, cell in zip(self.numbers, self.cells):
+            number.scale(scale).move_to(cell)
         self.add(self.cells, self.numbers)
         self.shape = (n_rows, n_cols)
 
@@ -119,6 +121,7 @@ class NumberGrid(VGroup):
                 text = fit_label(theme, token, row_label_width, size=size, color=row_label_color)
                 text.next_to(self.cell(i, 0), LEFT, buff=0.15)
                 self.row_labels.add(text)
+            on_one_baseline(self.row_labels, [self.cell(i, 0).get_y() for i in range(len(self.row_labels))])
             self.add(self.row_labels)
         if col_labels is not None:
             # Picking the lines, words keep a gap of 15% of a cell; placed, they may fill 95% of their room.
@@ -135,6 +138,7 @@ class NumberGrid(VGroup):
                 text.shift(UP * line * 0.38)
                 ends[line] = text.get_right()[0]
                 self.col_labels.add(text)
+            on_one_baseline(self.col_labels)
             self.add(self.col_labels)
 
     def cell(self, i: int, j: int) -> Rectangle:
@@ -155,10 +159,23 @@ class NumberGrid(VGroup):
         return VGroup(*[self.cell(i, j) for i in range(self.shape[0])], *[self.number(i, j) for i in range(self.shape[0])])
 
 
+def one_number_size(grids: Sequence[NumberGrid]) -> None:
+    """Draw the numbers of ``grids`` (rows of one table) at the smallest size any of them has, each centred in its cell.
+
+    Each grid sizes its numbers for its own widest; grids read as one table (a weighted sum's
+    rows) must not show a column's "−0.41" smaller than the "0.73" under it.
+    """
+    smallest = min(number.font_size for grid in grids for number in grid.numbers)
+    for grid in grids:
+        for number, cell in zip(grid.numbers, grid.cells):
+            number.scale(smallest / number.font_size).move_to(cell)
+
+
 class TokenRow(VGroup):
     """Tokens side by side in boxes; user text, so drawn with ``Text`` only.
 
     A row wider than ``max_width`` (a teacher's long sentence) is shrunk to it as a whole.
+    Every box is as tall, and every word stands on one baseline ("my" as high as "The").
     """
 
     def __init__(
@@ -171,13 +188,8 @@ class TokenRow(VGroup):
         max_width: float = 13.0,
     ):
         super().__init__()
-        for token in tokens:
-            text = label(theme, token, size=size or theme.body_size, color=color)
-            box = Rectangle(
-                width=text.width + 0.3, height=max(text.height, 0.3) + 0.25, stroke_color=color or theme.line, stroke_width=2
-            )
-            box.move_to(text)
-            self.add(VGroup(box, text))
+        texts = [label(theme, token, size=size or theme.body_size, color=color) for token in tokens]
+        self.add(*boxed_on_baseline(texts, (0.3, 0.25), 0.3, color or theme.line))
         self.arrange(RIGHT, buff=buff)
         if self.width > max_width:
             self.scale_to_fit_width(max_width)

@@ -11,7 +11,7 @@ import re
 import unicodedata
 from typing import Sequence, TypeVar
 
-from manim import DOWN, RIGHT, MathTex, Mobject, Rectangle, Text, TexTemplate, VGroup, config
+from manim import DOWN, RIGHT, UP, MathTex, Mobject, Rectangle, Text, TexTemplate, VGroup, config
 from manim.constants import START_X, START_Y
 from manim.mobject.text.text_mobject import TEXT2SVG_ADJUSTMENT_FACTOR
 from manimpango import MarkupUtils
@@ -23,6 +23,9 @@ __all__ = [
     "SUBSCRIPTED",
     "SymbolText",
     "cheap_to_copy",
+    "baseline",
+    "boxed_on_baseline",
+    "on_one_baseline",
     "label",
     "fit_label",
     "elided_label",
@@ -168,21 +171,80 @@ def elided_label(theme: Theme, content: str, max_width: float, size: int | None 
     return text
 
 
+BASELINE_GLYPH = "H"
+"""A letter that stands on the baseline with a flat foot (no overshoot, no descender) in every Latin face."""
+
+
+def baseline(text: Text) -> float:
+    """The height of ``text``'s baseline, wherever ``text`` is now and however it was scaled.
+
+    manim's ``Text`` keeps no baseline: it is centred on its ink, so "my" (a descender) sits
+    higher than "The". Pango sets :data:`BASELINE_GLYPH` and the text on one line, so the
+    letter's foot there marks where the text's baseline lies within the text's ink: as a
+    fraction of the ink's height, which moving and scaling keep.
+    """
+    written = "{} {}".format(BASELINE_GLYPH, getattr(text, "original_text", text.text))
+    style = dict(font=text.font, font_size=text._font_size)
+    if isinstance(text, SymbolText):
+        reference = SymbolText(written, _subscript_markup(written), **style)
+    else:
+        reference = Text(written, **style)
+    glyphs = [glyph for glyph in reference.submobjects if len(glyph.points)]
+    # The letter comes first and is left-to-right, so the paragraph is too: it is the leftmost glyph.
+    letter = min(glyphs, key=lambda glyph: glyph.get_left()[0])
+    word = VGroup(*[glyph for glyph in glyphs if glyph is not letter])
+    if not len(word) or word.height == 0:
+        return float(text.get_y())
+    above_bottom = (letter.get_bottom()[1] - word.get_bottom()[1]) / word.height
+    return float(text.get_bottom()[1] + above_bottom * text.height)
+
+
+def boxed_on_baseline(texts: Sequence[Text], padding: tuple[float, float], least: float, color: str) -> list[VGroup]:
+    """Each text in a box ``padding`` wider and taller than its ink: every box as tall, every baseline as high in its box.
+
+    The boxes' inner height is the tallest ascent plus the deepest descent of the words (at least
+    ``least``), so a row of them, arranged by their centres, reads as one line of text: "The",
+    "cat", "my" and "on" on one baseline, no box taller than another.
+    """
+    lines = [baseline(text) for text in texts]
+    rise = max(text.get_top()[1] - line for text, line in zip(texts, lines))
+    depth = max(line - text.get_bottom()[1] for text, line in zip(texts, lines))
+    height = max(rise + depth, least) + padding[1]
+    boxes = []
+    for text, line in zip(texts, lines):
+        box = Rectangle(width=text.width + padding[0], height=height, stroke_color=color, stroke_width=2)
+        boxes.append(VGroup(box.move_to([text.get_x(), line + (rise - depth) / 2, 0]), text))
+    return boxes
+
+
+def on_one_baseline(texts: Sequence[Text], centres: Sequence[float] | None = None) -> None:
+    """Move ``texts`` up or down onto baselines: one baseline for all, or one as high above each of ``centres``.
+
+    Without ``centres`` (a line of column names), each text keeps its bottom where its deepest
+    neighbour's descender would be, so "dog" stands as high as "bites". With them (names beside
+    rows), the words' common ink, tallest ascent to deepest descent, is centred on each row's
+    ``centres[k]``, so "on" sits as "The" does.
+    """
+    lines = [baseline(text) for text in texts]
+    rise = max((text.get_top()[1] - line for text, line in zip(texts, lines)), default=0.0)
+    depth = max((line - text.get_bottom()[1] for text, line in zip(texts, lines)), default=0.0)
+    for k, (text, line) in enumerate(zip(texts, lines)):
+        target = text.get_bottom()[1] + depth if centres is None else centres[k] - (rise - depth) / 2
+        text.shift(UP * (target - line))
+
+
 def word_rows(theme: Theme, tokens: Sequence[str], width: float, size: int | None = None, color: str | None = None) -> VGroup:
     """A teacher's words, each whole in a box, wrapped onto as many centred lines as ``width`` needs.
 
     Where labels elsewhere elide a long word (:func:`elided_label`), this shows it whole.
     """
-    boxes = []
+    texts = []
     for token in tokens:
         text = label(theme, token, size=size or theme.body_size, color=color or theme.text)
         if text.width > width - 0.3:
             text.scale_to_fit_width(width - 0.3)
-        boxes.append(
-            VGroup(
-                Rectangle(width=text.width + 0.24, height=0.3 + 0.24, stroke_color=theme.line, stroke_width=2).move_to(text), text
-            )
-        )
+        texts.append(text)
+    boxes = boxed_on_baseline(texts, (0.24, 0.24), 0.3, theme.line)
     lines, current, used = [], [], 0.0
     for box in boxes:
         if current and used + 0.25 + box.width > width:

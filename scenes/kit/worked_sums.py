@@ -7,7 +7,7 @@ from typing import Protocol, Sequence
 from manim import DOWN, LEFT, RIGHT, Line, Mobject, Text, VGroup
 
 from ..theme import Theme
-from .tables import NumberGrid
+from .tables import NumberGrid, one_number_size
 from .text import elided_label, formula, label
 
 __all__ = ["NumberSource", "WorkedSum", "WeightedSum"]
@@ -176,6 +176,7 @@ class WeightedSum(VGroup):
                 0,
             ]
         )
+        one_number_size([*self.values, *self.products, self.output])
         self.output_name = output_name if output_name is not None else formula(theme, r"\textstyle\sum_j w_j v_j =")
         self.output_name.next_to(self.output.cells, LEFT, buff=0.2)
         self.add(self.labels, self.weights, self.times, self.values, self.equals, self.products, self.rule)
