@@ -640,7 +640,9 @@ class MultiHeadScene(ExplainerScene):
         seq, d_model = t.concat.shape
         concat, theme = self.concat, self.theme
         focus = min(1, seq - 1)
-        word = t.tokens[focus]
+        # On screen a long word is cut (the sum beside it needs the room); the voice says it whole.
+        whole_word = t.tokens[focus]
+        word = elided_label(theme, whole_word, 2.0, size=theme.small_size).original_text
         heads = [head for head in concat.parts if head is not None]
         with self.step("output-projection", "Mix the heads with W_O"):
             # One output number, as the sum of one share per head: that head's columns of the row times its rows of W_O.
@@ -669,12 +671,15 @@ class MultiHeadScene(ExplainerScene):
             total = self.number(f"output[{focus}, 0]", 2, size=theme.body_size)
             name = label(theme, f"output of “{word}”, column 1:", size=theme.small_size, color=theme.muted)
             equation = VGroup(name, *terms, self.maths(r"\approx", theme.text), total).arrange(RIGHT, buff=0.18)
+            if equation.width > CONTENT_WIDTH:
+                # Many heads or a long word: the name on its own line, the sum under it.
+                VGroup(*equation[1:]).next_to(name, DOWN, buff=0.2).align_to(name, LEFT)
             equation.next_to(self.concat_numbers, DOWN, buff=1.1)
             keep_inside(equation)
             rounded = self.words(
-                f"each head's share: its 2 columns of “{word}” times its rows of W_O, rounded"
+                "each head's share: its 2 columns of this row times its rows of W_O, rounded"
                 if t.d_head == 2
-                else f"each head's share: its columns of “{word}” times its rows of W_O, rounded"
+                else "each head's share: its columns of this row times its rows of W_O, rounded"
             ).next_to(equation, DOWN, buff=0.3)
             keep_inside(rounded)
             links = VGroup(
@@ -689,8 +694,9 @@ class MultiHeadScene(ExplainerScene):
             output = self.columns(lambda h, a, b: f"output[:, {a}:{b}]", below, with_labels=False)
             # Under the concatenation, column for column.
             output.shift(RIGHT * (concat.grids[0].cells.get_left()[0] - output.grids[0].cells.get_left()[0]))
+            # Straight down: the output's cells start where the concatenation's do, so the words keep their x.
             output_labels = concat.row_labels.copy().shift(
-                output.grids[0].cells.get_center() - concat.grids[0].cells.get_center()
+                UP * (output.grids[0].cells.get_center()[1] - concat.grids[0].cells.get_center()[1])
             )
             output_name = self.matrix_name(
                 output.grids[0],
@@ -703,7 +709,7 @@ class MultiHeadScene(ExplainerScene):
             keep_inside(diagram)
             self.say(f"A last {d_model} by {d_model} matrix, W_O, mixes the heads: each head's columns meet its rows of W_O.")
             self.play(self.retitle("Mix the heads with W_O"), FadeIn(diagram), run_time=1.2)
-            self.say(f"The first output number of “{word}”: every head adds its share.")
+            self.say(f"The first output number of “{whole_word}”: every head adds its share.")
             self.play(FadeOut(diagram), *[Create(rect) for rect in rows.values()], run_time=0.8)
             self.play(FadeIn(name), *[Create(line) for line in links], FadeIn(terms, lag_ratio=0.1), run_time=1.8)
             self.play(FadeIn(equation[-2:]), FadeIn(rounded), run_time=0.8)

@@ -562,7 +562,10 @@ class SelfAttentionScene(ExplainerScene):
         own = [r for r in range(n) if t.looks_at_itself[r]]
         elsewhere = [r for r in range(n) if not t.looks_at_itself[r]]
 
-        def quoted(rows) -> str:
+        def quoted(rows, more: bool = False) -> str:
+            # More than three words are counted, not listed: the boxes show which (a list of long words outruns the step).
+            if len(rows) > 3:
+                return f"{len(rows)} more words" if more else f"{len(rows)} of the {n} words"
             names = [f"“{t.query_tokens[r]}”" for r in rows]
             return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
@@ -618,8 +621,10 @@ class SelfAttentionScene(ExplainerScene):
                 elif len(twins) == 1:
                     spoken_names.append(f"the word {name}")
             said = spoken_names[0] if len(spoken_names) == 1 else ", ".join(spoken_names[:-1]) + ", and " + spoken_names[-1]
+            if len(rest) > 3:
+                said = quoted(rest, more=True)
             self.say(
-                f"{quoted(rest)} too {verb} most at a longer word: {claim}",
+                f"{quoted(rest, more=True)} too {verb} most at a longer word: {claim}",
                 spoken=f"{said[0].upper() + said[1:]}{',' if ', ' in said else ''} {verb} most at a longer word too: "
                 "the dot product wins here, length and direction, not meaning.",
             )
