@@ -30,7 +30,8 @@ def write_presenter(
     ends, its questions open one by one in a dialog (a form: a labelled field or radio buttons,
     Answer, Skip; after the feedback, Continue or Enter goes on to the next step).
     """
-    steps = [{"title": s["title"], "caption": s["caption"], "file": s["file"]} for s in sections]
+    # "name" is what a question's "step" refers to; "title" is what the page shows.
+    steps = [{"name": s["name"], "title": s["title"], "caption": s["caption"], "file": s["file"]} for s in sections]
     return write_atomic(
         package / "present.html",
         render_page(
