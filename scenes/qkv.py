@@ -36,6 +36,7 @@ from attention_math.traces.qkv import (
     qkv_trace,
     same_embeddings,
     top_keys,
+    top_shown_alone,
 )
 
 from .kit import ExplainerScene
@@ -527,7 +528,8 @@ class QKVScene(ExplainerScene):
             note = self.note_lines(
                 (
                     f"Embeddings {made}; projection matrices random ({seeded}).",
-                    "No meaning is learned." + (" Bright columns: the words given the largest embeddings." if explained else ""),
+                    "No meaning is learned"
+                    + ("; with these matrices, bright columns are the largest embeddings." if explained else "."),
                 )
             )
             picture = VGroup(heatmap, names, recipe)
@@ -556,6 +558,9 @@ class QKVScene(ExplainerScene):
                 second = SurroundingRectangle(heatmap.cell(i, runner_up), color=theme.highlight, buff=0.02, stroke_width=5)
                 self.play(FadeIn(second))
                 leaving.append(second)
+            # Each comparison alone on the table: the earlier outlines go as the next come.
+            shown_before = [best, *leaving]
+            leaving = []
             for group in same_embeddings(t):
                 words = " and ".join(f"“{t.key_tokens[j]}”" for j in group)
                 self.say(f"{words} have the same embedding, so the same key: their columns are equal.")
@@ -563,7 +568,8 @@ class QKVScene(ExplainerScene):
                 ties = VGroup(
                     *[SurroundingRectangle(heatmap.column(j), color=theme.highlight, buff=0.03, stroke_width=4) for j in group]
                 )
-                self.play(FadeIn(ties))
+                self.play(FadeIn(ties), *[FadeOut(m) for m in shown_before])
+                shown_before = []
                 leaving.append(ties)
             self.say(
                 f"Not symmetric: “{t.query_tokens[i]}” for “{t.key_tokens[other]}” is "
@@ -573,19 +579,19 @@ class QKVScene(ExplainerScene):
                 SurroundingRectangle(heatmap.cell(i, other), color=theme.query, buff=0.02, stroke_width=5),
                 SurroundingRectangle(heatmap.cell(other, i), color=theme.key, buff=0.02, stroke_width=5),
             )
-            self.play(FadeIn(pair), *[FadeOut(m) for m in leaving])
+            self.play(FadeIn(pair), *[FadeOut(m) for m in [*shown_before, *leaving]])
             self.say("W_Q and W_K differ, so what a word looks for differs from what it offers.")
             self.play(Indicate(pair, color=theme.highlight))
             self.say(f"The embeddings were {made} and the matrices are random, so no meaning is learned here.")
             self.play(FadeIn(note))
             if explained:
                 words = self.listed([t.key_tokens[j] for j in bright])
-                self.say(f"The bright columns, {words}, are the words given the largest numbers.")
+                self.say(f"With these random matrices, the bright columns, {words}, are the words given the largest numbers.")
                 columns = VGroup(
                     *[SurroundingRectangle(heatmap.column(j), color=theme.text, buff=0.03, stroke_width=4) for j in bright]
                 )
                 # Alone on the table: the earlier outlines go, so these read as whole columns.
-                self.play(FadeOut(best), FadeOut(pair), FadeIn(columns))
+                self.play(FadeOut(pair), FadeIn(columns))
                 # Their rows are bright too (the same words as queries), said and outlined only where the trace shows it.
                 if bright_queries(t) == bright:
                     self.say("Their rows are bright for the same reason.")
@@ -621,7 +627,11 @@ class QKVScene(ExplainerScene):
         if len(tops) > 1:
             tied = " and ".join(f"“{t.key_tokens[j]}”" for j in tops)
             return f"“{word}” scores highest with {tied}, tied at {best}."
-        line = f"“{word}” scores highest with “{t.key_tokens[tops[0]]}”: {best}."
-        if common_top_key(t) == tops[0]:
-            line += " So does every query" + (": why, below." if explained else ".")
-        return line
+        key = t.key_tokens[tops[0]]
+        if common_top_key(t) != tops[0]:
+            return f"“{word}” scores highest with “{key}”: {best}."
+        # Said of the column, never "a word scores highest with itself": that holds for one row here at most.
+        line = f"Every query scores highest with the key “{key}”; for “{word}” it is {best}."
+        if not top_shown_alone(t):
+            line += " In some rows by less than the 0.01 the table shows."
+        return line + (" We'll see why in a moment." if explained else "")

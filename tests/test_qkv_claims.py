@@ -46,10 +46,15 @@ def test_qkv_top_score_line_says_every_query_scores_that_key_highest_and_names_t
     runner_up = int(order[1])
     # Every query scores the same key highest in the default trace, and the line says so at once.
     assert {int(np.argmax(r)) for r in t.scaled_scores} == {top}
-    assert (
-        f"“{t.query_tokens[i]}” scores highest with “{t.key_tokens[top]}”: {format_number(row[top], 2)}. So does every query"
-        in said
-    )
+    # Said of the key's column, never as "a word scores highest with itself" (heard that way, it was false).
+    assert f"Every query scores highest with the key “{t.key_tokens[top]}”; for “{t.query_tokens[i]}” it is" in said
+    assert "So does every query" not in said and "why, below" not in said
+    # The table shows two decimals: where a row's top is not alone there, the line says the margin is smaller.
+    shown_rows = np.round(t.scaled_scores, 2)
+    alone = all(np.count_nonzero(r == r.max()) == 1 for r in shown_rows)
+    assert ("by less than the 0.01 the table shows" in said) == (not alone)
+    # The bright columns are the largest embeddings with these random matrices, not in general.
+    assert "With these random matrices, the bright columns" in said
     # The runner-up is the very score step 6 worked out, said as such.
     assert runner_up == worked
     assert f"“{t.key_tokens[runner_up]}”, {format_number(row[runner_up], 2)}, the score we computed" in said

@@ -106,6 +106,12 @@ def bright_queries(trace: AttentionTrace) -> list[int]:
     return [int(i) for i in np.flatnonzero(means > middle)]
 
 
+def top_shown_alone(trace: AttentionTrace, decimals: int = 2) -> bool:
+    """Whether every row's highest scaled score is still highest alone when rounded to ``decimals``, as a table shows it."""
+    shown = np.round(trace.scaled_scores, decimals)
+    return all(np.count_nonzero(row == row.max()) == 1 for row in shown)
+
+
 def common_top_key(trace: AttentionTrace) -> int | None:
     """The key that every query scores highest, alone in every row; None when the rows' highest keys differ or tie."""
     scores = trace.scaled_scores
