@@ -325,7 +325,14 @@ class MultiHeadScene(ExplainerScene):
             self.play(FadeIn(diagram[1]), FadeIn(diagram[2]), run_time=1.0)
             if t.n_heads > 1:
                 first, last = 1, t.d_head
-                columns = f"column {first}" if first == last else f"columns {first} to {last}"
+                # Two columns are "1 and 2": "1 to 2" is heard as a range that skips nothing.
+                columns = (
+                    f"column {first}"
+                    if first == last
+                    else f"columns {first} and {last}"
+                    if last == first + 1
+                    else f"columns {first} to {last}"
+                )
                 self.say(f"Head 1 uses only its slice: {columns} of each.")
                 head = self.theme.head_color(0)
                 self.play(
@@ -473,7 +480,7 @@ class MultiHeadScene(ExplainerScene):
 
     def show_no_extra_cost(self, t):
         theme = self.theme
-        with self.step("no-extra-cost", "Splitting adds no parameters or cost"):
+        with self.step("no-extra-cost", "Splitting adds no parameters or multiply-adds"):
             self.clear()
             heading = self.heading("Splitting adds no parameters or multiply-adds")
             header = VGroup(
