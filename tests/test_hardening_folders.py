@@ -64,6 +64,19 @@ def test_what_the_project_wrote_is_not_foreign(published):
     assert guard.foreign_entries(folder, SCENE) == [".hidden", "sections/extra.mp4"]
 
 
+def test_every_export_and_the_questions_are_the_projects_even_unlisted(published):
+    """A GIFT export (added after the check) was taken for a teacher's file: the next re-render refused to run.
+
+    ``questions.json`` is a render's own file too, known by name when the manifest cannot be read.
+    """
+    folder, media, cache = published
+    (folder / f"{SCENE}-gift.txt").write_text("::q1:: ...", encoding="utf-8")
+    (folder / f".{SCENE}-gift.txt.x1y2.tmp").write_text("left by a killed export", encoding="utf-8")
+    (folder / "questions.json").write_text("[]", encoding="utf-8")
+    (folder / "manifest.json").write_text("{damaged", encoding="utf-8")
+    assert guard.foreign_entries(folder, SCENE) == []
+
+
 def test_the_publish_itself_refuses_to_replace_a_teachers_files(published, tmp_path):
     """The check before drawing has a twin at the publish: any path to it (a batch, a cluster's package) is covered."""
     folder, media, cache = published
