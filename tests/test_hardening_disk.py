@@ -45,3 +45,17 @@ def test_a_full_disk_error_with_its_file_names_it(tmp_path, monkeypatch):
 def test_the_same_error_with_room_left_is_itself(tmp_path, monkeypatch):
     result, error, details = failing_render(tmp_path, monkeypatch, ElementTree.ParseError("unclosed token"), free_blocks=10**6)
     assert error == "ParseError: unclosed token"
+
+
+def test_a_full_disk_under_the_encoders_own_error_names_the_file(tmp_path, monkeypatch):
+    """Seen on a 20 MB disk filling mid-render: the encoder's RuntimeError, its cause the write that found no space."""
+    partial = tmp_path / "cache" / "staging" / "uncached_00037.mp4"
+    try:
+        try:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(partial))
+        except OSError as cause:
+            raise RuntimeError(f"Failed to finish video segment {partial}: {cause}") from cause
+    except RuntimeError as wrapped:
+        error = wrapped
+    result, message, details = failing_render(tmp_path, monkeypatch, error, free_blocks=10**6)
+    assert message == f"disk full: no space left to write {partial}"
