@@ -8,6 +8,8 @@ import queue
 from collections import namedtuple
 from xml.etree import ElementTree
 
+import pytest
+
 from attention_explainer.options import RenderJob
 from attention_explainer.pipeline import workers
 
@@ -59,3 +61,33 @@ def test_a_full_disk_under_the_encoders_own_error_names_the_file(tmp_path, monke
         error = wrapped
     result, message, details = failing_render(tmp_path, monkeypatch, error, free_blocks=10**6)
     assert message == f"disk full: no space left to write {partial}"
+
+
+def test_a_file_written_on_a_full_disk_is_named(tmp_path, monkeypatch):
+    """The page, the render times, a log: the write or close on a full disk raises ENOSPC with no file name."""
+    from attention_explainer import files
+
+    real_fdopen = os.fdopen
+
+    class Full:
+        def __init__(self, handle, mode):
+            self.file = real_fdopen(handle, mode)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.file.close()
+
+        def fileno(self):
+            return self.file.fileno()
+
+        def write(self, data):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(files.os, "fdopen", Full)
+    target = tmp_path / "media" / "index.html"
+    with pytest.raises(OSError) as raised:
+        files.write_atomic(target, "<html>")
+    assert (raised.value.errno, raised.value.filename) == (errno.ENOSPC, str(target))
+    assert list(target.parent.iterdir()) == []  # no temporary file left
