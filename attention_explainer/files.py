@@ -38,8 +38,11 @@ def write_atomic(path: Path | str, content: str | bytes) -> Path:
             os.fchmod(file.fileno(), FILE_MODE)
             file.write(data)
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError) and not error.filename:
+            # A full disk shows at the write or the close, as an error with no file name: say which file.
+            raise OSError(error.errno, error.strerror or str(error), str(path)) from None
         raise
     return path
 

@@ -294,7 +294,8 @@ def invisible_character(text: str) -> str | None:
 def _check_characters(flag: str, text: str) -> None:
     character = invisible_character(text)
     if character is not None:
-        name = unicodedata.name(character, "an unassigned or private character")
+        unnamed = {"Cc": "a control character", "Co": "a private-use character", "Cs": "a lone surrogate"}
+        name = unicodedata.name(character, unnamed.get(unicodedata.category(character), "an unassigned character"))
         raise InvalidInput(
             f"{flag} contains U+{ord(character):04X} ({name}): characters that draw nothing and direction controls "
             "are refused; type the words plainly, separated by spaces (Hebrew and Arabic are drawn right to left by themselves)"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import tempfile
@@ -10,7 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 import render
-from attention_explainer.pipeline import guard, staging
+from attention_explainer.files import sha256_of
+from attention_explainer.options import RenderJob
+from attention_explainer.package.reader import read_package
+from attention_explainer.pipeline import freshness, guard, staging
 
 from .hardening import SCENE, fake_render
 
@@ -62,6 +66,19 @@ def test_what_the_project_wrote_is_not_foreign(published):
     (folder / "sections" / "extra.mp4").write_bytes(b"")
     (folder / ".hidden").write_bytes(b"")
     assert guard.foreign_entries(folder, SCENE) == [".hidden", "sections/extra.mp4"]
+
+
+def test_every_export_and_the_questions_are_the_projects_even_unlisted(published):
+    """A GIFT export (added after the check) was taken for a teacher's file: the next re-render refused to run.
+
+    ``questions.json`` is a render's own file too, known by name when the manifest cannot be read.
+    """
+    folder, media, cache = published
+    (folder / f"{SCENE}-gift.txt").write_text("::q1:: ...", encoding="utf-8")
+    (folder / f".{SCENE}-gift.txt.x1y2.tmp").write_text("left by a killed export", encoding="utf-8")
+    (folder / "questions.json").write_text("[]", encoding="utf-8")
+    (folder / "manifest.json").write_text("{damaged", encoding="utf-8")
+    assert guard.foreign_entries(folder, SCENE) == []
 
 
 def test_the_publish_itself_refuses_to_replace_a_teachers_files(published, tmp_path):
@@ -212,3 +229,46 @@ def test_a_lock_folder_that_is_a_link_planted_by_someone_is_not_used(monkeypatch
     (tmp_path / f"attention-explainer-locks-{os.getuid()}").symlink_to(tmp_path / "theirs")
     with pytest.raises(guard.FolderProblem, match="not a folder of this user's own"):
         guard.lock_folder()
+
+
+# --- failure 1: paths from a package received from someone else ------------------------------------
+
+
+def _job(media, cache):
+    return RenderJob(SCENE, {}, "low", "dark", "mp4", media, cache, "none")
+
+
+def _rehash(folder, name):
+    """The manifest made to match the edited ``name``, as someone planting it would."""
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    for entry in manifest["files"]:
+        if entry["path"] == name:
+            entry.update(sha256=sha256_of(folder / name), bytes=(folder / name).stat().st_size)
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+
+@pytest.mark.parametrize("planted", ["../../../X", "sections/../../../X", "ABSOLUTE"])
+def test_a_step_clip_outside_the_package_makes_it_invalid(published, tmp_path, planted):
+    """``sections.json`` naming a clip by ``../`` or an absolute path: rendered again, never read for an export."""
+    folder, media, cache = published
+    outside = tmp_path / "X"
+    outside.write_bytes((folder / "sections" / "01-the-step.mp4").read_bytes())
+    steps = json.loads((folder / "sections.json").read_text(encoding="utf-8"))
+    steps[0]["file"] = str(outside) if planted == "ABSOLUTE" else planted
+    (folder / "sections.json").write_text(json.dumps(steps), encoding="utf-8")
+    _rehash(folder, "sections.json")
+    assert freshness.freshness(_job(media, cache), folder) is freshness.Freshness.RENDER  # export and render draw it again
+    with pytest.raises(ValueError, match="no clip file inside the package"):
+        read_package(folder)  # what every export and page reads a package with
+
+
+def test_a_package_folder_linked_elsewhere_is_not_read_through(published, tmp_path):
+    """``sections/`` a link to a folder outside holding the same clips: the package does not match its manifest."""
+    folder, media, cache = published
+    elsewhere = tmp_path / "elsewhere-sections"
+    (folder / "sections").rename(elsewhere)
+    (folder / "sections").symlink_to(elsewhere, target_is_directory=True)
+    assert freshness.freshness(_job(media, cache), folder) is freshness.Freshness.RENDER
+    with pytest.raises(ValueError, match="sections/01-the-step.mp4 is missing or not what its render wrote"):
+        read_package(folder)
+    assert guard.foreign_entries(folder, SCENE) == ["sections/"]  # and a render refuses to replace it, naming the link

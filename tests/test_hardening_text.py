@@ -56,3 +56,17 @@ def test_drawn_text_passes(sentence):
 def test_a_variation_selector_alone_is_refused():
     with pytest.raises(InvalidInput, match="U\\+FE0F"):
         validate(SCENES["self-attention"], {"sentence": "I \ufe0f cats"})
+
+
+@pytest.mark.parametrize(
+    "character, said",
+    [
+        ("\x1b", "U+001B (a control character)"),  # an escape: no name of its own in Unicode
+        ("\ue000", "U+E000 (a private-use character)"),
+        ("\u0378", "U+0378 (an unassigned character)"),
+    ],
+)
+def test_a_character_without_a_unicode_name_is_said_for_what_it_is(character, said):
+    with pytest.raises(InvalidInput) as refused:
+        validate(SCENES["qkv"], {"sentence": f"cat {character} dog"})
+    assert said in str(refused.value)

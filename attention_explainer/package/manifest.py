@@ -57,13 +57,22 @@ def read_manifest(folder: Path) -> dict | None:
     return manifest
 
 
+def _through_link(folder: Path, relative: str) -> bool:
+    """Whether ``relative`` (inside ``folder``) is a symbolic link or lies in one (``sections/`` linked elsewhere).
+
+    A reader following it would read outside the package; a media folder from someone else can hold such links.
+    """
+    parts = relative.split("/")
+    return any((folder.joinpath(*parts[: depth + 1])).is_symlink() for depth in range(len(parts)))
+
+
 def damaged_files(folder: Path, entries: list[dict]) -> list[str]:
     """The entries' paths whose file is not there with the bytes the manifest recorded (a same-size corruption included)."""
     damaged = []
     for entry in entries:
         path = folder / entry["path"]
         if (
-            path.is_symlink()
+            _through_link(folder, entry["path"])
             or not path.is_file()
             or path.stat().st_size != entry.get("bytes")
             or sha256_of(path) != entry["sha256"]

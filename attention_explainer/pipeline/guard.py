@@ -19,7 +19,9 @@ import stat
 import tempfile
 from pathlib import Path
 
+from ..exports.export import EXPORT_KINDS, export_name
 from ..files import is_inside_path
+from ..package.questions import QUESTIONS
 
 __all__ = [
     "FolderProblem",
@@ -31,8 +33,9 @@ __all__ = [
     "lock_folder",
 ]
 
-EXPORT_NAMES = ("{scene}-scorm.zip", "{scene}.pptx")
-"""The exports written into a render's folder (see :mod:`..exports.export`); a re-render replaces them with the folder."""
+EXPORT_NAMES = tuple(export_name("{scene}", kind) for kind in EXPORT_KINDS)
+"""The exports written into a render's folder (from :mod:`..exports.export`, so a new kind is known at once); a re-render
+replaces them with the folder."""
 
 PROJECT_NAMES = (
     *EXPORT_NAMES,
@@ -43,6 +46,7 @@ PROJECT_NAMES = (
     "preview.gif",
     "trace.json",
     "narration.json",
+    QUESTIONS,
     "captions.vtt",
     "captions.srt",
     "transcript.txt",

@@ -69,8 +69,13 @@ def disk_full(job: RenderJob, error: BaseException) -> str | None:
     """
     import errno
 
-    if isinstance(error, OSError) and error.errno == errno.ENOSPC and error.filename:
-        return f"disk full: no space left to write {error.filename}"
+    # The encoder wraps its write error ("Failed to finish video segment ...") in one of its own: follow the causes.
+    seen, cause = set(), error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, OSError) and cause.errno == errno.ENOSPC and cause.filename:
+            return f"disk full: no space left to write {cause.filename}"
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
     for folder in (Path(job.cache_dir), Path(job.media_dir)):
         try:
             status = os.statvfs(folder)
