@@ -37,7 +37,9 @@ def test_script_json_keeps_any_string_inside_its_script():
 def test_a_hostile_step_title_or_caption_stays_data_in_the_presenter(tmp_path):
     sections = [{"name": "x", "title": HOSTILE, "caption": f"About {HOSTILE}.", "file": "sections/01-x.mp4"}]
     page = write_presenter(tmp_path, f"Title {HOSTILE}", sections).read_text(encoding="utf-8")
-    assert inline_json(page, "steps") == [{"title": HOSTILE, "caption": f"About {HOSTILE}.", "file": "sections/01-x.mp4"}]
+    assert inline_json(page, "steps") == [
+        {"name": "x", "title": HOSTILE, "caption": f"About {HOSTILE}.", "file": "sections/01-x.mp4"}
+    ]
     title = re.search(r"<title>(.*)</title>", page).group(1)
     assert "<" not in title and "&lt;!--&lt;script&gt;" in title
     # Every <script> the page opens is closed once: the hostile text opened none.
