@@ -424,11 +424,11 @@ class CausalMaskScene(ExplainerScene):
                         ),
                     )
                 )
-                self.say("These small embeddings give close scores,")
+                # Said as a measure, not as "each row stays near it": with two visible keys a small gap shows (0.29, 0.71).
+                self.say("These small embeddings give close scores.")
                 self.say(
-                    f"so each row stays near an even share of the keys it may see: 1/{n} without the mask, "
-                    f"1/{k} for “{tokens[i]}” with it.",
-                    spoken=f"so each row stays near an even share of the keys it may see: one in {n} without the mask, "
+                    f"An even share of the keys a row may see: 1/{n} without the mask, 1/{k} for “{tokens[i]}” with it.",
+                    spoken=f"An even share of the keys a row may see: one in {n} without the mask, "
                     f"one in {k} for the word {tokens[i]} with it.",
                 )
                 self.play(FadeIn(note))
