@@ -480,7 +480,7 @@ class MultiHeadScene(ExplainerScene):
 
     def show_no_extra_cost(self, t):
         theme = self.theme
-        with self.step("no-extra-cost", "Splitting adds no parameters or multiply-adds"):
+        with self.step("no-extra-cost", "No extra parameters or multiply-adds"):
             self.clear()
             heading = self.heading("Splitting adds no parameters or multiply-adds")
             header = VGroup(
