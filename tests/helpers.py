@@ -291,6 +291,16 @@ def built_scene(name: str):
     return scene
 
 
+def captions(scene) -> dict[str, str]:
+    """Every step's caption by step name."""
+    return {step.name: step.caption for step in scene.steps}
+
+
+def shown(scene, step: str) -> set[str]:
+    """Every text on screen during ``step``."""
+    return scene.recording.texts[step]
+
+
 def constructions(scene_class, frame_rate: int, skip_animations: bool = False) -> Counter:
     """How many text mobjects of each kind ``scene_class`` constructs, played at ``frame_rate`` (dry run) or with no frames."""
     with tempfile.TemporaryDirectory() as media_dir:

@@ -5,17 +5,7 @@ Each expected value is worked out here from the trace's own arrays (numpy), not 
 
 from __future__ import annotations
 
-from .helpers import built_scene
-
-
-def captions(scene) -> dict[str, str]:
-    """Every step's caption by step name."""
-    return {step.name: step.caption for step in scene.steps}
-
-
-def shown(scene, step: str) -> set[str]:
-    """Every text on screen during ``step``."""
-    return scene.recording.texts[step]
+from .helpers import built_scene, captions, shown
 
 
 def test_bottleneck_dates_the_transformer_not_self_attention_and_labels_the_trained_translator():

@@ -11,17 +11,7 @@ from manim import MathTex
 from scenes import SCENES
 from scenes.theme import format_number
 
-from .helpers import build_without_video, built_scene
-
-
-def captions(scene) -> dict[str, str]:
-    """Every step's caption by step name."""
-    return {step.name: step.caption for step in scene.steps}
-
-
-def shown(scene, step: str) -> set[str]:
-    """Every text on screen during ``step``."""
-    return scene.recording.texts[step]
+from .helpers import build_without_video, built_scene, captions
 
 
 def softmax_jacobian(p: np.ndarray) -> np.ndarray:
