@@ -32,6 +32,7 @@ from attention_math.traces.cross_attention import cross_attention_trace
 from .kit import ExplainerScene
 from .kit.heatmaps import AxisLabels, Cells, weights_heatmap
 from .kit.layout import LEFT_EDGE, RIGHT_EDGE, pin
+from .kit.scene import Shown
 from .kit.tables import TokenRow
 from .kit.text import formula, label
 from .kit.worked_sums import WeightedSum
@@ -92,6 +93,19 @@ class CrossAttentionScene(ExplainerScene):
         grid.more = label(theme, "⋯", size=theme.body_size, color=theme.muted).next_to(grid.cells, RIGHT, buff=0.12)
         grid.add(grid.more)
         return grid
+
+    def numbers_read(self, source: str, heatmap, cells) -> VGroup:
+        """The numbers of ``heatmap`` (the trace's ``source``) at ``cells``: the only ones a line reads, the only ones shown.
+
+        The heatmap's record of every number shown gives way to one record per number drawn: the rest stay
+        off screen, their weights carried by the colour.
+        """
+        self.shown = [shown for shown in self.shown if shown.texts[0] is not heatmap.numbers[0]]
+        numbers = VGroup()
+        for r, j in cells:
+            self.shown.append(Shown(f"{source}[{r}, {j}]", (heatmap.number(r, j),), 2))
+            numbers.add(heatmap.number(r, j))
+        return numbers
 
     @staticmethod
     def without_numbers(named_map: VGroup) -> VGroup:
@@ -426,6 +440,10 @@ class CrossAttentionScene(ExplainerScene):
                 SurroundingRectangle(maps[0][1].row(shared), color=theme.value, buff=0.03),
                 *[SurroundingRectangle(maps[1][1].row(r), color=theme.value, buff=0.03) for r in copies],
             )
+            # Numbers only where a line reads them: the diagonal, the shared partner's self row, the rows that copy it.
+            self_cells = [(j, j) for j in own] + [(shared, j) for j in range(n_k) if (shared, j) not in {(o, o) for o in own}]
+            self_read = self.numbers_read("self_weights", maps[0][1], self_cells)
+            cross_read = self.numbers_read("weights", maps[1][1], [(r, j) for r in copies for j in range(n_k)])
             note = self.note_lines(
                 (
                     "Cross rows nearly repeat their partner's self row: the queries were built from those vectors.",
@@ -454,7 +472,7 @@ class CrossAttentionScene(ExplainerScene):
                 f"so a word's dot product with itself, {format_number(t.encoder_self_dots[0], 0)}, beats any other, "
                 f"at most {format_number(t.encoder_other_dot, 1)}: the diagonal wins."
             )
-            self.play(FadeIn(diagonal), FadeIn(self_line), *[FadeIn(maps[0][1].numbers[j * n_k + j]) for j in own])
+            self.play(FadeIn(diagonal), FadeIn(self_line), FadeIn(self_read[: len(own)]))
             self.say("In cross-attention, Q comes from the decoder and K and V from the encoder:")
             self.play(FadeIn(self.without_numbers(maps[1])), run_time=1.2)
             self.say(f"{n_q} rows, one per decoder position, against {n_k} columns, one per English word.")
@@ -462,11 +480,7 @@ class CrossAttentionScene(ExplainerScene):
                 f"The numbers look alike because we built each query from its partner: the rows that write {rows} "
                 f"both copy “{self.english[shared]}”."
             )
-            read = VGroup(
-                *[maps[0][1].numbers[shared * n_k + j] for j in range(n_k) if j != shared or shared not in own],
-                *[maps[1][1].numbers[r * n_k + j] for r in copies for j in range(n_k)],
-            )
-            self.play(FadeIn(echoes), FadeIn(read), FadeIn(note[0]))
+            self.play(FadeIn(echoes), FadeIn(self_read[len(own) :]), FadeIn(cross_read), FadeIn(note[0]))
             self.say("What differs is where the queries come from, and so the shape.")
             self.say("In a decoder layer, cross-attention comes after masked self-attention and before the feed-forward.")
             self.play(FadeIn(note[1]))
