@@ -179,8 +179,7 @@ class PaddingMaskScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(unmasked.row_labels), FadeIn(unmasked.col_labels))
             self.say(
                 "A shortcut keeps the numbers few: Q, K and V are the embeddings themselves, with no W_Q, W_K or W_V.",
-                spoken="A shortcut keeps the numbers few: the queries, keys and values are the embeddings themselves, "
-                "with no learned projections.",
+                spoken="A shortcut keeps the numbers few: the queries, keys and values are the embeddings themselves.",
             )
             self.play(FadeIn(note[0]))
             self.say("Without a padding mask, the pads are keys like any other.")
@@ -222,22 +221,19 @@ class PaddingMaskScene(ExplainerScene):
             )
             arrow = label(theme, "→", size=theme.title_size).move_to((masked.get_right() + weights.cells.get_left()) / 2)
             kept = ", ".join(format_number(t.weights[t.focus, j], 2) for j in self.real)
-            pad_cells = [(r, j) for r in range(self.n) for j in self.pads]
             reminder = self.reminder(heading)
             self.say("First the scores, with no mask: a pad's vector is all zeros, so every score with a pad key is 0.")
             self.play(FadeIn(heading), FadeIn(reminder), FadeIn(scores_name), FadeIn(scores), run_time=1.2)
             self.highlight(*[scores.column(j) for j in self.pads], buff=0.04)
             self.say("The padding mask puts minus infinity in the pad columns.")
             self.play(
-                *[FadeOut(scores.number(r, j)) for r, j in pad_cells],
-                *[FadeIn(VGroup(masked.cell(r, j), masked.number(r, j))) for r, j in pad_cells],
+                # The real columns are the same numbers in the same places: only the pad columns change.
+                FadeOut(scores),
+                FadeIn(masked),
                 FadeOut(scores_name),
                 FadeIn(masked_name),
                 run_time=1.2,
             )
-            # The real columns of the two grids are the same numbers in the same places: one stands in for the other.
-            self.remove(scores)
-            self.add(masked)
             self.say("Softmax turns minus infinity into exactly 0.")
             self.play(FadeIn(arrow), FadeIn(weights_name), FadeIn(weights.col_labels))
             self.play(
@@ -320,7 +316,6 @@ class PaddingMaskScene(ExplainerScene):
             self.play(FadeIn(real_rows))
             self.say("Only the pad rows differ, and their outputs are thrown away.")
             self.play(FadeIn(pad_rows))
-            self.say("With pads on the right, the causal mask alone keeps them away from real tokens.")
 
     def left_padding_needs_both(self):
         """Step 7: pads on the left (batched generation) come before the real tokens: the decoder needs both masks."""
@@ -370,15 +365,13 @@ class PaddingMaskScene(ExplainerScene):
             self.play(FadeIn(pad_columns[: len(pads)]))
             self.say("Add the padding mask, and the pads get exactly 0 again.")
             self.play(FadeIn(names[1]), FadeIn(both), FadeIn(pad_columns[len(pads) :]), run_time=1.2)
-            self.say("Here the real rows are then exactly those of the sentence without padding,")
+            self.say("The real rows are then exactly those of the sentence without padding, as these vectors carry no position.")
             self.play(FadeOut(alone), FadeOut(names[0]), FadeOut(pad_columns[: len(pads)]), run_time=0.6)
             self.play(FadeIn(unpadded), FadeIn(unpadded_name), run_time=1.0)
             self.highlight(unpadded.cells, VGroup(*[both.column(j) for j in real_columns]), buff=0.05)
-            self.say("because these vectors carry no position.")
             self.play(FadeIn(positions_note))
             self.say(
-                "GPT-2 adds a learned vector per position: with pads on the left, "
-                "its position numbers must be rebuilt to start at the first real token.",
+                "GPT-2 adds a learned vector per position: with pads on the left, its position numbers must start at the first real token.",
             )
             self.say("A padding mask is needed wherever a real token could otherwise see a pad.")
 
