@@ -32,6 +32,7 @@ from attention_math.traces.cross_attention import cross_attention_trace
 from .kit import ExplainerScene
 from .kit.heatmaps import AxisLabels, Cells, weights_heatmap
 from .kit.layout import LEFT_EDGE, RIGHT_EDGE, pin
+from .kit.scene import Shown
 from .kit.tables import TokenRow
 from .kit.text import formula, label
 from .kit.worked_sums import WeightedSum
@@ -49,6 +50,10 @@ SCORES_AT = RIGHT * 0.9 + UP * 1.45
 """Where one query's row of scores is, its name left of it and its weights under it."""
 SUM_AT = DOWN * 0.35
 """Where the weighted sum is centred, before it is kept inside the edges."""
+SHOWN_COLUMNS = 2
+"""Numbers shown of each 5-number row of Q, K and V (the rest elided): fewer, larger cells."""
+ELLIPSIS_ROOM = 0.4
+"""Room for the "⋯" right of an elided row of the weighted sum."""
 MATRIX_AT = DOWN * 0.45 + RIGHT * 0.6
 """Where the weight matrix is centred: right of the middle, for the long decoder names left of it."""
 
@@ -80,6 +85,33 @@ class CrossAttentionScene(ExplainerScene):
         self.weighted_sum()
         self.weight_matrix()
         self.self_versus_cross()
+
+    def elided_grid(self, source: str, **kwargs):
+        """The first :data:`SHOWN_COLUMNS` columns of the trace's matrix ``source``, an ellipsis right of them."""
+        theme = self.theme
+        grid = self.grid(f"{source}[:, 0:{SHOWN_COLUMNS}]", 2, **kwargs)
+        grid.more = label(theme, "⋯", size=theme.body_size, color=theme.muted).next_to(grid.cells, RIGHT, buff=0.12)
+        grid.add(grid.more)
+        return grid
+
+    def numbers_read(self, source: str, heatmap, cells) -> VGroup:
+        """The numbers of ``heatmap`` (the trace's ``source``) at ``cells``: the only ones a line reads, the only ones shown.
+
+        The heatmap's record of every number shown gives way to one record per number drawn: the rest stay
+        off screen, their weights carried by the colour.
+        """
+        self.shown = [shown for shown in self.shown if shown.texts[0] is not heatmap.numbers[0]]
+        numbers = VGroup()
+        for r, j in cells:
+            self.shown.append(Shown(f"{source}[{r}, {j}]", (heatmap.number(r, j),), 2))
+            numbers.add(heatmap.number(r, j))
+        return numbers
+
+    @staticmethod
+    def without_numbers(named_map: VGroup) -> VGroup:
+        """A weight map's name, labels and coloured cells, its numbers left for the lines that read them."""
+        name, heatmap = named_map
+        return VGroup(name, heatmap.row_labels, heatmap.col_labels, heatmap.cells)
 
     # --- the steps --------------------------------------------------------------------
 
@@ -169,8 +201,8 @@ class CrossAttentionScene(ExplainerScene):
                     label(theme, "per number)", size=theme.small_size),
                 ).arrange(RIGHT, buff=0.15),
             ).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
-            source_vector = self.grid(f"x_key[{t.alignment[i]}]", 1, cell_width=0.8, cell_height=0.55)
-            target_vector = self.grid(f"x_query[{i}]", 1, cell_width=0.8, cell_height=0.55)
+            source_vector = self.grid(f"x_key[{t.alignment[i]}]", 1, cell_width=0.95, cell_height=0.55)
+            target_vector = self.grid(f"x_query[{i}]", 1, cell_width=0.95, cell_height=0.55)
             vectors = VGroup(
                 VGroup(label(theme, self.partner, size=theme.small_size, color=theme.key), source_vector),
                 VGroup(label(theme, self.positions[i], size=theme.small_size, color=theme.query), target_vector),
@@ -196,24 +228,29 @@ class CrossAttentionScene(ExplainerScene):
                 f"So the query writing “{self.writes}” points at “{self.partner}” by construction: "
                 "this shows the mechanism, it finds nothing."
             )
-            self.play(FadeIn(SurroundingRectangle(table[i], color=theme.highlight, buff=0.08)))
+            self.highlight(table[i], buff=0.14)
 
     def queries_and_keys(self):
         """Step 3: Q from the decoder, K and V from the encoder."""
         t, theme = self.trace, self.theme
-        cells = {"cell_width": 0.8, "cell_height": 0.5, "font_size": theme.min_size, "label_size": theme.min_size}
+        cells = {"cell_width": 1.25, "cell_height": 0.5, "label_size": theme.min_size}
         with self.step("q-from-decoder-kv-from-encoder", "Q from decoder, K and V from encoder"):
             self.clear()
             heading = self.heading("Q from the decoder, K and V from the encoder")
-            q = self.grid("q", 1, row_labels=self.positions, row_label_color=theme.query, row_label_width=2.4, **cells)
-            k = self.grid("k", 1, row_labels=self.english, row_label_color=theme.key, **cells)
+            q = self.elided_grid("q", row_labels=self.positions, row_label_color=theme.query, row_label_width=2.4, **cells)
+            k = self.elided_grid("k", row_labels=self.english, row_label_color=theme.key, **cells)
             q.shift(RIGHT * (LEFT_EDGE - q.get_left()[0]) + UP * (1.2 - q.cells.get_top()[1]))
             k.shift(RIGHT * (RIGHT_EDGE - k.get_right()[0]) + UP * (1.2 - k.cells.get_top()[1]))
             q_name = formula(theme, r"Q = \text{decoder queries}").next_to(q.cells, UP, buff=0.35)
             k_name = formula(theme, r"K = V = X_{\text{encoder}}").next_to(k.cells, UP, buff=0.35)
+            elided = VGroup(
+                label(theme, f"{SHOWN_COLUMNS} of {t.d_k} numbers", size=theme.small_size, color=theme.muted),
+                label(theme, "a row; ⋯ the rest", size=theme.small_size, color=theme.muted),
+            ).arrange(DOWN, buff=0.15)
+            elided.move_to([(q.get_right()[0] + k.row_labels.get_left()[0]) / 2, q.cells.get_y(), 0])
             self.say(f"The queries come from the decoder: one row per position, {len(t.query_tokens)} rows.")
             self.play(FadeIn(heading))
-            self.play(FadeIn(q_name), FadeIn(q), run_time=1.5)
+            self.play(FadeIn(q_name), FadeIn(q), FadeIn(elided), run_time=1.5)
             self.say(f"The keys and values come from the encoder: one row per English word, {len(self.english)} rows.")
             self.play(FadeIn(k_name), FadeIn(k), run_time=1.5)
             shortcut = self.note_lines(
@@ -273,25 +310,38 @@ class CrossAttentionScene(ExplainerScene):
         with self.step("context-vector", "The output: a weighted sum of values"):
             self.clear()
             heading = self.heading(f"The output of “{self.positions[i]}”")
+            shown = f"0:{SHOWN_COLUMNS}"
             total = WeightedSum(
                 self,
                 self.english,
                 weight=f"weights[{i}, {{j}}]",
-                value="v[{j}]",
-                product=f"weighted_values[{i}, {{j}}]",
-                output=f"output[{i}]",
+                value=f"v[{{j}}, {shown}]",
+                product=f"weighted_values[{i}, {{j}}, {shown}]",
+                output=f"output[{i}, {shown}]",
                 output_name=formula(theme, r"\textstyle\sum_j w_j v_j ="),
-                cell_width=0.95,
-                row_height=0.48,
+                cell_width=1.25,
+                row_height=0.5,
                 label_width=1.2,
                 label_color=theme.key,
                 weight_color=theme.value,
             )
-            # A long number shrinks to its cell: every number of the sum then takes the smallest size, so the columns read alike.
-            numbers = [number for grid in (*total.values, *total.products, total.output) for number in grid.numbers]
-            smallest = min(number.font_size for number in numbers)
-            for number in numbers:
-                number.scale(smallest / number.font_size)
+            # The other columns of each row elided: a "⋯" right of every value row, scaled row and the sum
+            # (what stands right of the value rows moves over to make room for theirs).
+            VGroup(total.equals, total.products, total.rule, total.output, total.output_name).shift(RIGHT * ELLIPSIS_ROOM)
+            more = VGroup(
+                *[
+                    label(theme, "⋯", size=theme.small_size, color=theme.muted).next_to(grid.cells, RIGHT, buff=0.1)
+                    for grid in (*total.values, *total.products, total.output)
+                ]
+            )
+            for j, dots in enumerate(more[: len(self.english)]):
+                total.values[j].add(dots)
+            for j, dots in enumerate(more[len(self.english) : 2 * len(self.english)]):
+                total.products[j].add(dots)
+            total.output.add(more[-1])
+            elided = label(
+                theme, f"{SHOWN_COLUMNS} of {t.d_k} numbers a row, ⋯ the rest", size=theme.small_size, color=theme.muted
+            )
             total.move_to(SUM_AT)
             total.shift(RIGHT * max(0.0, LEFT_EDGE - total.get_left()[0]) + LEFT * max(0.0, total.get_right()[0] - RIGHT_EDGE))
             names = VGroup(
@@ -302,9 +352,10 @@ class CrossAttentionScene(ExplainerScene):
                 label(theme, "scaled row", size=theme.small_size).next_to(total.products[0].cells, UP, buff=0.25),
             )
             names.align_to(names[1], DOWN)
+            elided.next_to(names, UP, buff=0.2).align_to(names, LEFT)
             rows = [VGroup(total.labels[j], total.weights[j], total.times[j], total.values[j]) for j in range(len(self.english))]
             self.say("The output is a weighted sum of the encoder's value rows.")
-            self.play(FadeIn(heading), FadeIn(names[:2]), *[FadeIn(row) for row in rows], run_time=1.5)
+            self.play(FadeIn(heading), FadeIn(names[:2]), FadeIn(elided), *[FadeIn(row) for row in rows], run_time=1.5)
             self.say("Each value row is scaled by its attention weight,")
             self.play(
                 FadeIn(names[2]),
@@ -313,8 +364,8 @@ class CrossAttentionScene(ExplainerScene):
             )
             self.say("then the scaled rows are added, column by column.")
             self.play(FadeIn(total.rule), FadeIn(total.output_name), FadeIn(total.output), run_time=1.2)
-            self.play(FadeIn(SurroundingRectangle(total.row(top), color=theme.highlight, buff=0.05)))
             self.say(f"Mostly “{self.english[top]}”: the English summary the decoder uses to write “{self.writes}”.")
+            self.highlight(total.row(top), buff=0.05)
 
     def weight_matrix(self):
         """Step 6: every decoder position against every English word, a 7 × 6 matrix."""
@@ -361,7 +412,7 @@ class CrossAttentionScene(ExplainerScene):
     def self_versus_cross(self):
         """Step 7: the encoder's square self-attention beside the rectangular cross-attention."""
         theme = self.theme
-        cells = Cells(0.78, 0.5, theme.min_size)
+        cells = Cells(0.78, 0.5)
         with self.step("self-vs-cross", "Self-attention vs cross-attention"):
             self.clear()
             heading = self.heading("Self-attention vs cross-attention")
@@ -389,6 +440,10 @@ class CrossAttentionScene(ExplainerScene):
                 SurroundingRectangle(maps[0][1].row(shared), color=theme.value, buff=0.03),
                 *[SurroundingRectangle(maps[1][1].row(r), color=theme.value, buff=0.03) for r in copies],
             )
+            # Numbers only where a line reads them: the diagonal, the shared partner's self row, the rows that copy it.
+            self_cells = [(j, j) for j in own] + [(shared, j) for j in range(n_k) if (shared, j) not in {(o, o) for o in own}]
+            self_read = self.numbers_read("self_weights", maps[0][1], self_cells)
+            cross_read = self.numbers_read("weights", maps[1][1], [(r, j) for r in copies for j in range(n_k)])
             note = self.note_lines(
                 (
                     "Cross rows nearly repeat their partner's self row: the queries were built from those vectors.",
@@ -410,21 +465,22 @@ class CrossAttentionScene(ExplainerScene):
             rows = " and ".join(f"“{t.target_tokens[r]}”" for r in copies)
             self.say("In self-attention, Q, K and V come from one sequence, so the matrix is square.")
             self.play(FadeIn(heading))
-            self.play(FadeIn(maps[0]), run_time=1.2)
+            # Colour carries the weights; the numbers come only where a line reads them (diagonal, copied rows).
+            self.play(FadeIn(self.without_numbers(maps[0])), run_time=1.2)
             self.say(
                 f"Here the English attends to itself. All {n_k} vectors have length {format_number(t.embedding_length, 0)}, "
                 f"so a word's dot product with itself, {format_number(t.encoder_self_dots[0], 0)}, beats any other, "
                 f"at most {format_number(t.encoder_other_dot, 1)}: the diagonal wins."
             )
-            self.play(FadeIn(diagonal), FadeIn(self_line))
+            self.play(FadeIn(diagonal), FadeIn(self_line), FadeIn(self_read[: len(own)]))
             self.say("In cross-attention, Q comes from the decoder and K and V from the encoder:")
-            self.play(FadeIn(maps[1]), run_time=1.2)
+            self.play(FadeIn(self.without_numbers(maps[1])), run_time=1.2)
             self.say(f"{n_q} rows, one per decoder position, against {n_k} columns, one per English word.")
             self.say(
                 f"The numbers look alike because we built each query from its partner: the rows that write {rows} "
                 f"both copy “{self.english[shared]}”."
             )
-            self.play(FadeIn(echoes), FadeIn(note[0]))
+            self.play(FadeIn(echoes), FadeIn(self_read[len(own) :]), FadeIn(cross_read), FadeIn(note[0]))
             self.say("What differs is where the queries come from, and so the shape.")
             self.say("In a decoder layer, cross-attention comes after masked self-attention and before the feed-forward.")
             self.play(FadeIn(note[1]))

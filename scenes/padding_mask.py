@@ -12,7 +12,7 @@ where every prompt must end at the last position) need the padding mask as well.
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, Rectangle, SurroundingRectangle, TransformFromCopy, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Rectangle, SurroundingRectangle, TransformFromCopy, VGroup
 
 from attention_math.masks import PAD
 from attention_math.traces.padding_mask import padding_mask_trace
@@ -90,6 +90,9 @@ class PaddingMaskScene(ExplainerScene):
             valid = self.grid("batch_valid", 0, cell_width=0.75, cell_height=0.75, font_size=theme.body_size)
             shade_mask(theme, valid, t.batch_valid)
             valid.next_to(rows, RIGHT, buff=0.8).align_to(rows, UP)
+            # Each 1/0 row level with its sentence (the token rows stand apart): an outline of one pair then crosses no other.
+            for r, boxes in enumerate(rows):
+                valid.row(r).set_y(boxes.get_y())
             tokens_name = label(theme, "tokens", color=theme.muted).next_to(rows, UP, buff=0.35)
             valid_name = label(theme, "valid (1 = real)", color=theme.muted).next_to(valid, UP, buff=0.35)
             lengths = ", ".join(str(length) for length in t.lengths[:-1]) + f" and {t.lengths[-1]}"
@@ -102,9 +105,8 @@ class PaddingMaskScene(ExplainerScene):
             self.say("A row of 1s and 0s records which tokens are real.")
             self.play(FadeIn(valid_name), FadeIn(valid), run_time=1.2)
             self.say("We follow the first sentence.")
-            self.play(
-                FadeIn(SurroundingRectangle(VGroup(rows[t.sentence], valid.row(t.sentence)), color=theme.highlight, buff=0.1))
-            )
+            # One outline each, close to the cells: one round both crossed the valid grid's second row.
+            self.highlight(rows[t.sentence], valid.row(t.sentence), buff=0.05)
 
     def copy_to_every_query(self):
         """Step 2: the valid row copied to every query row is the padding mask."""
@@ -177,8 +179,7 @@ class PaddingMaskScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(unmasked.row_labels), FadeIn(unmasked.col_labels))
             self.say(
                 "A shortcut keeps the numbers few: Q, K and V are the embeddings themselves, with no W_Q, W_K or W_V.",
-                spoken="A shortcut keeps the numbers few: the queries, keys and values are the embeddings themselves, "
-                "with no learned projections.",
+                spoken="A shortcut keeps the numbers few: the queries, keys and values are the embeddings themselves.",
             )
             self.play(FadeIn(note[0]))
             self.say("Without a padding mask, the pads are keys like any other.")
@@ -189,7 +190,7 @@ class PaddingMaskScene(ExplainerScene):
             )
             self.play(FadeIn(favour_note))
             self.say(
-                "Here a pad's vector is all zeros, so its scores are 0, and softmax still gives it weight.",
+                "Here a pad's vector is all zeros, yet softmax still gives it weight.",
             )
             self.play(FadeIn(pad_boxes))
             self.say("In BERT a pad is not even zeros: position and segment embeddings are added to every token, pads too.")
@@ -200,6 +201,7 @@ class PaddingMaskScene(ExplainerScene):
             self.play(FadeIn(note[1]))
             self.say(f"“{tokens[t.focus]}” spends {share} of its attention on the {len(self.pads)} pads, which mean nothing.")
             self.play(FadeIn(shares_name), FadeIn(shares, lag_ratio=0.1))
+            self.say("Without the mask, a sentence's result depends on how much padding the rest of its batch forced on it.")
 
     def pads_get_zero(self):
         """Step 4: with the padding mask the pad columns are −∞, and get weight exactly 0."""
@@ -207,26 +209,31 @@ class PaddingMaskScene(ExplainerScene):
         with self.step("pad-keys-get-zero", "Masked: pad keys get exactly 0"):
             self.clear()
             heading = self.heading(f"Masked: {PAD} keys get exactly 0")
-            masked = self.grid(
-                "masked_scores",
-                2,
-                row_labels=tokens,
-                col_labels=tokens,
-                row_label_color=theme.query,
-                col_label_color=theme.key,
-                **self.cells,
-            )
-            masked.move_to(MASKED_AT)
+            grids = {"row_labels": tokens, "col_labels": tokens, "row_label_color": theme.query, "col_label_color": theme.key}
+            scores = self.grid("scaled_scores", 2, **grids, **self.cells).move_to(MASKED_AT)
+            masked = self.grid("masked_scores", 2, **grids, **self.cells).move_to(MASKED_AT)
             weights = self.heatmap("weights", None, tokens)
             weights.next_to(masked, RIGHT, buff=1.0).align_to(masked, DOWN)
+            scores_name = formula(theme, r"QK^\top/\sqrt{d_k}").next_to(scores.col_labels, UP, buff=0.3)
             masked_name = formula(theme, r"QK^\top/\sqrt{d_k}\ \text{masked}").next_to(masked.col_labels, UP, buff=0.3)
             weights_name = (
                 formula(theme, r"\mathrm{softmax}").next_to(weights.col_labels, UP, buff=0.3).align_to(masked_name, DOWN)
             )
             arrow = label(theme, "→", size=theme.title_size).move_to((masked.get_right() + weights.cells.get_left()) / 2)
             kept = ", ".join(format_number(t.weights[t.focus, j], 2) for j in self.real)
+            reminder = self.reminder(heading)
+            self.say("First the scores, with no mask: a pad's vector is all zeros, so every score with a pad key is 0.")
+            self.play(FadeIn(heading), FadeIn(reminder), FadeIn(scores_name), FadeIn(scores), run_time=1.2)
+            self.highlight(*[scores.column(j) for j in self.pads], buff=0.04)
             self.say("The padding mask puts minus infinity in the pad columns.")
-            self.play(FadeIn(heading), FadeIn(masked_name), FadeIn(masked), run_time=1.2)
+            self.play(
+                # The real columns are the same numbers in the same places: only the pad columns change.
+                FadeOut(scores),
+                FadeIn(masked),
+                FadeOut(scores_name),
+                FadeIn(masked_name),
+                run_time=1.2,
+            )
             self.say("Softmax turns minus infinity into exactly 0.")
             self.play(FadeIn(arrow), FadeIn(weights_name), FadeIn(weights.col_labels))
             self.play(
@@ -304,12 +311,11 @@ class PaddingMaskScene(ExplainerScene):
                 ]
             )
             self.say("Here is softmax with the causal mask alone, and with both masks.")
-            self.play(FadeIn(heading), FadeIn(names), FadeIn(alone), FadeIn(both), run_time=1.5)
+            self.play(FadeIn(heading), FadeIn(self.reminder(heading)), FadeIn(names), FadeIn(alone), FadeIn(both), run_time=1.5)
             self.say("The rows of the real tokens are exactly the same.")
             self.play(FadeIn(real_rows))
             self.say("Only the pad rows differ, and their outputs are thrown away.")
             self.play(FadeIn(pad_rows))
-            self.say("With pads on the right, the causal mask alone keeps them away from real tokens.")
 
     def left_padding_needs_both(self):
         """Step 7: pads on the left (batched generation) come before the real tokens: the decoder needs both masks."""
@@ -317,7 +323,7 @@ class PaddingMaskScene(ExplainerScene):
         with self.step("left-padding-needs-both", "Pads on the left: both masks needed"):
             self.clear()
             heading = self.heading("Pads on the left: both masks needed")
-            row = VGroup(*[self.token_box(token, width=1.15) for token in t.left_tokens]).arrange(RIGHT, buff=0.12)
+            row = VGroup(*[self.token_box(token) for token in t.left_tokens]).arrange(RIGHT, buff=0.12)
             row.move_to(LEFT_PADDED_AT)
             end = label(theme, "← the next token goes here", size=theme.small_size, color=theme.muted)
             end.next_to(row, RIGHT, buff=0.3)
@@ -336,15 +342,21 @@ class PaddingMaskScene(ExplainerScene):
             positions_note = self.note_lines(
                 (
                     "Same rows as without pads: true here, where the vectors carry no position.",
-                    "GPT-2 adds a learned vector per position: under left padding, its position ids",
-                    "must be rebuilt to count from the first real token.",
+                    "GPT-2 adds a vector per position: its position ids must count from the first real token.",
                 )
             )
+            # The sentence without pads: right-padded, both masks, its real rows over its real keys (step 6).
+            real_columns = [j for j, valid in enumerate(t.left_valid) if valid]
+            k = len(self.real)
+            unpadded = self.heatmap(f"combined_weights[0:{k}, 0:{k}]", t.left_queries, [self.tokens[j] for j in self.real])
+            unpadded.shift(alone.cell(0, real_columns[0]).get_center() - unpadded.cell(0, 0).get_center())
+            unpadded_name = label(theme, "no pads", size=theme.small_size).next_to(unpadded.col_labels, UP, buff=0.3)
+            unpadded_name.align_to(names[0], DOWN)
             first = t.left_queries[0]
             weights = [format_number(w, 2) for w in t.left_causal_weights[0]]
             on_pads = " and ".join(weights[j] for j in pads)
             self.say("To generate text for a batch, prompts are padded on the left instead,")
-            self.play(FadeIn(heading), FadeIn(row, lag_ratio=0.1), run_time=1.2)
+            self.play(FadeIn(heading), FadeIn(self.reminder(heading)), FadeIn(row, lag_ratio=0.1), run_time=1.2)
             self.say("so that every prompt ends at the last position, where the next token goes.")
             self.play(FadeIn(end))
             self.say("Now the pads come first, and the causal mask lets real tokens see them.")
@@ -353,12 +365,13 @@ class PaddingMaskScene(ExplainerScene):
             self.play(FadeIn(pad_columns[: len(pads)]))
             self.say("Add the padding mask, and the pads get exactly 0 again.")
             self.play(FadeIn(names[1]), FadeIn(both), FadeIn(pad_columns[len(pads) :]), run_time=1.2)
-            self.say("Here the real rows are then exactly those of the sentence without padding,")
-            self.say("because these vectors carry no position.")
+            self.say("The real rows are then exactly those of the sentence without padding, as these vectors carry no position.")
+            self.play(FadeOut(alone), FadeOut(names[0]), FadeOut(pad_columns[: len(pads)]), run_time=0.6)
+            self.play(FadeIn(unpadded), FadeIn(unpadded_name), run_time=1.0)
+            self.highlight(unpadded.cells, VGroup(*[both.column(j) for j in real_columns]), buff=0.05)
             self.play(FadeIn(positions_note))
             self.say(
-                "GPT-2 adds a learned vector per position: with pads on the left, "
-                "its position numbers must be rebuilt to start at the first real token.",
+                "GPT-2 adds a learned vector per position: with pads on the left, its position numbers must start at the first real token.",
             )
             self.say("A padding mask is needed wherever a real token could otherwise see a pad.")
 
@@ -368,6 +381,11 @@ class PaddingMaskScene(ExplainerScene):
     def aside(self) -> dict:
         """How a note under a heading is drawn: small and muted."""
         return {"size": self.theme.min_size, "color": self.theme.muted}
+
+    def reminder(self, heading) -> VGroup:
+        """Under ``heading``: the weights still come from the shortcut and the hand-made embeddings of step 3."""
+        text = f"Still Q = K = V = X, no W_Q, W_K, W_V; embeddings made up by hand, {PAD} = zeros."
+        return label(self.theme, text, **self.aside).next_to(heading, DOWN, buff=0.2).align_to(heading, LEFT)
 
     def token_box(self, token: str, width: float = 1.3) -> VGroup:
         """A token in a box; pads in the masked colour."""
