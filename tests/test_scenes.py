@@ -239,9 +239,9 @@ REQUIRED_SOURCES = {
     },
     "trained-heads": {
         "token_ids",
-        "focus_q",
-        "k[2]",
-        "focus_terms[2]",
+        "focus_q[:8]",
+        "k[2, :8]",
+        "focus_terms[2, :8]",
         "focus_raw_scores",
         "scale",
         "focus_scaled_scores",
