@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import ClassVar, Iterator, Protocol, Sequence
 
-from manim import DOWN, RIGHT, Create, FadeOut, Mobject, Scene, SurroundingRectangle, Text, VGroup
+from manim import DOWN, RIGHT, Create, FadeOut, Mobject, Scene, SurroundingRectangle, Text, VGroup, VMobject
 
 from attention_math import Trace, lookup
 
@@ -331,6 +331,26 @@ class ExplainerScene(Scene):
         """A :class:`NumberGrid` of the trace values at ``source`` (a path such as ``"weights[1]"``)."""
         grid = NumberGrid(self.theme, lookup(self.trace, source), decimals, **kwargs)
         self.shown.append(Shown(source, tuple(grid.numbers), decimals))
+        return grid
+
+    def print_only(self, grid: NumberGrid, keep) -> NumberGrid:
+        """Leave numbers in ``grid`` only at the cells ``keep`` ((row, column) pairs): colour carries the rest.
+
+        For a heatmap that would be a wall of numbers: the lines name a few cells, and those print
+        their value. The others' numbers become empty (``grid.number`` still indexes every cell), and
+        what is shown is recorded cell by cell (``"weights[3, 0]"``), so tests still find each printed
+        number's trace value. ``grid`` must come from :meth:`grid` with a path of whole-number indices.
+        """
+        entry = next(shown for shown in reversed(self.shown) if shown.texts == tuple(grid.numbers))
+        self.shown.remove(entry)
+        keep, (rows, columns) = set(keep), grid.shape
+        for i in range(rows):
+            for j in range(columns):
+                if (i, j) in keep:
+                    path = f"{entry.source[:-1]}, {i}, {j}]" if entry.source.endswith("]") else f"{entry.source}[{i}, {j}]"
+                    self.shown.append(Shown(path, (grid.number(i, j),), entry.decimals))
+                else:
+                    grid.numbers.submobjects[i * columns + j] = VMobject()
         return grid
 
     def number(self, source: str, decimals: int = 2, **kwargs) -> Text:
