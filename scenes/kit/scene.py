@@ -275,7 +275,6 @@ class ExplainerScene(Scene):
             raise RuntimeError("say() belongs inside a step")
         step = self.steps[-1]
         self._let_the_line_finish()
-        self._end_highlights()
         if step.lines:
             step.lines[-1].end = self.time
         line = Line(" ".join(text.split()), start=self.time)
@@ -284,6 +283,8 @@ class ExplainerScene(Scene):
             line.spoken = self.spoken_form(spoken if spoken is not None else line.text)
             line.speech = self.voice.speak(line.spoken)
         step.lines.append(line)
+        # The last line's outlines fade as this one starts: faded before its end, its last frame showed none.
+        self._end_highlights()
         return line
 
     def highlight(self, *targets: Mobject, color: str | None = None, buff: float = 0.06, run_time: float = 0.6) -> VGroup:
