@@ -554,6 +554,10 @@ class TrainedHeadsScene(ExplainerScene):
         cells = Cells(cell_width, cell_height, theme.min_size, mono=cell_width >= 0.85)
         labels = AxisLabels(label_width, theme.min_size)
         heatmap = weights_heatmap(self, "weights", t.tokens, t.tokens, decimals, cells=cells, labels=labels)
+        favourites = sorted(set(t.row_top_keys))
+        said_columns = favourites if len(favourites) <= 2 and top in favourites else []
+        # Colour carries the pattern; only the numbers the lines talk about are printed (225 were a wall).
+        self.print_only(heatmap, {(i, j) for j in range(n)} | {(r, j) for r in range(n) for j in said_columns})
         # Centred, then kept inside the edges (the row box reaches 0.05 past the map, and further left of the labels).
         heatmap.shift(UP * (grid_top - heatmap.cells.get_top()[1]) - RIGHT * heatmap.get_center()[0])
         keep_inside(heatmap, left=LEFT_EDGE + 0.05 + ROW_BOX_LABEL_ROOM, right=RIGHT_EDGE - 0.05)
@@ -568,7 +572,6 @@ class TrainedHeadsScene(ExplainerScene):
             self.clear()
             self.say(f"Here is all of {self.head_name}: every piece as a query, one row each.")
             self.play(FadeIn(heading), FadeIn(heatmap.row_labels), FadeIn(heatmap.col_labels), FadeIn(legend))
-            # Colour carries the pattern; only the numbers a line talks about are printed (225 were a wall).
             self.play(FadeIn(heatmap.cells), run_time=1.5)
             self.say("Brighter means more weight, and every row adds up to 1.")
             self.wait(0.5)
@@ -576,8 +579,7 @@ class TrainedHeadsScene(ExplainerScene):
             self.say(f"The row of “{self.query_piece}” is the one we followed: {shown_weight} on {pattern}")
             self.play(FadeIn(row_box), FadeIn(VGroup(*[heatmap.number(i, j) for j in range(n)])))
             self.highlight(heatmap.cell(i, top), buff=0.0)
-            favourites = sorted(set(t.row_top_keys))
-            if len(favourites) <= 2 and top in favourites:
+            if said_columns:
                 # [CLS] is a piece, not a word: unquoted, so the voice does not call it "the word C L S".
                 names = " or ".join(
                     f"the {t.tokens[j]} piece" if t.tokens[j].startswith("[") else f"“{t.tokens[j]}”" for j in favourites
