@@ -185,7 +185,7 @@ class TrainedHeadsScene(ExplainerScene):
                 self.say("Every word here is in the vocabulary, so each is one piece.")
             self.play(FadeIn(notes, shift=UP * 0.2))
             self.say("[CLS] is added at the start of every input, [SEP] at the end.")
-            self.play(Indicate(VGroup(boxes[0], boxes[-1]), color=theme.key), run_time=1.2)
+            self.highlight(boxes[0], boxes[-1], color=theme.key)
 
     @property
     def candidates_look_back(self) -> bool:
@@ -386,9 +386,10 @@ class TrainedHeadsScene(ExplainerScene):
             self.play(FadeIn(self.row_heading), FadeIn(self.piece_labels, lag_ratio=0.05), FadeIn(raw_name))
             self.play(FadeIn(raw.cells), FadeIn(raw.numbers, lag_ratio=0.08), run_time=2)
             self.say(f"They run from {format_number(low, 1)} to {format_number(high, 1)}.")
-            self.play(Indicate(raw.numbers[int(t.focus_raw_scores.argmax())], color=theme.highlight), run_time=0.8)
+            self.highlight(raw.cells[int(t.focus_raw_scores.argmin())], raw.cells[int(t.focus_raw_scores.argmax())], buff=0.0)
             self.say(f"The highest belongs to “{t.tokens[int(t.focus_raw_scores.argmax())]}”.")
-            self.play(Indicate(self.piece_labels[int(t.focus_raw_scores.argmax())], color=theme.highlight), run_time=0.8)
+            top_raw = int(t.focus_raw_scores.argmax())
+            self.highlight(VGroup(self.piece_labels[top_raw], raw.cells[top_raw]), buff=0.04)
 
     def scale_the_scores(self):
         """Step 5: every score divided by the square root of the head's width."""
@@ -422,7 +423,9 @@ class TrainedHeadsScene(ExplainerScene):
                 f"The scores now run from {format_number(t.focus_scaled_scores.min(), 2)} "
                 f"to {format_number(t.focus_scaled_scores.max(), 2)}."
             )
-            self.play(Indicate(scaled.numbers, color=theme.highlight, scale_factor=1.05), run_time=1)
+            self.highlight(
+                scaled.cells[int(t.focus_scaled_scores.argmin())], scaled.cells[int(t.focus_scaled_scores.argmax())], buff=0.0
+            )
         self.row_heading = heading
 
     def softmax_the_scores(self):
@@ -460,7 +463,7 @@ class TrainedHeadsScene(ExplainerScene):
             )
             if rival is not None and rival != top:
                 self.say(f"“{t.tokens[rival]}” gets {format_number(t.focus_weights[rival], 2)}.")
-                self.play(Indicate(VGroup(self.piece_labels[rival], bars.numbers[rival]), color=theme.key), run_time=1)
+                self.highlight(VGroup(self.piece_labels[rival], bars.numbers[rival]), color=theme.key, buff=0.05)
             cls_weight = format_number(t.focus_weights[0], 2)
             self.say(f"[CLS], a piece that stands for no word, gets {cls_weight}.")
             self.play(FadeIn(SurroundingRectangle(VGroup(self.piece_labels[0], bars.numbers[0]), color=theme.key, buff=0.05)))
@@ -525,7 +528,7 @@ class TrainedHeadsScene(ExplainerScene):
                 f"and only {format_number(t.compared_weights[1, -1], 2)} on “{t.tokens[rival]}”."
             )
             self.play(*[FadeIn(table.number(1, k)) for k in range(table.shape[1])], run_time=1.2)
-            self.play(Indicate(VGroup(table.number(1, 1), table.number(1, len(t.compared_keys) - 1)), color=theme.highlight))
+            self.highlight(table.cell(1, 1), table.cell(1, len(t.compared_keys) - 1), buff=0.0)
             self.say(f"So it does not work out what “{self.query_piece}” means: it looks at “{t.tokens[top]}” either way.")
             self.play(FadeIn(verdict, shift=UP * 0.2))
             self.say("One head on one sentence shows a pattern, not understanding.")
