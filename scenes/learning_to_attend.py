@@ -39,9 +39,10 @@ ADDITIVE_SCORE = (r"\mathrm{score}_j = v^\top \tanh(W_s\, s + W_h\, h_j + b)",)
 ATTENTION_WEIGHTS = (r"\alpha = \mathrm{softmax}(\mathrm{score}), \quad c = \sum_j \alpha_j\, h_j",)
 NO_ATTENTION = (r"c = h_{\mathrm{final}} \;\text{ at every step}",)
 SYMBOLS_NAMED = (
-    r"s:\ \text{decoder state}\qquad h_j:\ \text{encoder output at position } j\qquad "
+    r"s:\ \text{decoder state}\qquad h_j:\ \text{encoder output at position } j",
     r"c:\ \text{what the decoder reads}\qquad W_s,\, W_h,\, v,\, b:\ \text{learned}",
 )
+"""What the formulas' letters stand for, two lines under them."""
 
 
 def count(value: float) -> str:
@@ -116,7 +117,7 @@ class LearningToAttendScene(ExplainerScene):
                 label(theme, "read", size=theme.small_size, color=theme.muted),
                 label(theme, "write", size=theme.small_size, color=theme.muted),
             )
-            rows = VGroup(source, target).arrange(DOWN, buff=0.45)
+            rows = VGroup(source, target).arrange(DOWN, buff=0.3)
             hang_from(rows, BODY_TOP)
             names[0].next_to(source, LEFT, buff=0.3)
             names[1].next_to(target, LEFT, buff=0.3)
@@ -129,7 +130,7 @@ class LearningToAttendScene(ExplainerScene):
                 ),
                 formula(theme, *ADDITIVE_SCORE, size=theme.formula_size),
                 formula(theme, *ATTENTION_WEIGHTS, size=theme.formula_size),
-                formula(theme, *SYMBOLS_NAMED, size=theme.min_formula_size),
+                VGroup(*[formula(theme, line, size=theme.min_formula_size) for line in SYMBOLS_NAMED]).arrange(DOWN, buff=0.08),
             ).arrange(DOWN, buff=0.2)
             without = VGroup(
                 label(
@@ -140,7 +141,7 @@ class LearningToAttendScene(ExplainerScene):
                 ),
                 formula(theme, *NO_ATTENTION, size=theme.formula_size),
             ).arrange(DOWN, buff=0.2)
-            VGroup(with_attention, without).arrange(DOWN, buff=0.4).next_to(rows, DOWN, buff=0.45)
+            VGroup(with_attention, without).arrange(DOWN, buff=0.3).next_to(rows, DOWN, buff=0.3)
             same_start = self.note_lines(("two networks: the same starting weights, the same batches",))
             history = self.note_lines(
                 (
