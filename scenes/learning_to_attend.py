@@ -275,9 +275,10 @@ class LearningToAttendScene(ExplainerScene):
         reads = label(theme, "reads →", size=theme.small_size, color=theme.key).next_to(writes, RIGHT, buff=0.6)
         axes_names = VGroup(writes, reads)
         curve = LineChart(theme, t.mirror_weight_curve, ALIGNMENT_CHART, 0.0, 1.0, color=theme.highlight)
+        # Three short lines: two long ones ran over the matrix's last column labels.
         curve_title = label(
             theme,
-            f"mean weight on the mirrored\nposition, {count(t.heldout_per_length)} held-out",
+            f"mean weight on the\nmirrored position,\n{count(t.heldout_per_length)} held-out",
             size=theme.small_size,
             color=theme.highlight,
         )
