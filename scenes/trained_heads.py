@@ -334,7 +334,7 @@ class TrainedHeadsScene(ExplainerScene):
             self.play(FadeIn(heading))
             self.say(
                 f"In this head, each piece's {format_number(t.d_model, 0)} numbers become "
-                f"a query and a key of {format_number(t.d_head, 0)} numbers; here are the first {format_number(shown, 0)}."
+                f"a query and a key of {format_number(t.d_head, 0)} numbers."
             )
             self.play(FadeIn(query), run_time=1.2)
             self.say("The projection matrices W_Q and W_K that make them were learned in training.")
@@ -342,8 +342,7 @@ class TrainedHeadsScene(ExplainerScene):
             self.say(f"The score of “{self.query_piece}” for “{self.top_piece}”: multiply them number by number.")
             self.play(FadeIn(terms, shift=DOWN * 0.2), run_time=1.5)
             self.say(
-                f"Then add all {format_number(t.d_head, 0)} products, the ones not shown too: "
-                f"the score is {format_number(t.focus_raw_scores[j], 2)}."
+                f"Then add all {format_number(t.d_head, 0)} products: the score is {format_number(t.focus_raw_scores[j], 2)}."
             )
             self.play(FadeIn(score, shift=DOWN * 0.2), FadeIn(rounding))
             self.highlight(score[2], color=theme.value)
