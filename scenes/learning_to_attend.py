@@ -9,7 +9,7 @@ the model without attention keeps up on short sequences and falls behind on long
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, Dot, FadeIn, Indicate, ReplacementTransform, SurroundingRectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Create, Dot, FadeIn, FadeOut, ReplacementTransform, SurroundingRectangle, VGroup
 
 from attention_math.learning import import_torch
 from attention_math.reversal import LENGTH_RANGE, ReversalSettings
@@ -38,6 +38,11 @@ LENGTH_CHART = Region(LEFT_EDGE + 3.5, RIGHT_EDGE - 0.9, -0.7, 1.9)
 ADDITIVE_SCORE = (r"\mathrm{score}_j = v^\top \tanh(W_s\, s + W_h\, h_j + b)",)
 ATTENTION_WEIGHTS = (r"\alpha = \mathrm{softmax}(\mathrm{score}), \quad c = \sum_j \alpha_j\, h_j",)
 NO_ATTENTION = (r"c = h_{\mathrm{final}} \;\text{ at every step}",)
+SYMBOLS_NAMED = (
+    r"s:\ \text{decoder state}\qquad h_j:\ \text{encoder output at position } j",
+    r"c:\ \text{what the decoder reads}\qquad W_s,\, W_h,\, v,\, b:\ \text{learned}",
+)
+"""What the formulas' letters stand for, two lines under them."""
 
 
 def count(value: float) -> str:
@@ -112,7 +117,7 @@ class LearningToAttendScene(ExplainerScene):
                 label(theme, "read", size=theme.small_size, color=theme.muted),
                 label(theme, "write", size=theme.small_size, color=theme.muted),
             )
-            rows = VGroup(source, target).arrange(DOWN, buff=0.45)
+            rows = VGroup(source, target).arrange(DOWN, buff=0.3)
             hang_from(rows, BODY_TOP)
             names[0].next_to(source, LEFT, buff=0.3)
             names[1].next_to(target, LEFT, buff=0.3)
@@ -125,6 +130,7 @@ class LearningToAttendScene(ExplainerScene):
                 ),
                 formula(theme, *ADDITIVE_SCORE, size=theme.formula_size),
                 formula(theme, *ATTENTION_WEIGHTS, size=theme.formula_size),
+                VGroup(*[formula(theme, line, size=theme.min_formula_size) for line in SYMBOLS_NAMED]).arrange(DOWN, buff=0.08),
             ).arrange(DOWN, buff=0.2)
             without = VGroup(
                 label(
@@ -135,7 +141,8 @@ class LearningToAttendScene(ExplainerScene):
                 ),
                 formula(theme, *NO_ATTENTION, size=theme.formula_size),
             ).arrange(DOWN, buff=0.2)
-            VGroup(with_attention, without).arrange(DOWN, buff=0.4).next_to(rows, DOWN, buff=0.45)
+            VGroup(with_attention, without).arrange(DOWN, buff=0.3).next_to(rows, DOWN, buff=0.3)
+            same_start = self.note_lines(("two networks: the same starting weights, the same batches",))
             history = self.note_lines(
                 (
                     "Additive attention: Bahdanau, Cho and Bengio, 2014,",
@@ -147,15 +154,20 @@ class LearningToAttendScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(names[0]), FadeIn(source))
             self.play(FadeIn(names[1]), FadeIn(target), run_time=1.2)
             self.say("Two networks learn it, from the same starting weights, on the same batches.")
-            self.say("Both are encoder–decoder GRUs. With attention, each output step scores every input position.")
+            self.play(FadeIn(same_start))
+            self.say(
+                "Both are encoder–decoder GRUs. With attention, each output step scores every input position, "
+                "and reads c, their weighted average."
+            )
             self.play(FadeIn(with_attention, shift=UP * 0.2), run_time=1.2)
             self.say(
-                "This is additive attention, from Bahdanau, Cho and Bengio in 2014, "
+                "The score is the additive one from Bahdanau, Cho and Bengio in 2014, "
                 "three years before the transformer's scaled dot product."
             )
-            self.play(FadeIn(history))
+            self.play(ReplacementTransform(same_start, history))
             self.say("Without attention, the decoder sees only the encoder's final state: one vector for the whole sequence.")
-            self.play(FadeIn(without, shift=UP * 0.2), run_time=1.2)
+            # The citation has been said; it leaves the bottom to the second network (sources stay in the last step's note).
+            self.play(FadeOut(history), FadeIn(without, shift=UP * 0.2), run_time=1.2)
 
     # --- 2. training curves ---------------------------------------------------------------------
 
@@ -227,7 +239,7 @@ class LearningToAttendScene(ExplainerScene):
                 f"of the letters right; without, {percent(t.final_baseline_accuracy)}.",
             )
             self.play(FadeIn(accuracy_ends))
-            self.play(Indicate(accuracy_ends, color=theme.highlight), run_time=1)
+            self.highlight(*accuracy_ends)
 
     # --- 3. the example's attention, from flat to the anti-diagonal -------------------------------
 
@@ -247,6 +259,9 @@ class LearningToAttendScene(ExplainerScene):
             labels=AxisLabels(width=0.6, size=theme.small_size),
         )
         center_in(grid, HEATMAP_ROOM).shift(DOWN * 0.1)
+        # Colour carries the matrix; only the mirrored positions, the ones the lines talk about, print their
+        # weight (100 numbers were a wall).
+        self.print_only(grid, {(i, n - 1 - i) for i in range(n)})
         # Room above the key labels for "writes ↓" and "reads →".
         return HEATMAP_ROOM.keep_inside(grid)
 
@@ -260,7 +275,13 @@ class LearningToAttendScene(ExplainerScene):
         reads = label(theme, "reads →", size=theme.small_size, color=theme.key).next_to(writes, RIGHT, buff=0.6)
         axes_names = VGroup(writes, reads)
         curve = LineChart(theme, t.mirror_weight_curve, ALIGNMENT_CHART, 0.0, 1.0, color=theme.highlight)
-        curve_title = label(theme, "mean weight on the\nmirrored position", size=theme.small_size, color=theme.highlight)
+        # Three short lines: two long ones ran over the matrix's last column labels.
+        curve_title = label(
+            theme,
+            f"mean weight on the\nmirrored position,\n{count(t.heldout_per_length)} held-out",
+            size=theme.small_size,
+            color=theme.highlight,
+        )
         curve_title.next_to(curve.to_point(self.last / 2, 1.0), UP, buff=0.2)
         curve_ticks = VGroup(
             label(theme, "1", size=theme.small_size, mono=True).next_to(curve.to_point(0, 1.0), LEFT, buff=0.15),
@@ -279,11 +300,15 @@ class LearningToAttendScene(ExplainerScene):
                     label(theme, "batches", size=theme.small_size, color=theme.muted),
                 ).arrange(RIGHT, buff=0.15),
                 VGroup(
-                    label(theme, "held-out mean", size=theme.small_size, color=theme.muted),
+                    label(theme, "this sequence", size=theme.small_size, color=theme.muted),
+                    self.number(f"example_mirror_weight[{index}]", 2, size=theme.body_size),
+                ).arrange(RIGHT, buff=0.15),
+                VGroup(
+                    label(theme, f"mean of {count(t.heldout_per_length)} held-out", size=theme.small_size, color=theme.muted),
                     self.number(f"mirror_weight_curve[{index}]", 2, size=theme.body_size, color=theme.highlight),
                 ).arrange(RIGHT, buff=0.15),
-            ).arrange(DOWN, buff=0.15)
-            stamp.next_to(batches, DOWN, buff=0.45).set_x(curve.to_point(self.last / 2, 0.0)[0])
+            ).arrange(DOWN, buff=0.15, aligned_edge=RIGHT)
+            stamp.next_to(batches, DOWN, buff=0.35).align_to(curve_title, RIGHT)
             stamps.append(CONTENT.keep_inside(stamp))
         dots = [Dot(curve.to_point(index, t.mirror_weight_curve[index]), radius=0.09, color=theme.highlight) for index in shown]
         mirror = VGroup(
@@ -291,35 +316,49 @@ class LearningToAttendScene(ExplainerScene):
                 SurroundingRectangle(grids[-1].cell(i, t.length - 1 - i), color=theme.highlight, buff=0.0, stroke_width=4)
                 for i in range(t.length)
             ]
-        )
+        ).set_z_index(2)  # over each new snapshot as it replaces the last
+        # The curve drawn in pieces, each up to the checkpoint the counter shows (it ran ahead of the counter).
+        pieces = [
+            curve.curve.copy().pointwise_become_partial(curve.curve, shown[k - 1] / self.last, shown[k] / self.last)
+            for k in range(1, len(shown))
+        ]
         with self.step("attention-is-learned", "Where it looks, as it learns"):
             self.clear()
             heading = self.heading("Where the attention model looks, as it learns")
-            self.say("Here is one held-out sequence: each row is an output step, each column an input position.")
+            self.say(
+                "Here is one held-out sequence: each row is an output step, each column an input position; "
+                "brighter means more weight."
+            )
             self.play(FadeIn(heading), FadeIn(grids[0]), FadeIn(axes_names))
+            self.say("Reversal needs the anti-diagonal: the first output reads the last input, and so on.")
+            self.play(Create(mirror), run_time=1.2)
             self.say(
                 f"Before training the weights are flat: about {format_number(t.uniform_weight, 2)} on every position, "
                 f"one in {count(t.length)}."
             )
             self.play(FadeIn(curve.axes), FadeIn(curve_title), FadeIn(curve_ticks), FadeIn(batches))
             self.play(FadeIn(dots[0]), FadeIn(stamps[0]))
-            self.say("Reversal needs the anti-diagonal: the first output reads the last input, and so on.")
             for k in range(1, len(shown)):
+                index = shown[k]
+                if k < len(shown) - 1:
+                    self.say(
+                        f"After {count(t.checkpoints[index])} batches: "
+                        f"{format_number(t.example_mirror_weight[index], 2)} on this sequence's mirrored positions."
+                    )
+                else:
+                    self.say(
+                        f"After {count(t.checkpoints[index])} batches, {self.aligned_words} "
+                        f"{format_number(t.example_mirror_weight[index], 2)} on average on this sequence, where some rows "
+                        f"put less on it; {format_number(t.mirror_weight_curve[index], 2)} over all "
+                        f"{count(t.heldout_per_length)} held-out sequences."
+                    )
                 self.play(
                     ReplacementTransform(grids[k - 1], grids[k]),
                     ReplacementTransform(stamps[k - 1], stamps[k]),
+                    Create(pieces[k - 1]),
                     FadeIn(dots[k]),
                     run_time=1.5,
                 )
-                if k == 1:
-                    self.play(Create(curve.curve), run_time=1.5)
-                self.wait(0.6)
-            self.say(
-                f"After {count(t.checkpoints[-1])} batches, {self.aligned_words} "
-                f"{format_number(t.mirror_weight_curve[-1], 2)} on average over all {count(t.heldout_per_length)} "
-                "held-out sequences; on this one sequence some rows put less on it."
-            )
-            self.play(Create(mirror), run_time=1.2)
             self.say("Nobody wrote this alignment. The network learned it from the loss alone.")
             self.wait(0.5)
 
@@ -377,7 +416,8 @@ class LearningToAttendScene(ExplainerScene):
             )
             self.play(FadeIn(facts[2]))
             self.say("Back to the example: what each trained model wrote.")
-            self.play(FadeIn(rows, lag_ratio=0.2), run_time=1.5)
+            example_heading = self.heading("Back to the example: what each model wrote")
+            self.play(ReplacementTransform(heading, example_heading), FadeIn(rows, lag_ratio=0.2), run_time=1.5)
             self.say(self.example_verdict(wrong_attention, wrong_baseline))
             self.wait(0.5)
 
@@ -439,7 +479,10 @@ class LearningToAttendScene(ExplainerScene):
             name.next_to(row, LEFT, buff=0.25)
         keeps_up = [int(length) for length, same in zip(t.lengths, t.baseline_keeps_up) if same]
         falls = [i for i, same in enumerate(t.baseline_keeps_up) if not same]
-        marks = VGroup(*[SurroundingRectangle(accuracies[1].number(0, i), color=theme.masked, buff=0.05) for i in falls])
+        # Around the cells, not the digits: a box on the digits touched them.
+        marks = VGroup(
+            *[SurroundingRectangle(accuracies[1].cell(0, i), color=theme.masked, buff=0.0, stroke_width=4) for i in falls]
+        )
         with self.step("accuracy-by-length", "Accuracy against length"):
             self.clear()
             heading = self.heading("Accuracy against length: the bottleneck, measured")
@@ -451,21 +494,35 @@ class LearningToAttendScene(ExplainerScene):
             self.play(Create(attention.curve), Create(baseline.curve), FadeIn(points), FadeIn(accuracies), run_time=2)
             self.say(self.keeps_up_line(keeps_up))
             if keeps_up:
-                kept = VGroup(*[accuracies[1].number(0, i) for i, same in enumerate(t.baseline_keeps_up) if same])
-                self.play(Indicate(kept, color=theme.highlight), run_time=1.2)
+                # Both models' cells at each such length, outlined while the line is said.
+                self.highlight(
+                    *[
+                        VGroup(accuracies[0].cell(0, i), accuracies[1].cell(0, i))
+                        for i, same in enumerate(t.baseline_keeps_up)
+                        if same
+                    ],
+                    buff=0.0,
+                )
             if falls:
-                self.say(
-                    f"From length {count(t.lengths[falls[0]])} it falls behind, to "
-                    f"{format_number(t.baseline_accuracy_by_length[-1], 2)} at {count(t.lengths[-1])}: "
+                behind = (
                     f"here, one {count(t.hidden_size)}-number state, trained as long as the attention model, "
                     "did not carry the long sequences."
                 )
+                self.say(
+                    f"From length {count(t.lengths[falls[0]])} it falls behind, to "
+                    f"{format_number(t.baseline_accuracy_by_length[-1], 2)} at {count(t.lengths[-1])}: {behind}",
+                    spoken=f"From length {count(t.lengths[falls[0]])} it falls behind, to "
+                    f"{percent(t.baseline_accuracy_by_length[-1])} at {count(t.lengths[-1])}: {behind}",
+                )
                 self.play(Create(marks), run_time=1.2)
+            lowest = int(np.argmin(t.attention_accuracy_by_length))
             self.say(
-                f"With attention, its lowest is {format_number(t.attention_accuracy_by_length.min(), 2)}: "
-                "the decoder reads each input where it is."
+                f"With attention, its lowest is {format_number(t.attention_accuracy_by_length[lowest], 2)}: "
+                "the decoder reads each input where it is.",
+                spoken=f"With attention, its lowest is {percent(t.attention_accuracy_by_length[lowest])}: "
+                "the decoder reads each input where it is.",
             )
-            self.play(Indicate(accuracies[0], color=theme.highlight), run_time=1.2)
+            self.highlight(accuracies[0].cell(0, lowest), buff=0.0)
 
     def keeps_up_line(self, keeps_up: list[int]) -> str:
         """Where the model without attention does as well, said as the run shows it."""
@@ -476,7 +533,7 @@ class LearningToAttendScene(ExplainerScene):
             return "Here the model without attention keeps up at every length: this run shows no bottleneck."
         shortest, longest = keeps_up[0], keeps_up[-1]
         where = f"length {count(shortest)}" if shortest == longest else f"lengths {count(shortest)} to {count(longest)}"
-        return f"On short sequences, {where}, the model without attention keeps up: one state is enough."
+        return f"On short sequences, {where}, the model without attention keeps up: here one state is enough."
 
     # --- 6. takeaway -----------------------------------------------------------------------------
 
@@ -495,7 +552,7 @@ class LearningToAttendScene(ExplainerScene):
             ),
             label(
                 theme,
-                "Without attention, one state carries the whole sequence: fine short, lossy long."
+                "Without attention, one state carried the whole sequence: here, fine short, behind long."
                 if falls
                 else "Without attention, one state carried these short sequences as well.",
                 size=theme.body_size,

@@ -17,6 +17,7 @@ from manim import (
     UP,
     UR,
     FadeIn,
+    FadeOut,
     GrowFromEdge,
     Indicate,
     Rectangle,
@@ -184,7 +185,7 @@ class TrainedHeadsScene(ExplainerScene):
                 self.say("Every word here is in the vocabulary, so each is one piece.")
             self.play(FadeIn(notes, shift=UP * 0.2))
             self.say("[CLS] is added at the start of every input, [SEP] at the end.")
-            self.play(Indicate(VGroup(boxes[0], boxes[-1]), color=theme.key), run_time=1.2)
+            self.highlight(boxes[0], boxes[-1], color=theme.key)
 
     @property
     def candidates_look_back(self) -> bool:
@@ -291,38 +292,45 @@ class TrainedHeadsScene(ExplainerScene):
 
     # --- (c) one head, one query ---------------------------------------------------
 
-    def vector_rows(self, source: str, color: str, name: str, decimals: int = 2) -> VGroup:
-        """A d_head-number vector from the trace in rows of cells (three rows, so two decimals stay readable), its name above."""
+    SHOWN_DIMS = 8
+    """How many of a head's numbers step 3 prints, large; the rest are named by their count (a wall of 96 otherwise)."""
+
+    def vector_row(self, source: str, color: str, name: str, decimals: int = 2) -> VGroup:
+        """The first :attr:`SHOWN_DIMS` numbers of a d_head-number trace vector in large cells, "… N more" after them, its name above."""
         theme = self.theme
-        width, height, n_rows = 1.08, 0.44, 3
-        grid = self.grid(source, decimals, cell_width=width, cell_height=height, font_size=theme.min_size)
-        per_row = -(-grid.shape[1] // n_rows)
-        for d in range(grid.shape[1]):
-            grid.cells[d].move_to(RIGHT * (d % per_row) * width + DOWN * (d // per_row) * height)
-            grid.numbers[d].move_to(grid.cells[d])
+        shown = min(self.SHOWN_DIMS, self.trace.d_head)
+        path = f"{source[:-1]}, :{shown}]" if source.endswith("]") else f"{source}[:{shown}]"  # "k[2]" -> "k[2, :8]"
+        grid = self.grid(path, decimals, cell_width=1.25, cell_height=0.62, font_size=theme.small_size)
         grid.cells.set_stroke(color, opacity=0.7)
+        row = VGroup(grid)
+        if self.trace.d_head > shown:
+            more = label(theme, f"… {format_number(self.trace.d_head - shown, 0)} more", size=theme.small_size, color=theme.muted)
+            row.add(more.next_to(grid.cells, RIGHT, buff=0.25))
         title = fit(label(theme, name, size=theme.small_size, color=color), 9.0)
-        title.next_to(grid.cells, UP, buff=0.1).align_to(grid.cells, LEFT)
-        return VGroup(title, grid)
+        title.next_to(grid.cells, UP, buff=0.12).align_to(grid.cells, LEFT)
+        return VGroup(title, row)
 
     def multiply_query_and_key(self):
-        """Step 3: one score worked out, the query's and one key's 32 numbers multiplied and added."""
+        """Step 3: one score worked out, the query's and one key's numbers multiplied and all their products added."""
         t, theme = self.trace, self.theme
         j = t.top_key
+        shown = min(self.SHOWN_DIMS, t.d_head)
         with self.step("query-and-key", "One head: a query meets a key"):
             self.clear()
             heading = self.heading(f"{self.head_name.capitalize()}: a query meets a key")
-            query = self.vector_rows("focus_q", theme.query, f"query of “{self.query_piece}”")
-            key = self.vector_rows(f"k[{j}]", theme.key, f"key of “{self.top_piece}”")
-            terms = self.vector_rows(f"focus_terms[{j}]", theme.value, "their products, number by number")
-            VGroup(query, key, terms).arrange(DOWN, buff=0.22).next_to(heading, DOWN, buff=0.3).set_x(0)
+            query = self.vector_row(
+                "focus_q", theme.query, f"query of “{self.query_piece}”: its first {format_number(shown, 0)} numbers"
+            )
+            key = self.vector_row(f"k[{j}]", theme.key, f"key of “{self.top_piece}”: its first {format_number(shown, 0)} numbers")
+            terms = self.vector_row(f"focus_terms[{j}]", theme.value, "their products, number by number")
+            VGroup(query, key, terms).arrange(DOWN, buff=0.4).next_to(heading, DOWN, buff=0.4).set_x(0)
             score = VGroup(
-                label(theme, "sum of the products:", size=theme.small_size, color=theme.muted),
+                label(theme, f"sum of all {format_number(t.d_head, 0)} products:", size=theme.small_size, color=theme.muted),
                 formula(theme, r"q \cdot k ="),
                 self.number(f"focus_raw_scores[{j}]", 2, size=theme.body_size),
             ).arrange(RIGHT, buff=0.2)
             rounding = label(theme, "(every number rounded to 2 decimals)", size=theme.min_size, color=theme.muted)
-            VGroup(score, rounding).arrange(RIGHT, buff=0.5).next_to(terms, DOWN, buff=0.2).set_x(0)
+            VGroup(score, rounding).arrange(DOWN, buff=0.15).next_to(terms, DOWN, buff=0.45).set_x(0)
             self.play(FadeIn(heading))
             self.say(
                 f"In this head, each piece's {format_number(t.d_model, 0)} numbers become "
@@ -332,16 +340,12 @@ class TrainedHeadsScene(ExplainerScene):
             self.say("The projection matrices W_Q and W_K that make them were learned in training.")
             self.play(FadeIn(key), run_time=1.2)
             self.say(f"The score of “{self.query_piece}” for “{self.top_piece}”: multiply them number by number.")
-            # Plain fades: transforming 64 numbers into 32 (or 32 into one) copies every glyph and was
-            # most of this scene's render time.
             self.play(FadeIn(terms, shift=DOWN * 0.2), run_time=1.5)
             self.say(
-                f"Then add the {format_number(t.d_head, 0)} products: the score is {format_number(t.focus_raw_scores[j], 2)}."
+                f"Then add all {format_number(t.d_head, 0)} products: the score is {format_number(t.focus_raw_scores[j], 2)}."
             )
-            self.play(
-                FadeIn(score, shift=DOWN * 0.2), Indicate(terms[1].cells, color=theme.value, scale_factor=1.02), run_time=1.5
-            )
-            self.play(FadeIn(rounding))
+            self.play(FadeIn(score, shift=DOWN * 0.2), FadeIn(rounding))
+            self.highlight(score[2], color=theme.value)
 
     # The next three steps share one picture: the pieces down the left, then a column per stage.
 
@@ -381,9 +385,10 @@ class TrainedHeadsScene(ExplainerScene):
             self.play(FadeIn(self.row_heading), FadeIn(self.piece_labels, lag_ratio=0.05), FadeIn(raw_name))
             self.play(FadeIn(raw.cells), FadeIn(raw.numbers, lag_ratio=0.08), run_time=2)
             self.say(f"They run from {format_number(low, 1)} to {format_number(high, 1)}.")
-            self.play(Indicate(raw.numbers[int(t.focus_raw_scores.argmax())], color=theme.highlight), run_time=0.8)
+            self.highlight(raw.cells[int(t.focus_raw_scores.argmin())], raw.cells[int(t.focus_raw_scores.argmax())], buff=0.0)
             self.say(f"The highest belongs to “{t.tokens[int(t.focus_raw_scores.argmax())]}”.")
-            self.play(Indicate(self.piece_labels[int(t.focus_raw_scores.argmax())], color=theme.highlight), run_time=0.8)
+            top_raw = int(t.focus_raw_scores.argmax())
+            self.highlight(VGroup(self.piece_labels[top_raw], raw.cells[top_raw]), buff=0.04)
 
     def scale_the_scores(self):
         """Step 5: every score divided by the square root of the head's width."""
@@ -417,7 +422,9 @@ class TrainedHeadsScene(ExplainerScene):
                 f"The scores now run from {format_number(t.focus_scaled_scores.min(), 2)} "
                 f"to {format_number(t.focus_scaled_scores.max(), 2)}."
             )
-            self.play(Indicate(scaled.numbers, color=theme.highlight, scale_factor=1.05), run_time=1)
+            self.highlight(
+                scaled.cells[int(t.focus_scaled_scores.argmin())], scaled.cells[int(t.focus_scaled_scores.argmax())], buff=0.0
+            )
         self.row_heading = heading
 
     def softmax_the_scores(self):
@@ -455,7 +462,7 @@ class TrainedHeadsScene(ExplainerScene):
             )
             if rival is not None and rival != top:
                 self.say(f"“{t.tokens[rival]}” gets {format_number(t.focus_weights[rival], 2)}.")
-                self.play(Indicate(VGroup(self.piece_labels[rival], bars.numbers[rival]), color=theme.key), run_time=1)
+                self.highlight(VGroup(self.piece_labels[rival], bars.numbers[rival]), color=theme.key, buff=0.05)
             cls_weight = format_number(t.focus_weights[0], 2)
             self.say(f"[CLS], a piece that stands for no word, gets {cls_weight}.")
             self.play(FadeIn(SurroundingRectangle(VGroup(self.piece_labels[0], bars.numbers[0]), color=theme.key, buff=0.05)))
@@ -520,7 +527,7 @@ class TrainedHeadsScene(ExplainerScene):
                 f"and only {format_number(t.compared_weights[1, -1], 2)} on “{t.tokens[rival]}”."
             )
             self.play(*[FadeIn(table.number(1, k)) for k in range(table.shape[1])], run_time=1.2)
-            self.play(Indicate(VGroup(table.number(1, 1), table.number(1, len(t.compared_keys) - 1)), color=theme.highlight))
+            self.highlight(table.cell(1, 1), table.cell(1, len(t.compared_keys) - 1), buff=0.0)
             self.say(f"So it does not work out what “{self.query_piece}” means: it looks at “{t.tokens[top]}” either way.")
             self.play(FadeIn(verdict, shift=UP * 0.2))
             self.say("One head on one sentence shows a pattern, not understanding.")
@@ -549,6 +556,10 @@ class TrainedHeadsScene(ExplainerScene):
         cells = Cells(cell_width, cell_height, theme.min_size, mono=cell_width >= 0.85)
         labels = AxisLabels(label_width, theme.min_size)
         heatmap = weights_heatmap(self, "weights", t.tokens, t.tokens, decimals, cells=cells, labels=labels)
+        favourites = sorted(set(t.row_top_keys))
+        said_columns = favourites if len(favourites) <= 2 and top in favourites else []
+        # Colour carries the pattern; only the numbers the lines talk about are printed (225 were a wall).
+        self.print_only(heatmap, {(i, j) for j in range(n)} | {(r, j) for r in range(n) for j in said_columns})
         # Centred, then kept inside the edges (the row box reaches 0.05 past the map, and further left of the labels).
         heatmap.shift(UP * (grid_top - heatmap.cells.get_top()[1]) - RIGHT * heatmap.get_center()[0])
         keep_inside(heatmap, left=LEFT_EDGE + 0.05 + ROW_BOX_LABEL_ROOM, right=RIGHT_EDGE - 0.05)
@@ -563,27 +574,33 @@ class TrainedHeadsScene(ExplainerScene):
             self.clear()
             self.say(f"Here is all of {self.head_name}: every piece as a query, one row each.")
             self.play(FadeIn(heading), FadeIn(heatmap.row_labels), FadeIn(heatmap.col_labels), FadeIn(legend))
-            self.play(FadeIn(heatmap.cells), FadeIn(heatmap.numbers), run_time=1.5)
-            self.say("These are the model's trained attention weights, and every row adds up to 1.")
+            self.play(FadeIn(heatmap.cells), run_time=1.5)
+            self.say("Brighter means more weight, and every row adds up to 1.")
             self.wait(0.5)
             row_box = self.row_box(heatmap, i)
             self.say(f"The row of “{self.query_piece}” is the one we followed: {shown_weight} on {pattern}")
-            self.play(FadeIn(row_box))
-            self.play(Indicate(heatmap.number(i, top), color=theme.highlight, scale_factor=1.4), run_time=1.2)
-            favourites = sorted(set(t.row_top_keys))
-            if len(favourites) <= 2 and top in favourites:
+            self.play(FadeIn(row_box), FadeIn(VGroup(*[heatmap.number(i, j) for j in range(n)])))
+            self.highlight(heatmap.cell(i, top), buff=0.0)
+            if said_columns:
                 # [CLS] is a piece, not a word: unquoted, so the voice does not call it "the word C L S".
                 names = " or ".join(
                     f"the {t.tokens[j]} piece" if t.tokens[j].startswith("[") else f"“{t.tokens[j]}”" for j in favourites
                 )
                 self.say(f"In fact every row's largest weight goes to {names}.")
                 self.play(
-                    *[Indicate(heatmap.column(j), color=theme.highlight, scale_factor=1.05) for j in favourites], run_time=1.2
+                    FadeOut(row_box),
+                    FadeIn(VGroup(*[heatmap.number(r, j) for j in favourites for r in range(n) if r != i])),
+                    run_time=1,
                 )
+                # Each row's largest weight outlined, and left outlined while the line is said.
+                self.highlight(*[heatmap.cell(r, t.row_top_keys[r]) for r in range(n)], buff=0.0)
                 count = t.row_top_keys.count(top)
                 where = "every piece" if count == n else "most pieces" if 2 * count > n else "many pieces"
-                self.say(f"This head looks hardest at “{self.top_piece}” from {where}, not only from “{self.query_piece}”.")
-                self.wait(0.5)
+                self.say(
+                    f"This head looks hardest at “{self.top_piece}” from {where} "
+                    f"({format_number(count, 0)} of {format_number(n, 0)} rows), not only from “{self.query_piece}”."
+                )
+                self.highlight(*[heatmap.cell(r, top) for r in range(n) if t.row_top_keys[r] == top], buff=0.0)
             if not t.contrast_sentence:  # the counter-example step said it for the default sentence
                 self.say("One head on one sentence shows a pattern, not understanding.")
                 self.wait(0.5)

@@ -54,8 +54,11 @@ def test_a_highlight_stays_for_its_whole_line_and_goes_with_the_next():
     assert shown, seen
     gone = next(time for time, _, _, present, _ in seen[shown[0] :] if not present)
     assert gone > line.start + line.needed, (gone, line)
-    # Gone before the next line starts: no outline is left on a line that does not talk about it.
-    after = [present for time, _, _, present, _ in seen if time >= one.lines[1].start - 1e-9]
+    # On screen to the line's very end (its last frame, where a reviewer looks, shows it), and faded as the
+    # next line starts: nothing is left once that line's first half second is over.
+    assert line.end == one.lines[1].start
+    assert any(present for time, _, _, present, _ in seen if line.end - 0.15 <= time <= line.end + 1e-9)
+    after = [present for time, _, _, present, _ in seen if time >= one.lines[1].start + 0.5]
     assert after and not any(after)
     # A step's last line keeps its outline through the step's final picture; the next step starts without it.
     step_ends = [last for _, _, ended, _, last in seen if ended]

@@ -60,15 +60,43 @@ def test_learning_to_attend_shows_both_models_accuracy_and_loss_from_the_run():
 def test_the_example_goes_from_flat_to_the_anti_diagonal_on_screen():
     scene = built_scene("learning-to-attend")
     t = scene.trace
-    shown = [f"snapshots[{index}]" for index in t.snapshot_indices]
+    n = t.length
+    shown = [f"snapshots[{index}, {i}, {n - 1 - i}]" for index in t.snapshot_indices for i in range(n)]
     assert set(shown) <= sources(scene)
     assert t.snapshot_indices[0] == 0 and t.snapshot_indices[-1] == len(t.checkpoints) - 1
-    n = t.length
     mirrored = t.snapshots[:, np.arange(n), n - 1 - np.arange(n)].mean(axis=1)
     first, final = mirrored[t.snapshot_indices[0]], mirrored[t.snapshot_indices[-1]]
     assert abs(first - 1 / n) < 0.02 and final > 0.5, (first, final)  # flat, then the anti-diagonal
     assert {"mirror_weight", "uniform_weight", "mirror_argmax"} <= sources(scene)
     assert format_number(t.mirror_weight, 2) in said(scene)
+
+
+@LEARNING
+def test_this_sequences_mirror_weight_and_the_held_out_mean_are_both_shown_and_said_each_labelled():
+    """03-04 said 0.84 over one sequence whose mirrored cells average 0.72: both are on screen now, each named."""
+    scene = built_scene("learning-to-attend")
+    t = scene.trace
+    n, last = t.length, len(t.checkpoints) - 1
+    own = t.snapshots[last, np.arange(n), n - 1 - np.arange(n)].mean()  # the outlined cells, averaged here
+    assert abs(t.example_mirror_weight[last] - own) < 1e-9
+    assert {f"example_mirror_weight[{last}]", f"mirror_weight_curve[{last}]"} <= sources(scene)
+    texts = scene.recording.texts["attention-is-learned"]
+    assert "this sequence" in texts and f"mean of {t.heldout_per_length} held-out" in texts
+    line = next(line.text for line in scene.steps[2].lines if f"After {format_number(t.checkpoints[last], 0)}" in line.text)
+    assert format_number(own, 2) in line and "this sequence" in line
+    assert format_number(t.mirror_weight_curve[last], 2) in line and f"all {t.heldout_per_length} held-out" in line
+    # Only the mirrored cells print a number; the rest of each snapshot is colour.
+    assert not any(source.startswith("snapshots[") and source.count(",") != 2 for source in sources(scene))
+
+
+@LEARNING
+def test_step_5_outlines_what_its_lines_name_and_says_accuracies_as_percentages():
+    scene = built_scene("learning-to-attend")
+    t = scene.trace
+    step = next(step for step in scene.steps if step.name == "accuracy-by-length")
+    lowest = format_number(t.attention_accuracy_by_length.min(), 2)
+    line = next(line for line in step.lines if "lowest" in line.text)
+    assert lowest in line.text and "percent" in line.spoken and "point" not in line.spoken
 
 
 @LEARNING

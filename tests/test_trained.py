@@ -331,16 +331,46 @@ def test_the_scene_shows_the_cls_share_and_the_counter_example(reference, defaul
     assert any(animal in line.text and "animal" in line.text for line in steps["change-one-word"].lines)
 
 
-def test_the_products_shown_add_up_to_the_score_shown(default_scene):
-    """Read off the screen: the 32 products, each rounded to 2 decimals, add up to the score shown, within rounding."""
+def test_the_products_shown_are_the_first_8_and_the_score_is_all_32_added(reference, default_scene):
+    """Step 3 prints 8 of the 32 products (no wall of 96 numbers); the score it shows is the sum of all 32, said so."""
     shown = {item.source: item for item in default_scene.shown}
     trace = default_scene.trace
-    products = [parse_number(text.original_text) for text in shown[f"focus_terms[{trace.top_key}]"].texts]
+    ref = reference(DEFAULT_SENTENCE)
+    focus, animal = ref["tokens"].index("it"), ref["tokens"].index("animal")
+    products = [parse_number(text.original_text) for text in shown[f"focus_terms[{trace.top_key}, :8]"].texts]
+    attention = ref["model"].encoder.layer[5].attention.self  # layer 6, head 12, from the model itself
+    x = torch.from_numpy(ref["hidden_states"][5])
+    with torch.no_grad():
+        q = attention.query(x)[focus, 11 * 32 : 12 * 32].numpy()
+        k = attention.key(x)[animal, 11 * 32 : 12 * 32].numpy()
+    expected = q * k
+    assert len(products) == 8
+    assert all(abs(shown_p - p) <= 0.005 + 1e-4 for shown_p, p in zip(products, expected[:8]))
     score = parse_number(shown[f"focus_raw_scores[{trace.top_key}]"].texts[0].original_text)
-    assert len(products) == 32
-    assert abs(sum(products) - score) <= 32 * 0.005 + 0.005
+    assert abs(score - expected.sum()) <= 0.005 + 1e-3
+    assert "… 24 more" in default_scene.recording.texts["query-and-key"]
+    assert "sum of all 32 products:" in default_scene.recording.texts["query-and-key"]
     step = next(step for step in default_scene.steps if step.name == "query-and-key")
-    assert any(format_number(score, 2) in line.text for line in step.lines)
+    assert any(format_number(score, 2) in line.text and "all 32 products" in line.text for line in step.lines)
+
+
+def test_the_whole_head_prints_only_the_numbers_its_lines_talk_about(reference, default_scene):
+    """Step 8: the row of "it" and the columns of [CLS] and "animal" as numbers, the rest as colour; "N of 15 rows" as counted."""
+    ref = reference(DEFAULT_SENTENCE)
+    weights = ref["attentions"][5, 11]
+    n = len(ref["tokens"])
+    focus, animal = ref["tokens"].index("it"), ref["tokens"].index("animal")
+    drawn = default_scene.recording.texts["whole-head"]
+    for r in range(n):
+        assert format_number(weights[r, 0], 2) in drawn and format_number(weights[r, animal], 2) in drawn
+        assert format_number(weights[focus, r], 2) in drawn
+    printed = {(r, c) for r in range(n) for c in range(n) if r == focus or c in (0, animal)}
+    hidden = {format_number(weights[r, c], 2) for r in range(n) for c in range(n) if (r, c) not in printed}
+    hidden -= {format_number(weights[r, c], 2) for r, c in printed}
+    assert hidden and not hidden & drawn  # a weight no line talks about is colour only
+    count = int((weights.argmax(axis=-1) == animal).sum())
+    step = next(step for step in default_scene.steps if step.name == "whole-head")
+    assert any(f"{count} of {n} rows" in line.text and "animal" in line.text for line in step.lines)
 
 
 def test_the_worksheet_numbers_the_head_from_1_and_asks_about_the_counter_example(reference, tmp_path):

@@ -570,15 +570,16 @@ def learning_to_attend_exercises(trace: LearningToAttendTrace) -> list[Exercise]
         ),
         Exercise(
             f"After {trace.steps:,} batches of training, circle the weight on the mirrored position in each row. "
-            "Is it the largest in its row? Over all held-out sequences, the mean of these weights is given below: "
-            "compare it with flat attention.",
+            "Is it the largest in its row? Average the circled weights, and compare that with the mean over all "
+            "held-out sequences and with flat attention.",
             given=[Table("weights after training", trace.snapshots[-1], 2, writes, reads)],
             answer=[
                 Table(
-                    f"mean weight on the mirrored position over {trace.heldout_per_length} held-out sequences, and flat",
-                    np.array([trace.mirror_weight, trace.uniform_weight]),
+                    f"mean weight on the mirrored position: this sequence, all {trace.heldout_per_length} held-out "
+                    "sequences, and flat",
+                    np.array([trace.example_mirror_weight[-1], trace.mirror_weight, trace.uniform_weight]),
                     2,
-                    columns=["trained", "flat"],
+                    columns=["this sequence", "held-out mean", "flat"],
                 )
             ],
             note="Nobody wrote this alignment: training on the loss alone put the weight there.",

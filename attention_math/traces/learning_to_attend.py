@@ -46,6 +46,9 @@ class LearningToAttendTrace(Trace):
     snapshots
         ``(c, length, length)``: the attention model's weights on the example at each checkpoint,
         output steps by source positions; each row sums to 1.
+    example_mirror_weight
+        ``(c,)``: the example's own mean weight on the mirrored position at each checkpoint (the mean
+        of each snapshot's anti-diagonal): one sequence, where ``mirror_weight_curve`` averages the held-out set.
     mirror_weight_curve
         ``(c,)``: mean weight on the mirrored source position over the held-out set at ``length``.
     snapshot_indices
@@ -94,6 +97,7 @@ class LearningToAttendTrace(Trace):
     attention_accuracy: np.ndarray
     baseline_accuracy: np.ndarray
     snapshots: np.ndarray
+    example_mirror_weight: np.ndarray
     mirror_weight_curve: np.ndarray
     snapshot_indices: tuple[int, ...]
     example_source: tuple[str, ...]
@@ -161,6 +165,8 @@ def learning_to_attend_trace(settings: ReversalSettings | None = None, cache_dir
     measures = reversal.evaluate_run(run)
     attention, baseline = run.curves["attention"], run.curves["baseline"]
     source_ids = measures["example_source"]
+    snapshots = np.asarray(attention["example_weights"], dtype=float)
+    steps = np.arange(settings.length)
     return LearningToAttendTrace(
         seed=settings.seed,
         length=settings.length,
@@ -179,7 +185,9 @@ def learning_to_attend_trace(settings: ReversalSettings | None = None, cache_dir
         baseline_train_loss=np.asarray(baseline["train_loss"], dtype=float),
         attention_accuracy=np.asarray(attention["accuracy"], dtype=float),
         baseline_accuracy=np.asarray(baseline["accuracy"], dtype=float),
-        snapshots=np.asarray(attention["example_weights"], dtype=float),
+        snapshots=snapshots,
+        # Row i of a snapshot is output step i, which mirrors source position length - 1 - i.
+        example_mirror_weight=snapshots[:, steps, settings.length - 1 - steps].mean(axis=1),
         mirror_weight_curve=np.asarray(attention["mirror_weight"], dtype=float),
         snapshot_indices=_snapshot_indices(attention["mirror_weight"]),
         example_source=_tokens(source_ids),

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import ClassVar, Iterator, Protocol, Sequence
 
-from manim import DOWN, RIGHT, Create, FadeOut, Mobject, Scene, SurroundingRectangle, Text, VGroup
+from manim import DOWN, RIGHT, Create, FadeOut, Mobject, Scene, SurroundingRectangle, Text, VGroup, VMobject
 
 from attention_math import Trace, lookup
 
@@ -275,7 +275,6 @@ class ExplainerScene(Scene):
             raise RuntimeError("say() belongs inside a step")
         step = self.steps[-1]
         self._let_the_line_finish()
-        self._end_highlights()
         if step.lines:
             step.lines[-1].end = self.time
         line = Line(" ".join(text.split()), start=self.time)
@@ -284,6 +283,8 @@ class ExplainerScene(Scene):
             line.spoken = self.spoken_form(spoken if spoken is not None else line.text)
             line.speech = self.voice.speak(line.spoken)
         step.lines.append(line)
+        # The last line's outlines fade as this one starts: faded before its end, its last frame showed none.
+        self._end_highlights()
         return line
 
     def highlight(self, *targets: Mobject, color: str | None = None, buff: float = 0.06, run_time: float = 0.6) -> VGroup:
@@ -331,6 +332,26 @@ class ExplainerScene(Scene):
         """A :class:`NumberGrid` of the trace values at ``source`` (a path such as ``"weights[1]"``)."""
         grid = NumberGrid(self.theme, lookup(self.trace, source), decimals, **kwargs)
         self.shown.append(Shown(source, tuple(grid.numbers), decimals))
+        return grid
+
+    def print_only(self, grid: NumberGrid, keep) -> NumberGrid:
+        """Leave numbers in ``grid`` only at the cells ``keep`` ((row, column) pairs): colour carries the rest.
+
+        For a heatmap that would be a wall of numbers: the lines name a few cells, and those print
+        their value. The others' numbers become empty (``grid.number`` still indexes every cell), and
+        what is shown is recorded cell by cell (``"weights[3, 0]"``), so tests still find each printed
+        number's trace value. ``grid`` must come from :meth:`grid` with a path of whole-number indices.
+        """
+        entry = next(shown for shown in reversed(self.shown) if shown.texts == tuple(grid.numbers))
+        self.shown.remove(entry)
+        keep, (rows, columns) = set(keep), grid.shape
+        for i in range(rows):
+            for j in range(columns):
+                if (i, j) in keep:
+                    path = f"{entry.source[:-1]}, {i}, {j}]" if entry.source.endswith("]") else f"{entry.source}[{i}, {j}]"
+                    self.shown.append(Shown(path, (grid.number(i, j),), entry.decimals))
+                else:
+                    grid.numbers.submobjects[i * columns + j] = VMobject()
         return grid
 
     def number(self, source: str, decimals: int = 2, **kwargs) -> Text:
