@@ -337,6 +337,18 @@ def test_every_numeric_answer_is_its_trace_value_rounded_as_shown(label):
         assert check_answer(question, repr(question["value"] + 1.1 * half))[0] is False
 
 
+@pytest.mark.parametrize("label", list(CASES))
+def test_every_square_root_a_question_writes_out_is_its_value_at_the_decimals_written(label):
+    """"√32 = 6" was written in a feedback (√32 is 5.66): "=" only for an exact root, "≈" to the digits shown."""
+    _, _, questions = case(label)
+    text = json.dumps(questions, ensure_ascii=False)
+    for radicand, sign, written in re.findall(r"√(\d+) ([=≈]) (\d+(?:\.\d+)?)", text):
+        root = math.sqrt(int(radicand))
+        decimals = len(written.partition(".")[2])
+        assert abs(root - float(written)) <= 0.5 * 10.0**-decimals + 1e-12, f"√{radicand} {sign} {written}"
+        assert (sign == "=") == (root == float(written)), f"√{radicand} {sign} {written}"
+
+
 # --- the worksheet's answer key and the questions agree ---------------------------------------------
 
 

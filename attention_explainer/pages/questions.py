@@ -604,7 +604,7 @@ def trained_heads_questions(plan: QuestionPlan, t) -> None:
         "scaled scores",
         (j,),
         ("focus_scaled_scores", (j,)),
-        f"Divide the raw score by √{t.d_head} = {format_number(np.sqrt(t.d_head), 0)}.",
+        f"Divide the raw score by √{t.d_head} ≈ {format_number(t.scale, 2)}.",
     )
     plan.choice(
         "softmax",
