@@ -9,8 +9,8 @@ the render's steps), so the bank asks what the video asked. One question per par
     ~%0%0.212#This is the scores divided by d_k instead of its square root.
     }
 
-A numeric answer is ``{#value:tolerance#feedback}``, the tolerance half a unit of the last decimal
-shown. Every text (a teacher's sentence among them) has GIFT's special characters ``~ = # { } :``
+A numeric answer is ``{#value:tolerance#feedback}``, the tolerance the one questions.json carries (:func:`~attention_explainer.package.questions.tolerance_for`:
+exact for a whole number, room for working from the rounded numbers shown otherwise). Every text (a teacher's sentence among them) has GIFT's special characters ``~ = # { } :``
 and the backslash escaped with a backslash, and its line breaks made spaces, so no text can end a
 question, start an answer or open a comment; ``[plain]`` keeps Moodle from reading it as HTML.
 """

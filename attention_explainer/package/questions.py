@@ -4,7 +4,7 @@ The file holds ``{"scene", "title", "questions": [...]}``. Every question has an
 it follows (a step name of ``sections.json``), its ``kind`` (``numeric`` or ``choice``), a ``stem``,
 the right ``answer`` as shown with its ``decimals``, a ``feedback`` and the ``source`` it was read
 from (a worksheet exercise, its answer or given table and the entry in it; a trace field and index). A numeric question carries the
-``value`` as shown and a ``tolerance`` that accepts exactly what rounds to it; a choice question its
+``value`` as shown and a ``tolerance`` (:func:`tolerance_for`) for working from rounded numbers; a choice question its
 ``options`` (``text``, ``correct``, ``feedback`` and, for a wrong one, the ``mistake`` it results from).
 
 :func:`check_answer` marks a typed answer; an entry that is not a number (``12,5``, ``abc``) is
@@ -49,9 +49,18 @@ class UnreadableAnswer(ValueError):
     """A typed answer that is not a number; the message says what was typed and how to type a number."""
 
 
-def tolerance_for(decimals: int) -> float:
-    """Half a unit of the last decimal shown: every number within it of the shown value rounds to it."""
-    return 0.5 * 10.0**-decimals
+def tolerance_for(decimals: int, value: float) -> float:
+    """How far a typed answer may be from the shown ``value`` and still count as right.
+
+    A whole number (``decimals`` 0: a count, a width) is exact: half a unit. A decimal answer is
+    worked out by hand from the rounded numbers on screen, which moves its last digits (the video
+    shows 1.51 ÷ 2, a learner types 0.755, the unrounded answer is 0.756): two units of the last
+    decimal, or 1% of the value when that is more, in whole units of the last decimal.
+    """
+    unit = 10.0**-decimals
+    if decimals == 0:
+        return 0.5 * unit
+    return unit * max(2, math.ceil(round(0.01 * abs(value) / unit, 9)))
 
 
 def shown_value(text: str) -> float:
@@ -133,8 +142,10 @@ def _check_question(number: int, question: Any, steps: Sequence[str] | None) -> 
         value, tolerance = question.get("value"), question.get("tolerance")
         if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in (value, tolerance)):
             raise QuestionsError(f"{where} has no value and tolerance")
-        if value != answer or not math.isclose(tolerance, tolerance_for(decimals)):
-            raise QuestionsError(f"{where}: its value and tolerance are not its answer as shown and half its last decimal")
+        if value != answer or not math.isclose(tolerance, tolerance_for(decimals, value)):
+            raise QuestionsError(
+                f"{where}: its value and tolerance are not its answer as shown and the slack for rounded working"
+            )
         return
     options = question.get("options")
     if not isinstance(options, list) or len(options) < 2:

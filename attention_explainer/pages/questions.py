@@ -91,7 +91,7 @@ class Question:
         }
         if self.kind == "numeric":
             record["value"] = self.value
-            record["tolerance"] = tolerance_for(self.decimals)
+            record["tolerance"] = tolerance_for(self.decimals, self.value)
         else:
             record["options"] = [
                 {"text": o.text, "correct": o.correct, "feedback": o.feedback, **({"mistake": o.mistake} if o.mistake else {})}
@@ -165,7 +165,11 @@ class QuestionPlan:
         table, exercise, part = found
         if kind == "numeric" and table.decimals:
             # The rounding the answer is checked at, said: a video may show fewer decimals than the worksheet.
-            stem = f"{stem} Give it to {table.decimals} decimal place{'s' if table.decimals > 1 else ''}."
+            slack = format_number(tolerance_for(table.decimals, shown_value(shown)), table.decimals)
+            stem = (
+                f"{stem} Give it to {table.decimals} decimal place{'s' if table.decimals > 1 else ''}"
+                f" (within ±{slack}: the numbers on screen are rounded)."
+            )
         self.questions.append(
             Question(
                 id=f"{self.scene}-{len(self.questions) + 1}",
