@@ -431,8 +431,10 @@ class CausalMaskScene(ExplainerScene):
                 before = [format_number(w, 2) for w in t.bidirectional_weights[i, :k]]
                 # Same scores, fewer keys: each visible weight is the unmasked one divided by their sum, so the ratios stay.
                 self.say(f"Softmax shares all the weight of “{tokens[i]}” among its {k} visible keys, in the same ratios:")
-                self.highlight(*[maps[m][0].cell(row, j) for m in (0, 1) for j in range(k)], buff=0.0)
+                visible_cells = [maps[m][0].cell(row, j) for m in (0, 1) for j in range(k)]
+                self.highlight(*visible_cells, buff=0.0)
                 self.say(", ".join(before[:-1]) + " and " + before[-1] + f" become {visible}.")
+                self.highlight(*visible_cells, buff=0.0)
                 note = self.note_with_numbers(
                     (
                         ("Even share of the keys a row may see:",),
