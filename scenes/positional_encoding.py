@@ -16,6 +16,7 @@ from manim import (
     RIGHT,
     UP,
     Create,
+    DashedLine,
     Dot,
     FadeIn,
     FadeOut,
@@ -515,7 +516,13 @@ class PositionalEncodingScene(ExplainerScene):
             self.play(*[Indicate(pair[1], color=theme.highlight, scale_factor=1.05) for pair in pairs])
             # The axis and the colour bar start at the lowest similarity, not at 0: said, so 0.59 is not read as "unrelated".
             floor = self.note_with_numbers(
-                (("The curve's axis and the colour bar start at the lowest similarity,", ("similarity_min", 2), "not at zero."),)
+                (
+                    (
+                        "The curve's axis and the colour bar start at",
+                        ("similarity_min", 2),
+                        "(the lowest similarity), not at zero.",
+                    ),
+                )
             )
             self.say(
                 f"But no two positions score below {format_number(t.similarity_min, 2)}: "
@@ -525,7 +532,10 @@ class PositionalEncodingScene(ExplainerScene):
             self.highlight(curve_ticks[1], scale[2])
             # Every fingerprint has the same length and its dot products depend on i − j alone: one colour per diagonal.
             gap = far - r
-            stripe = Line(grid.cell(0, gap).get_center(), grid.cell(last - gap, last).get_center(), color=theme.highlight)
+            # Dashed and thin, so the diagonal's own colour shows between the dashes.
+            stripe = DashedLine(
+                grid.cell(0, gap).get_center(), grid.cell(last - gap, last).get_center(), color=theme.text, stroke_width=2
+            )
             self.say(
                 "Along each diagonal the colour stays the same: the similarity depends only on how far apart two positions are.",
             )
