@@ -167,10 +167,8 @@ class PositionalEncodingScene(ExplainerScene):
             # Outlined while said: later lines box other cells, some with the same 0.38.
             self.highlight(left_map.cell(ia, ja), right_map.cell(ib, jb), buff=0.0)
             self.say(
-                "Learned W_Q, W_K and W_V would not help: they act on each row alone, "
-                "so the same rows in another order still give the same weights, reordered.",
-                spoken="Learned projections would not help: they act on each row alone, "
-                "so the same rows in another order still give the same weights, reordered.",
+                "Learned W_Q, W_K and W_V would not help: they act on each row alone.",
+                spoken="Learned projections would not help: they act on each row alone.",
             )
             self.own_weight_note(a, "weights_a", left_map)
             self.say("Without positions, attention cannot tell who bites whom.")
@@ -525,8 +523,7 @@ class PositionalEncodingScene(ExplainerScene):
                 )
             )
             self.say(
-                f"But no two positions score below {format_number(t.similarity_min, 2)}: "
-                "the slow dimensions barely change, so every pair keeps that much in common.",
+                f"No pair scores below {format_number(t.similarity_min, 2)}: the slow dimensions barely change.",
             )
             self.play(FadeIn(floor))
             self.highlight(curve_ticks[1], scale[2])
@@ -537,6 +534,6 @@ class PositionalEncodingScene(ExplainerScene):
                 grid.cell(0, gap).get_center(), grid.cell(last - gap, last).get_center(), color=theme.text, stroke_width=2
             )
             self.say(
-                "Along each diagonal the colour stays the same: the similarity depends only on how far apart two positions are.",
+                "Each diagonal has one colour: the similarity depends only on how far apart two positions are.",
             )
             self.play(Create(stripe), run_time=1.0)

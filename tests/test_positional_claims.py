@@ -25,7 +25,7 @@ def test_the_similarity_floor_and_the_diagonal_stripes_are_said_and_true():
     assert "depends only on how far apart two positions are" in said
     # The floor: no pair below it, and it is far above 0 (the axis starts there, which the screen says).
     assert s.min() == pytest.approx(t.similarity_min) and t.similarity_min > 0.4
-    assert f"no two positions score below {format_number(s.min(), 2)}" in said
+    assert f"No pair scores below {format_number(s.min(), 2)}" in said
     assert "(the lowest similarity), not at zero." in shown(scene, "nearby-positions-look-alike")
     # Step 4 still says which shortcut its weights use.
     assert "Still the shortcut: Q = K = V = X + PE, no W_Q, W_K, W_V" in shown(scene, "positions-change-the-weights")

@@ -153,7 +153,8 @@ REQUIRED_SOURCES = {
         "masked_scores",
         "weights",
         "row_sums",
-        "bidirectional_weights",
+        # Step 6 prints the query's row ("sat") of each map; colour carries the rest. "mat included (0.20)":
+        "bidirectional_weights[2, 5]",
         "self_scores[1]",
         "even_shares[2]",
     },
