@@ -587,8 +587,9 @@ class MultiHeadScene(ExplainerScene):
                     self.say(f"Random projections, {picked}: the patterns only show that each head weighs words its own way.")
             self.say("Trained heads learn jobs: in BERT, some look at the previous word, some at the next, some at punctuation.")
             source = self.note_lines(("Trained heads: Clark et al. 2019, What Does BERT Look At?",))
-            source.next_to(note, UP, buff=0.1).align_to(note, LEFT)
-            self.play(FadeIn(source))
+            # In the place of the axes' line (the maps are read by now): a third line would reach the words above.
+            source.move_to(note[0])
+            self.play(FadeOut(note[0]), FadeIn(source))
 
     # --- 7. concatenate ----------------------------------------------------------------
 
