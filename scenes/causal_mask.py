@@ -132,7 +132,7 @@ class CausalMaskScene(ExplainerScene):
                 .arrange(DOWN, buff=0.35 if lines == 1 else 0.15, aligned_edge=LEFT)
                 .next_to(marks, DOWN, buff=0.8 if lines == 1 else 0.35)
             )
-            self.say("GPT writes text one word at a time.")
+            self.say("GPT writes text one token at a time; here every token is a word.")
             self.play(FadeIn(heading))
             # One word after another, as they are written.
             for box in row:
@@ -160,7 +160,7 @@ class CausalMaskScene(ExplainerScene):
                 legend = VGroup(
                     label(theme, f"1  {CHECK}  key at or before the query", size=size, color=theme.value),
                     label(theme, f"0  {CROSS}  key in the future", size=size, color=theme.masked),
-                    label(theme, "np.tril(np.ones((n, n)))", size=size, color=theme.muted, mono=True),
+                    label(theme, f"in code: np.tril(np.ones(({n}, {n})))", size=size, color=theme.muted, mono=True),
                 ).arrange(DOWN, buff=0.45, aligned_edge=LEFT)
                 cell_width = min(0.8, (CONTENT_WIDTH - left - buff - legend.width) / n)
                 if cell_width >= 0.78:
@@ -186,10 +186,12 @@ class CausalMaskScene(ExplainerScene):
             self.say("1 means that query i may attend to key j; 0 hides a key in the future.")
             self.play(FadeIn(legend[:2], lag_ratio=0.3))
             self.say(f"“{tokens[0]}” sees only itself, “{tokens[-1]}” sees all {n} words.")
-            self.play(
-                FadeIn(legend[2]),
-                *[Create(SurroundingRectangle(mask.row(r), color=theme.highlight, buff=0.03)) for r in (0, n - 1)],
+            self.play(*[Create(SurroundingRectangle(mask.row(r), color=theme.highlight, buff=0.03)) for r in (0, n - 1)])
+            self.say(
+                f"In code, NumPy's tril keeps the lower triangle of a {n} by {n} grid of ones.",
+                spoken=f"In code, the NumPy function tril keeps the lower triangle of a {n} by {n} grid of ones.",
             )
+            self.play(FadeIn(legend[2]))
 
     def show_the_embeddings(self):
         """Step 3: the embeddings the scores come from, and how they were made."""
@@ -345,6 +347,7 @@ class CausalMaskScene(ExplainerScene):
             self.play(FadeIn(SurroundingRectangle(weights.row(0), color=theme.highlight, buff=0.03)))
             self.say(f"“{second}” splits {format_number(t.weights[1, 0], 2)} and {format_number(t.weights[1, 1], 2)}.")
             self.play(FadeIn(SurroundingRectangle(weights.row(1), color=theme.highlight, buff=0.03)))
+            evidence = None
             if t.weights[1, 1] > t.weights[1, 0]:
                 # The evidence stays on screen: the two scores behind the two weights.
                 evidence = self.note_with_numbers(
@@ -357,16 +360,16 @@ class CausalMaskScene(ExplainerScene):
                             "=",
                             ("scaled_scores[1, 1]", 3),
                         ),
-                        (f"“{second}” with “{first}”:", ("scaled_scores[1, 0]", 2)),
+                        (f"“{second}” with “{first}”:", ("scaled_scores[1, 0]", 3)),
                     )
                 )
                 self.say(
                     f"It keeps more for itself because Q = K: its score with itself is its squared length divided by "
                     f"{format_number(t.scale, 0)}, {format_number(t.scaled_scores[1, 1], 3)}, "
-                    f"against {format_number(t.scaled_scores[1, 0], 2)} with “{first}”.",
+                    f"against {format_number(t.scaled_scores[1, 0], 3)} with “{first}”.",
                     spoken=f"It keeps more for itself because the queries equal the keys: its score with itself is its "
                     f"squared length divided by {format_number(t.scale, 0)}, {format_number(t.scaled_scores[1, 1], 3)}, "
-                    f"against {format_number(t.scaled_scores[1, 0], 2)} with “{first}”.",
+                    f"against {format_number(t.scaled_scores[1, 0], 3)} with “{first}”.",
                 )
                 self.play(
                     FadeIn(evidence),
@@ -382,14 +385,23 @@ class CausalMaskScene(ExplainerScene):
                     f"{format_number(t.weights[r, top], 2)}, itself {format_number(t.weights[r, r], 2)}. "
                     "That is the shortcut, not meaning."
                 )
+                # The footer now gives this row's two scores, not the row above's.
+                scores = self.note_with_numbers(
+                    (
+                        (f"“{self.tokens[r]}” with “{self.tokens[top]}”:", (f"scaled_scores[{r}, {top}]", 3)),
+                        (f"“{self.tokens[r]}” with itself:", (f"scaled_scores[{r}, {r}]", 3)),
+                    )
+                )
                 self.play(
+                    *([FadeOut(evidence)] if evidence is not None else []),
+                    FadeIn(scores),
                     Create(SurroundingRectangle(weights.cell(r, top), color=theme.highlight, buff=0.0, stroke_width=5)),
                     Create(SurroundingRectangle(weights.cell(r, r), color=theme.muted, buff=0.0, stroke_width=5)),
                 )
 
     def bert_versus_gpt(self):
         """Step 6: the same scores with no mask (BERT) and with the causal mask (GPT)."""
-        t, theme, tokens, n = self.trace, self.theme, self.tokens, self.n
+        t, tokens, n = self.trace, self.tokens, self.n
         i = t.focus
         seen = [tokens[j] for j in range(n) if t.mask[i, j]]
         shares = [format_number(w, 2) for w in t.weights[i, : len(seen)]]
@@ -400,19 +412,29 @@ class CausalMaskScene(ExplainerScene):
             # Two maps side by side, cells 0.88 wide as in the course example, narrower for more words;
             # when eight words or long ones leave too little room, just the query's row of each.
             cell_width = min(0.88, (CONTENT_WIDTH - 0.7) / 2 / n - (self.label_width() + 0.15) / n)
-            maps = self.model_maps(cell_width) if cell_width >= 0.84 else self.model_rows()
+            full = cell_width >= 0.84
+            self.maps = maps = self.model_maps(cell_width) if full else self.model_rows()
+            row = i if full else 0  # the query's row in each picture
+            frames = [VGroup(heatmap.row_labels, heatmap.col_labels, name) for heatmap, name, _ in maps]
             self.say("Same scores, two rules.")
-            self.play(FadeIn(heading))
+            self.play(FadeIn(heading), *[FadeIn(frame) for frame in frames])
             self.say(f"Bidirectional attention, as in BERT, lets “{tokens[i]}” look at all {n} words,")
-            self.play(FadeIn(maps[0][1]), FadeIn(maps[0][0]), run_time=1.2)
+            self.play(FadeIn(VGroup(maps[0][0].cells, maps[0][0].numbers)), FadeIn(maps[0][2]), run_time=1.2)
             self.say(f"“{tokens[-1]}” included ({format_number(t.bidirectional_weights[i, -1], 2)}).")
-            self.play(FadeIn(maps[0][2]))
+            self.highlight(maps[0][0].cell(row, n - 1), buff=0.0)
             self.say(f"Causal attention, as in GPT, lets it look only at {', '.join('“' + s + '”' for s in seen)}:")
-            self.play(FadeIn(maps[1][1]), FadeIn(maps[1][0]), run_time=1.2)
+            self.play(FadeIn(VGroup(maps[1][0].cells, maps[1][0].numbers)), run_time=1.2)
             self.say(f"{visible}, summing to 1.")
             self.play(FadeIn(maps[1][2]))
             if self.course:
                 k = len(seen)
+                before = [format_number(w, 2) for w in t.bidirectional_weights[i, :k]]
+                # Same scores, fewer keys: each visible weight is the unmasked one divided by their sum, so the ratios stay.
+                self.say(f"Softmax shares all the weight of “{tokens[i]}” among its {k} visible keys, in the same ratios:")
+                visible_cells = [maps[m][0].cell(row, j) for m in (0, 1) for j in range(k)]
+                self.highlight(*visible_cells, buff=0.0)
+                self.say(", ".join(before[:-1]) + " and " + before[-1] + f" become {visible}.")
+                self.highlight(*visible_cells, buff=0.0)
                 note = self.note_with_numbers(
                     (
                         ("Even share of the keys a row may see:",),
@@ -424,16 +446,12 @@ class CausalMaskScene(ExplainerScene):
                         ),
                     )
                 )
-                # Said as a measure, not as "each row stays near it": with two visible keys a small gap shows (0.29, 0.71).
-                self.say("These small embeddings give close scores.")
                 self.say(
                     f"An even share of the keys a row may see: 1/{n} without the mask, 1/{k} for “{tokens[i]}” with it.",
                     spoken=f"An even share of the keys a row may see: one in {n} without the mask, "
                     f"one in {k} for the word {tokens[i]} with it.",
                 )
                 self.play(FadeIn(note))
-                self.say("The mask changes where the weight may go, and so how much each key gets.")
-                self.play(Indicate(maps[1][2], color=theme.highlight))
 
     def which_is_which(self):
         """Step 7: BERT against GPT, each column as the voice names it."""
@@ -443,7 +461,7 @@ class CausalMaskScene(ExplainerScene):
             rows = (
                 ("", "BERT", "GPT"),
                 ("Attention", "Bidirectional", "Causal"),
-                ("Sees", "All positions", "Only the past"),
+                ("Sees", "All positions", "The past and itself"),
                 ("Training", "Fill in blanked-out words", "Predict the next word"),
                 ("Use case", "Understanding", "Generation"),
             )
@@ -455,14 +473,16 @@ class CausalMaskScene(ExplainerScene):
             bert = VGroup(table[0][0], *[line[1] for line in table[1:]])
             gpt = VGroup(table[0][1], *[line[2] for line in table[1:]])
             self.say(
-                "BERT sees every position and learns to fill in blanked-out words (written [MASK]).",
-                spoken="BERT sees every position and learns to fill in words that were blanked out.",
+                "BERT sees every position and learns to fill in blanked-out words, marked by a [MASK] token: "
+                "a word in its input, not an attention mask.",
+                spoken="BERT sees every position and learns to fill in words that were blanked out, marked by a special "
+                "mask token: a word in its input, not an attention mask.",
             )
             self.play(FadeIn(heading), FadeIn(names))
             self.play(FadeIn(bert[:4], lag_ratio=0.3), run_time=1.5)
             self.say("That suits understanding text.")
             self.play(FadeIn(bert[4], shift=UP * 0.1), run_time=0.6)
-            self.say("GPT sees only the past and learns to predict the next word,")
+            self.say("GPT sees only the past and the word itself, and learns to predict the next word,")
             self.play(FadeIn(gpt[:4], lag_ratio=0.3), run_time=1.5)
             self.say("which is what generation needs.")
             self.play(FadeIn(gpt[4], shift=UP * 0.1), run_time=0.6)
@@ -505,8 +525,11 @@ class CausalMaskScene(ExplainerScene):
         maps: list = []
         for source, title in (("bidirectional_weights", "no mask (as in BERT)"), ("weights", "causal mask (as in GPT)")):
             # The readable size keeps the digits of neighbouring cells apart.
-            cells = Cells(cell_width, min(0.62, 4.0 / len(tokens)), theme.min_size)
+            # Numbers only in the query's row, at the small size: colour shows the rest (two 6 × 6 walls of
+            # numbers at the least size were too small to read).
+            cells = Cells(cell_width, min(0.62, 4.0 / len(tokens)), theme.small_size)
             heatmap = weights_heatmap(self, source, self.short, self.short, cells=cells, labels=AxisLabels(LABEL_WIDTH))
+            self.print_only(heatmap, [(t.focus, j) for j in range(len(tokens))])
             heatmap.move_to(MAPS_AT)
             name = label(theme, title, color=theme.text).next_to(heatmap.col_labels, UP, buff=0.35)
             box = SurroundingRectangle(heatmap.row(t.focus), color=theme.highlight, buff=0.03)

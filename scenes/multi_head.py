@@ -29,7 +29,7 @@ from attention_math import THE_CAT_SAT, lookup, sentence_example
 from attention_math.traces.multi_head import PATTERN_SEED, multi_head_trace
 
 from .kit import ExplainerScene
-from .kit.heatmaps import Cells, ColorScale, HeadGrid, weights_heatmap
+from .kit.heatmaps import AxisLabels, Cells, ColorScale, HeadGrid, weights_heatmap
 from .kit.layout import (
     BODY,
     BODY_TOP,
@@ -526,7 +526,12 @@ class MultiHeadScene(ExplainerScene):
             self.clear()
             heading = self.heading(f"{plural(t.n_heads, 'head')}, {plural(t.n_heads, 'attention pattern')}")
             picked = "a seed picked for clear maps" if t.seed == PATTERN_SEED else "a fixed random seed"
-            note = self.note_lines((f"Untrained, random ({picked}): the patterns mean nothing.",))
+            note = self.note_lines(
+                (
+                    "Rows: the query, the word that looks. Columns: the key, the word looked at.",
+                    f"Untrained, random ({picked}): the patterns mean nothing.",
+                )
+            )
             scale = ColorScale(theme, PATTERNS.height * 0.5)
             ends = VGroup(
                 label(theme, "1", size=theme.min_size, color=theme.muted).next_to(scale, UP, buff=0.1),
@@ -538,12 +543,23 @@ class MultiHeadScene(ExplainerScene):
                 self.say(f"The head runs ordinary attention with its {t.d_head}-number queries and keys.")
             else:
                 self.say(f"Each head runs ordinary attention with its own {t.d_head}-number queries and keys.")
-            self.play(FadeIn(heading), FadeIn(note), FadeIn(bar))
+            # The first page's titles and words come with the first line, so it is not said over an empty frame.
+            first = HeadGrid(
+                self,
+                [f"weights[{h}]" for h in pages[0]],
+                [f"head {h + 1}" for h in pages[0]],
+                t.tokens,
+                Region(PATTERNS.left, bar.get_left()[0] - 0.3, PATTERNS.bottom, PATTERNS.top),
+            )
+            for title, h in zip(first.titles, pages[0]):
+                title.set_color(theme.head_color(h))
+            frames = VGroup(*first.titles, *[VGroup(m.row_labels, m.col_labels) for m in first.maps])
+            self.play(FadeIn(heading), FadeIn(note), FadeIn(bar), FadeIn(frames))
             shown = VGroup()
             room = Region(PATTERNS.left, bar.get_left()[0] - 0.3, PATTERNS.bottom, PATTERNS.top)
             for k, page in enumerate(pages):
                 sources, titles = [f"weights[{h}]" for h in page], [f"head {h + 1}" for h in page]
-                patterns = HeadGrid(self, sources, titles, t.tokens, room)
+                patterns = first if k == 0 else HeadGrid(self, sources, titles, t.tokens, room)
                 maps, titles = patterns.maps, patterns.titles
                 rows = VGroup()
                 for heatmap, title, h in zip(maps, titles, page):
@@ -561,15 +577,19 @@ class MultiHeadScene(ExplainerScene):
                     self.say(f"{heads}: their own patterns.")
                     self.play(FadeOut(shown), run_time=0.6)
                 for heatmap, title in zip(maps, titles):
-                    self.play(FadeIn(heatmap), FadeIn(title), run_time=0.5)
+                    if k == 0:  # its titles and words are already on screen
+                        self.play(FadeIn(VGroup(heatmap.cells, heatmap.numbers)), run_time=0.5)
+                    else:
+                        self.play(FadeIn(heatmap), FadeIn(title), run_time=0.5)
                 self.play(FadeIn(rows), run_time=0.5)
                 shown = VGroup(*maps, titles, rows)
                 if k == 0:
                     self.say(f"Random projections, {picked}: the patterns only show that each head weighs words its own way.")
             self.say("Trained heads learn jobs: in BERT, some look at the previous word, some at the next, some at punctuation.")
             source = self.note_lines(("Trained heads: Clark et al. 2019, What Does BERT Look At?",))
-            source.next_to(note, UP, buff=0.1).align_to(note, LEFT)
-            self.play(FadeIn(source))
+            # In the place of the axes' line (the maps are read by now): a third line would reach the words above.
+            source.move_to(note[0])
+            self.play(FadeOut(note[0]), FadeIn(source))
 
     # --- 7. concatenate ----------------------------------------------------------------
 
@@ -582,12 +602,32 @@ class MultiHeadScene(ExplainerScene):
         with self.step("one-head-output", "One head's output: weights × values"):
             self.clear()
             heading = self.heading("Head 1: its weights times its values")
-            weights = weights_heatmap(self, "weights[0]", None, None, 2, cells=Cells(0.8, CELL_HEIGHT, mono=False))
+            # The keys above the weights' columns and beside the value rows: the weight over a word goes with its value row.
+            keys = [elided_label(theme, token, 0.75, size=theme.min_size).original_text for token in t.tokens]
+            weights = weights_heatmap(
+                self,
+                "weights[0]",
+                None,
+                keys,
+                2,
+                cells=Cells(0.8, CELL_HEIGHT, mono=False),
+                labels=AxisLabels(size=theme.min_size),
+            )
             self.keep_row_numbers(weights, focus)
             # Few, large cells: a head wider than 2 numbers (one head of 16) shows its first 2 columns, said below.
             shown = min(t.d_head, 2)
             columns = "" if shown == t.d_head else f", :, 0:{shown}"
-            values = self.grid(f"v_heads[0{columns}]", 2, cell_width=WIDE_CELL_WIDTH, cell_height=CELL_HEIGHT, mono_numbers=False)
+            values = self.grid(
+                f"v_heads[0{columns}]",
+                2,
+                cell_width=WIDE_CELL_WIDTH,
+                cell_height=CELL_HEIGHT,
+                mono_numbers=False,
+                row_labels=t.tokens,
+                row_label_color=theme.key,
+                label_size=theme.min_size,
+                row_label_width=MAX_LABEL_WIDTH,
+            )
             values.cells.set_stroke(theme.value, width=2.5)
             output = self.grid(
                 f"head_outputs[0{columns}]", 2, cell_width=WIDE_CELL_WIDTH, cell_height=CELL_HEIGHT, mono_numbers=False
@@ -603,10 +643,12 @@ class MultiHeadScene(ExplainerScene):
                     self.words(f"values and output: first {shown} of {t.d_head} columns").next_to(product, DOWN, buff=0.3)
                 )
             names = VGroup(
-                self.words("attention weights").next_to(weights.cells, UP, buff=0.2),
+                self.words("attention weights").next_to(weights.col_labels, UP, buff=0.15),
                 self.words("its values", theme.value).next_to(values.cells, UP, buff=0.2),
                 self.words("its output", theme.head_color(0)).next_to(output.cells, UP, buff=0.2),
             )
+            for name in names[1:]:  # the three names on one line, above the weights' key words
+                name.set_y(names[0].get_y())
             rows = VGroup(
                 SurroundingRectangle(weights.row(focus), color=theme.highlight, buff=0.02, stroke_width=3),
                 SurroundingRectangle(output.row(focus), color=theme.highlight, buff=0.02, stroke_width=3),
@@ -629,7 +671,9 @@ class MultiHeadScene(ExplainerScene):
             )
             titles = VGroup(self.head_titles(blocks), self.column_numbers(blocks))
             self.say(f"Every head does the same: {plural(t.n_heads, 'block')}.")
-            self.play(FadeIn(heading), FadeIn(titles), FadeIn(blocks), run_time=1.2)
+            # The head outputs had two decimals a step ago; all the columns fit only with one.
+            rounding = self.note_lines((f"Rounded to one decimal from here on, so all {d_model} columns fit.",))
+            self.play(FadeIn(heading), FadeIn(titles), FadeIn(blocks), FadeIn(rounding), run_time=1.2)
             concat = self.columns(lambda h, a, b: f"concat[:, {a}:{b}]", GRID_TOP, colored=True)
             joined_titles = VGroup(self.head_titles(concat), self.column_numbers(concat))
             self.say(f"Side by side, every token has {d_model} numbers again, each head in its colour.")
@@ -639,7 +683,7 @@ class MultiHeadScene(ExplainerScene):
                 run_time=1.5,
             )
             self.wait(0.5)
-        self.concat, self.concat_numbers = concat, joined_titles[1]
+        self.concat, self.concat_numbers, self.rounding = concat, joined_titles[1], rounding
 
     # --- 8. the output projection ------------------------------------------------------
 
@@ -715,14 +759,19 @@ class MultiHeadScene(ExplainerScene):
             diagram.shift(LEFT * diagram.get_center()[0])
             keep_inside(diagram)
             self.say(f"A last {d_model} by {d_model} matrix, W_O, mixes the heads: each head's columns meet its rows of W_O.")
-            self.play(self.retitle("Mix the heads with W_O"), FadeIn(diagram), run_time=1.2)
+            self.play(self.retitle("Mix the heads with W_O"), FadeIn(diagram), FadeOut(self.rounding), run_time=1.2)
             self.say(f"The first output number of “{whole_word}”: every head adds its share.")
-            self.play(FadeOut(diagram), *[Create(rect) for rect in rows.values()], run_time=0.8)
+            # The lines to the shares cross the rows below: those rows and the column numbers dim meanwhile.
+            others = VGroup(
+                self.concat_numbers,
+                *[grid.number(i, j) for grid in concat.grids for i in range(seq) if i != focus for j in range(grid.shape[1])],
+            )
+            self.play(FadeOut(diagram), *[Create(rect) for rect in rows.values()], others.animate.set_opacity(0.2), run_time=0.8)
             self.play(FadeIn(name), *[Create(line) for line in links], FadeIn(terms, lag_ratio=0.1), run_time=1.8)
             self.play(FadeIn(equation[-2:]), FadeIn(rounded), run_time=0.8)
             self.play(Indicate(total, color=theme.highlight), run_time=1.0)
             self.say("Every output number sums all the heads, so it has no colour.")
-            self.play(FadeOut(VGroup(equation, rounded, links)), run_time=0.6)
+            self.play(FadeOut(VGroup(equation, rounded, links)), others.animate.set_opacity(1.0), run_time=0.6)
             self.play(FadeIn(output_name), FadeIn(output_labels), FadeIn(output), Create(picked), run_time=1.5)
             self.say(f"{seq} by {d_model}, the shape of the input X, so it can be added back to X.")
             self.play(Indicate(output_name, color=theme.highlight), run_time=1.0)

@@ -16,6 +16,7 @@ from manim import (
     RIGHT,
     UP,
     Create,
+    DashedLine,
     Dot,
     FadeIn,
     FadeOut,
@@ -34,12 +35,13 @@ from .kit import ExplainerScene
 from .kit.charts import LineChart
 from .kit.heatmaps import ColorGrid, ColorScale, attention_heatmap
 from .kit.layout import LEFT_EDGE, RIGHT_EDGE, Region
+from .kit.tables import number_cell_width
 from .kit.text import formula, label
 from .theme import format_number
 
 CENTRES = (-3.1, 3.5)
 """Where the two sentences' matrices are centred: the left one's words stay inside the safe area."""
-POSITION_CENTRES, POSITION_CELL = (-3.35, 3.15), 1.0
+POSITION_CENTRES, POSITION_CELL = (-3.3, 3.1), 1.05
 """With positions added, narrower cells and the right matrix further left: each row's "+PE(p)" goes right of it."""
 TITLES_Y = 2.65
 """Height of the two sentences, above their matrices."""
@@ -87,6 +89,9 @@ class PositionalEncodingScene(ExplainerScene):
         """A sentence: its title, its input rows and (built, not shown) its weights heatmap."""
         theme = self.theme
         title = label(theme, " ".join(tokens), size=theme.body_size, color=theme.highlight)
+        # Wide enough for "−1.95" with its minus sign clear of the border, at the readable size at least.
+        values = getattr(self.trace, x_source)
+        cell_width = max(cell_width, number_cell_width(theme, values, 2, size=theme.min_size))
         x = self.grid(x_source, 2, cell_width=cell_width, cell_height=0.58, row_labels=tokens)
         x.shift(RIGHT * (centre - x.cells.get_center()[0]) + UP * (1.8 - x.cells.get_top()[1]))
         title.move_to([centre, TITLES_Y, 0])
@@ -118,10 +123,10 @@ class PositionalEncodingScene(ExplainerScene):
                 self.sentence_column(a, "x_a", "word embeddings X", CENTRES[0]),
                 self.sentence_column(b, "x_b", "word embeddings X", CENTRES[1]),
             )
-            self.play(FadeIn(heading))
+            self.play(FadeIn(heading), *[FadeIn(title) for title, _, _ in self.columns])
             self.say(f"Each word gets the same {t.d_small} random numbers, drawn with a fixed random seed, in both.")
-            for title, x, name in self.columns:
-                self.play(FadeIn(title), FadeIn(name), FadeIn(x), run_time=1.0)
+            for _, x, name in self.columns:
+                self.play(FadeIn(name), FadeIn(x), run_time=1.0)
             self.say("So the two inputs hold the same rows, only in another order.")
             boxes = VGroup()
             for word, color in (("dog", theme.query), ("man", theme.key)):
@@ -159,16 +164,11 @@ class PositionalEncodingScene(ExplainerScene):
                 Indicate(right_map, color=theme.highlight, scale_factor=1.02),
             )
             self.say(f"“dog” gives “man” {format_number(t.weights_a[ia, ja], 2)} in both sentences.")
-            marks = VGroup(
-                SurroundingRectangle(left_map.cell(ia, ja), color=theme.highlight, buff=0.0, stroke_width=5),
-                SurroundingRectangle(right_map.cell(ib, jb), color=theme.highlight, buff=0.0, stroke_width=5),
-            )
-            self.play(Create(marks), run_time=1.0)
+            # Outlined while said: later lines box other cells, some with the same 0.38.
+            self.highlight(left_map.cell(ia, ja), right_map.cell(ib, jb), buff=0.0)
             self.say(
-                "Learned W_Q, W_K and W_V would not help: they act on each row alone, "
-                "so the same rows in another order still give the same weights, reordered.",
-                spoken="Learned projections would not help: they act on each row alone, "
-                "so the same rows in another order still give the same weights, reordered.",
+                "Learned W_Q, W_K and W_V would not help: they act on each row alone.",
+                spoken="Learned projections would not help: they act on each row alone.",
             )
             self.own_weight_note(a, "weights_a", left_map)
             self.say("Without positions, attention cannot tell who bites whom.")
@@ -190,9 +190,9 @@ class PositionalEncodingScene(ExplainerScene):
         longest = int(np.argmax(t.self_scores_a))
         note = self.note_with_numbers(
             (
-                ("A word's score with itself = its squared length /", ("scale", 0)),
-                # "“dog” 1.31, “bites” 2.81, “man” 1.05": no comma after the last.
-                tuple(part for k in range(n) for part in (f"“{tokens[k]}”", (f"self_scores_a[{k}]", 2), ","))[:-1],
+                ("A word's score with itself (before softmax) = its squared length /", ("scale", 0)),
+                # "“dog”: 1.31  “bites”: 2.81  “man”: 1.05": a comma after a number stood apart from it.
+                tuple(part for k in range(n) for part in (f"“{tokens[k]}”:", (f"self_scores_a[{k}]", 2))),
             )
         )
         scale = format_number(t.scale, 0)
@@ -204,21 +204,17 @@ class PositionalEncodingScene(ExplainerScene):
                 spoken=f"With the queries equal to the keys, a word's score with itself is its squared length divided by "
                 f"{scale}: the longest vector, “{tokens[r]}”, gives itself {format_number(weights[r, r], 2)}.",
             )
-            self.play(
-                FadeOut(self.shortcut_note),
-                FadeIn(note),
-                Create(SurroundingRectangle(heatmap.cell(r, r), color=theme.highlight, buff=0.0, stroke_width=6)),
-            )
+            self.play(FadeOut(self.shortcut_note), FadeIn(note))
+            self.highlight(heatmap.cell(r, r), buff=0.0)
         for r in others:
             top = int(np.argmax(weights[r]))
             self.say(
                 f"A shorter word may not: “{tokens[r]}” gives “{tokens[top]}” {format_number(weights[r, top], 2)}, "
                 f"itself only {format_number(weights[r, r], 2)}."
             )
-            self.play(
-                Create(SurroundingRectangle(heatmap.cell(r, top), color=theme.highlight, buff=0.0, stroke_width=6)),
-                Create(SurroundingRectangle(heatmap.cell(r, r), color=theme.muted, buff=0.0, stroke_width=6)),
-            )
+            # Yellow: the word it gives most; grey: itself. Only this line's two cells are outlined.
+            self.highlight(heatmap.cell(r, top), buff=0.0)
+            self.highlight(heatmap.cell(r, r), color=theme.muted, buff=0.0)
 
     def show_formula(self):
         """Step 3: the sinusoidal encoding, and the fingerprints of positions 0, 1 and 2."""
@@ -227,6 +223,7 @@ class PositionalEncodingScene(ExplainerScene):
             self.say("The fix: add to each word a fingerprint of its position.")
             self.clear()
             heading = self.heading("Positional encoding: a fingerprint per position")
+            self.play(FadeIn(heading))
             equations = VGroup(*[formula(theme, tex, size=theme.pair_formula_size) for tex in PE_FORMULA]).arrange(
                 DOWN, buff=0.4, aligned_edge=LEFT
             )
@@ -236,7 +233,7 @@ class PositionalEncodingScene(ExplainerScene):
             grid = self.grid(
                 "pe_small",
                 2,
-                cell_width=1.3,
+                cell_width=max(1.3, number_cell_width(theme, t.pe_small, 2, size=theme.body_size)),
                 cell_height=0.62,
                 font_size=theme.body_size,
                 row_labels=rows,
@@ -249,11 +246,10 @@ class PositionalEncodingScene(ExplainerScene):
                 formula(theme, rf"d_{{model}} = {t.d_small}", size=theme.formula_size).set_color(theme.muted),
             ).arrange(RIGHT, buff=0.15)
             name.next_to(grid.col_labels, UP, buff=0.2)
-            self.play(FadeIn(heading))
             self.say("The 2017 Transformer made it from sines and cosines of many frequencies.")
             self.play(Write(equations), run_time=2)
-            self.say("Even dimensions take the sine, odd ones the cosine; each pair turns slower.")
-            self.play(Indicate(equations, color=theme.highlight, scale_factor=1.03))
+            self.say("Even dimensions take the sine, odd ones the cosine; the divisor grows with i, so each pair turns slower.")
+            self.highlight(equations)
             self.say(f"With d_model = {t.d_small}, the fingerprints of positions 0, 1 and 2:")
             self.play(FadeIn(name), FadeIn(grid.col_labels), FadeIn(grid.row_labels))
             for p in range(len(t.pe_small)):
@@ -276,7 +272,10 @@ class PositionalEncodingScene(ExplainerScene):
         ia, ja = self.dog_to_man(a)
         ib, jb = self.dog_to_man(b)
         with self.step("positions-change-the-weights", "X + PE: positions change the weights"):
-            self.say("Add each position's fingerprint to its word: X + PE.")
+            self.say(
+                "Add each position's fingerprint to its word: X + PE.",
+                spoken="Add each position's fingerprint to its word: X plus P E.",
+            )
             self.clear()
             heading = self.heading("With positions added")
             columns = []
@@ -296,21 +295,27 @@ class PositionalEncodingScene(ExplainerScene):
                     ]
                 )
                 columns.append((title, x, name, heatmap, heat_name, tags))
-            self.play(FadeIn(heading), *[FadeIn(VGroup(c[0], c[1], c[2], c[5])) for c in columns], run_time=1.2)
+            # The weights below are still computed with the shortcut, now on X + PE.
+            shortcut = self.note_lines(("Still the shortcut: Q = K = V = X + PE, no W_Q, W_K, W_V",))
+            self.play(FadeIn(heading), FadeIn(shortcut), *[FadeIn(VGroup(c[0], c[1], c[2], c[5])) for c in columns], run_time=1.2)
             k = a.index("bites")
-            self.say(f"“bites” stays at position {k}: it gets PE({k}) in both, so its row is the same.")
-            self.play(
-                *[Create(SurroundingRectangle(VGroup(c[1].row(k), c[5][k]), color=theme.highlight, buff=0.05)) for c in columns]
+            self.say(
+                f"“bites” stays at position {k}: it gets PE({k}) in both, so its row is the same.",
+                spoken=f"“bites” stays at position {k}: it gets P E of {k} in both, so its row is the same.",
             )
+            self.highlight(*[VGroup(c[1].row(k), c[5][k]) for c in columns], buff=0.05)
             pa, pb = ia, t.positions_b[ia]
-            self.say(f"But “dog” and “man” swap fingerprints: “dog” gets PE({pa}) in one and PE({pb}) in the other.")
-            dog_rows = (ia, ib)
-            self.play(
-                *[
-                    Create(SurroundingRectangle(VGroup(c[1].row(r), c[5][r]), color=theme.query, buff=0.05))
-                    for c, r in zip(columns, dog_rows)
-                ]
+            self.say(
+                f"But “dog” and “man” swap fingerprints: “dog” gets PE({pa}) in one and PE({pb}) in the other.",
+                spoken=f"But “dog” and “man” swap fingerprints: “dog” gets P E of {pa} in one and P E of {pb} in the other.",
             )
+            # Both words boxed, each in its colour, in both sentences.
+            for word, color in (("dog", theme.query), ("man", theme.key)):
+                self.highlight(
+                    *[VGroup(c[1].row(tokens.index(word)), c[5][tokens.index(word)]) for c, tokens in zip(columns, (a, b))],
+                    color=color,
+                    buff=0.05,
+                )
             self.say(
                 f"Now “dog” gives “man” {format_number(t.weights_a_pos[ia, ja], 2)} in “{' '.join(a)}” "
                 f"but {format_number(t.weights_b_pos[ib, jb], 2)} in “{' '.join(b)}”."
@@ -349,7 +354,8 @@ class PositionalEncodingScene(ExplainerScene):
             ticks = VGroup(
                 self.number("positions[0]", 0).next_to(grid.cell(0, 0), LEFT, buff=0.15),
                 self.number(f"positions[{last_pos}]", 0).next_to(grid.cell(last_pos, 0), LEFT, buff=0.15),
-                self.number("dims[0]", 0).next_to(grid.cell(last_pos, 0), DOWN, buff=0.15),
+                # Under the grid, its left edge at the grid's: clear of the last position's number beside the row.
+                self.number("dims[0]", 0).next_to(grid.cell(last_pos, 0), DOWN, buff=0.15).align_to(grid, LEFT),
                 self.number(f"dims[{last_dim}]", 0).next_to(grid.cell(last_pos, last_dim), DOWN, buff=0.15),
             )
             axis_names = VGroup(
@@ -424,13 +430,10 @@ class PositionalEncodingScene(ExplainerScene):
             )
             self.play(FadeIn(heading), FadeIn(axis))
             for k, (baseline, curve, dots, names) in enumerate(plots):
-                self.say(f"Dimension {t.curve_dims[k]} repeats every {format_number(t.curve_wavelengths[k], 1)} positions.")
+                self.say(f"Dimension {t.curve_dims[k]} has a period of {format_number(t.curve_wavelengths[k], 1)} positions.")
                 self.play(FadeIn(names), FadeIn(baseline), Create(curve), FadeIn(dots), run_time=1.2)
             self.say("Fast waves tell neighbours apart; slow ones tell where in a long text a word is.")
-            self.play(
-                Indicate(plots[0][1], color=theme.text, scale_factor=1.02),
-                Indicate(plots[-1][1], color=theme.text, scale_factor=1.02),
-            )
+            self.highlight(plots[0][3], plots[-1][3])
 
     def show_similarity(self):
         """Step 7: cosine similarity of every two positions' fingerprints."""
@@ -509,3 +512,28 @@ class PositionalEncodingScene(ExplainerScene):
                 self.play(FadeIn(pair), FadeIn(mark, scale=1.5), run_time=0.8)
             self.say("Nearby positions look alike, distant ones less: near and far can be told apart.")
             self.play(*[Indicate(pair[1], color=theme.highlight, scale_factor=1.05) for pair in pairs])
+            # The axis and the colour bar start at the lowest similarity, not at 0: said, so 0.59 is not read as "unrelated".
+            floor = self.note_with_numbers(
+                (
+                    (
+                        "The curve's axis and the colour bar start at",
+                        ("similarity_min", 2),
+                        "(the lowest similarity), not at zero.",
+                    ),
+                )
+            )
+            self.say(
+                f"No pair scores below {format_number(t.similarity_min, 2)}: the slow dimensions barely change.",
+            )
+            self.play(FadeIn(floor))
+            self.highlight(curve_ticks[1], scale[2])
+            # Every fingerprint has the same length and its dot products depend on i − j alone: one colour per diagonal.
+            gap = far - r
+            # Dashed and thin, so the diagonal's own colour shows between the dashes.
+            stripe = DashedLine(
+                grid.cell(0, gap).get_center(), grid.cell(last - gap, last).get_center(), color=theme.text, stroke_width=2
+            )
+            self.say(
+                "Each diagonal has one colour: the similarity depends only on how far apart two positions are.",
+            )
+            self.play(Create(stripe), run_time=1.0)

@@ -10,6 +10,7 @@ embeddings (the words given the largest numbers), which the trace checks, never 
 
 from __future__ import annotations
 
+import numpy as np
 from manim import (
     DOWN,
     LEFT,
@@ -42,6 +43,7 @@ from attention_math.traces.qkv import (
 from .kit import ExplainerScene
 from .kit.heatmaps import attention_heatmap, axis_names
 from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, SAFE_LEFT, center_between, keep_inside
+from .kit.scene import Shown
 from .kit.tables import NumberGrid
 from .kit.text import elided_label, formula, label, word_rows
 from .kit.worked_sums import WorkedSum
@@ -109,6 +111,7 @@ class QKVScene(ExplainerScene):
         self.project_values()
         self.show_meeting()
         self.show_heatmap()
+        self.show_values_used()
 
     @property
     def seed(self) -> int:
@@ -601,6 +604,64 @@ class QKVScene(ExplainerScene):
                     self.play(FadeIn(rows))
             self.say("Softmax then turns each row into attention weights, which mix the values V.")
             self.wait(0.5)
+
+    def show_values_used(self):
+        """Step 8: what V is for: the query's weights times the value rows, added up, are its output."""
+        t, theme = self.trace, self.theme
+        i = t.focus
+        word = t.query_tokens[i]
+        top = int(np.argmax(t.weights[i]))
+        # Two copies of one word (one embedding, so one key) share the top weight: both are named.
+        tied = [j for j in range(len(t.key_tokens)) if np.isclose(t.weights[i, j], t.weights[i, top], rtol=0, atol=1e-12)]
+        most = " and ".join(f"“{t.key_tokens[j]}”" for j in tied)
+        each = " each" if len(tied) > 1 else ""
+        with self.step("values-mixed", "What V is for: the output"):
+            self.say(f"Softmax turns the scores of “{word}” into weights that sum to 1.")
+            self.clear()
+            heading = self.heading(f"The output of “{word}”: weights × V")
+            # The weights as a column, each beside the value row it multiplies (recorded as shown, in order).
+            weights = NumberGrid(
+                theme,
+                np.asarray(t.weights[i]).reshape(-1, 1),
+                2,
+                row_labels=self.words,
+                row_label_color=theme.key,
+                row_label_width=self.words_width,
+                **self.cells,
+            )
+            self.shown.append(Shown(f"weights[{i}]", tuple(weights.numbers), 2))
+            values = self.grid("v", 2, **self.cells)
+            values.cells.set_stroke(theme.value, width=2.5)
+            times = formula(theme, r"\times")
+            output = self.grid(f"output[{i}]", 2, **self.cells)
+            output.cells.set_stroke(theme.highlight, width=2.5)
+            table = VGroup(weights, times, values).arrange(RIGHT, buff=0.3)
+            times.set_y(values.cells.get_y())
+            output.next_to(values.cells, DOWN, buff=0.5).align_to(values.cells, LEFT)
+            equals = formula(theme, "=").next_to(output, LEFT, buff=0.3)
+            names = VGroup(
+                label(theme, f"weights of “{word}”", size=theme.small_size, color=theme.muted).next_to(
+                    weights.cells, UP, buff=0.2
+                ),
+                label(theme, "V: the values", size=theme.small_size, color=theme.value).next_to(values.cells, UP, buff=0.2),
+                label(theme, f"output of “{word}”", size=theme.small_size, color=theme.highlight).next_to(
+                    output, RIGHT, buff=0.3
+                ),
+            )
+            names[1].set_y(names[0].get_y())
+            picture = VGroup(table, output, equals, names)
+            picture.move_to(DOWN * 0.3)
+            keep_inside(picture)
+            self.play(FadeIn(heading), FadeIn(weights), FadeIn(names[0]))
+            self.say("Each weight scales the value row beside it, one row per word,")
+            self.play(FadeIn(times), FadeIn(values), FadeIn(names[1]))
+            self.highlight(weights.row(top), values.row(top))
+            self.say(
+                f"and the rows added up are the output of “{word}”: a blend of the values, "
+                f"the most from {most}, weight {format_number(t.weights[i, top], 2)}{each}."
+            )
+            self.play(FadeIn(equals), TransformFromCopy(values, output), FadeIn(names[2]), run_time=1.5)
+            self.highlight(weights.row(top), values.row(top))
 
     @staticmethod
     def listed(words: list[str]) -> str:

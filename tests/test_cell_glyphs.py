@@ -16,7 +16,7 @@ from manim import ManimColor
 from attention_math import lookup
 from scenes.kit.heatmaps import HeadGrid, weights_heatmap
 from scenes.kit.layout import CONTENT, Region
-from scenes.kit.tables import CELL_PADDING, NumberGrid
+from scenes.kit.tables import CELL_PADDING, NumberGrid, number_cell_width
 from scenes.theme import DARK, colormap_color
 
 from .helpers import built_scene
@@ -70,6 +70,23 @@ def test_a_grid_keeps_its_numbers_clear_of_the_borders_down_to_the_readable_size
     # Where the padding would push a number below the smallest readable size, it stops at that size.
     narrow = NumberGrid(DARK, [[-0.57]], 2, cell_width=0.9, cell_height=0.5, font_size=DARK.min_size)
     assert narrow.numbers[0].font_size == pytest.approx(DARK.min_size)
+
+
+def test_a_minus_sign_keeps_a_wider_gap_from_its_border_and_cells_can_be_sized_for_it():
+    """Review 6: "−1.04" in cells sized for "0.30" had its minus bar 0.06 from the border line, where it looked joined."""
+    least = 0.1  # 9 px at 720p: a gap the eye sees between a flat bar and a border line
+    grid = NumberGrid(DARK, [[0.3, -1.04]], 2, cell_width=1.1, cell_height=0.58)
+    number, cell = grid.numbers[1], grid.cells[1]
+    assert number.original_text.startswith("\u2212")
+    assert number.get_left()[0] - cell.get_left()[0] >= least
+    assert cell.get_right()[0] - number.get_right()[0] >= least
+    # Cells as wide as number_cell_width leave every number at its full size with that gap.
+    width = number_cell_width(DARK, [[0.3, -1.04], [-0.02, 0.94]], 2)
+    roomy = NumberGrid(DARK, [[0.3, -1.04], [-0.02, 0.94]], 2, cell_width=width, cell_height=0.58)
+    assert all(n.font_size == pytest.approx(DARK.small_size) for n in roomy.numbers)
+    for n, c in zip(roomy.numbers, roomy.cells):
+        assert min(n.get_left()[0] - c.get_left()[0], c.get_right()[0] - n.get_right()[0]) >= least - 1e-6
+    assert glyph_clearance_problems([grid, roomy]) == []
 
 
 @pytest.mark.parametrize("mono", [True, False])

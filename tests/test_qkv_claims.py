@@ -80,3 +80,20 @@ def test_qkv_lays_out_a_long_worked_sum_many_rows_and_long_words_inside_the_fram
     scene = build_without_video(SCENES["qkv"], watch_layout=True, draw=False, trace=trace)
     assert not scene.recording.layout_problems, list(scene.recording.layout_problems)
     assert not scene.recording.glyph_problems, list(scene.recording.glyph_problems)
+
+
+def test_qkv_uses_v_its_query_weights_times_the_value_rows_are_the_output_shown():
+    """Review 5: V was computed but never used. Step 8 shows one query's weights times V, added up."""
+    scene = built_scene("qkv")
+    t = scene.trace
+    i = t.focus
+    scores = t.scaled_scores[i]
+    weights = np.exp(scores - scores.max()) / np.exp(scores - scores.max()).sum()
+    np.testing.assert_allclose(t.weights[i], weights)
+    np.testing.assert_allclose(t.output[i], weights @ t.v)
+    texts = shown(scene, "values-mixed")
+    for value in (*t.output[i], *weights):
+        assert format_number(value, 2) in texts
+    top = int(np.argmax(weights))
+    said = captions(scene)["values-mixed"]
+    assert f"the most from “{t.key_tokens[top]}”, weight {format_number(weights[top], 2)}" in said

@@ -153,7 +153,8 @@ REQUIRED_SOURCES = {
         "masked_scores",
         "weights",
         "row_sums",
-        "bidirectional_weights",
+        # Step 6 prints the query's row ("sat") of each map; colour carries the rest. "mat included (0.20)":
+        "bidirectional_weights[2, 5]",
         "self_scores[1]",
         "even_shares[2]",
     },
@@ -468,7 +469,7 @@ def test_qkv_heatmap_shows_the_asymmetry_it_says_and_says_how_its_pattern_was_ma
     whose hand-made embeddings are longest."""
     scene = built_scene("qkv")
     trace = scene.trace
-    step = scene.steps[-1]
+    step = next(step for step in scene.steps if step.name == "scores-heatmap")
     q, k = torch.tensor(np.array(trace.q)), torch.tensor(np.array(trace.k))
     heatmap = next(shown for shown in scene.shown if shown.source == "scaled_scores")
     n = len(trace.query_tokens)
@@ -525,7 +526,7 @@ def test_qkv_says_a_tie_when_the_two_copies_of_the_tie_for_the_top_score():
     tied = [trace.key_tokens[j] for j in torch.nonzero(row == row.max()).ravel().tolist()]
     assert tied == ["The", "the"]  # the torch reference: two keys share the top score exactly
     scene = build_without_video(scene_class, trace=trace, draw=False)
-    caption = scene.steps[-1].caption
+    caption = next(step for step in scene.steps if step.name == "scores-heatmap").caption
     top = format_number(float(row.max()), 2)
     assert f"“cat” scores highest with “The” and “the”, tied at {top}." in caption
     assert "“The” and “the” have the same embedding, so the same key" in caption

@@ -27,6 +27,7 @@ from attention_math import Trace, lookup
 from ..theme import DARK, Theme
 from .components import NumberGrid, WeightBars, label, number_label
 from .layout import HEADING_WIDTH, NOTE_WIDTH, SAFE_BOTTOM, SAFE_LEFT, SAFE_TOP
+from .text import on_one_baseline
 
 __all__ = ["ExplainerScene", "Step", "Line", "Shown", "Voice", "READING_SPEED", "SPEECH_PAUSE"]
 
@@ -398,7 +399,10 @@ class ExplainerScene(Scene):
                     row.add(self.number(part[0], part[1], size=theme.min_size, color=theme.muted, mono=False))
                 else:
                     row.add(label(theme, part.strip(), size=theme.min_size, color=theme.muted))
-            rows.add(row.arrange(RIGHT, buff=0.12, aligned_edge=DOWN))
+            row.arrange(RIGHT, buff=0.12, aligned_edge=DOWN)
+            # Words and numbers on one baseline: by their ink's bottom, "length" (a descender) sat below "2.03".
+            on_one_baseline(row.submobjects)
+            rows.add(row)
         rows.arrange(DOWN, buff=0.12)
         if rows.width > NOTE_WIDTH:
             rows.scale_to_fit_width(NOTE_WIDTH)

@@ -10,22 +10,49 @@ from manim import DOWN, LEFT, RIGHT, UP, Rectangle, Text, VGroup
 from ..theme import Theme, colormap_color, readable_on
 from .text import boxed_on_baseline, fit_label, label, label_lines, number_label, on_one_baseline
 
-__all__ = ["CELL_PADDING", "NumberGrid", "TokenRow", "fitted_width", "one_number_size", "shade_mask"]
+__all__ = [
+    "CELL_PADDING",
+    "MINUS_PADDING",
+    "NumberGrid",
+    "TokenRow",
+    "fitted_width",
+    "number_cell_width",
+    "one_number_size",
+    "shade_mask",
+]
 
 
 CELL_PADDING = 0.06
 """Least gap between a number's ink and its cell's border line (8 px at 1080p), where the readable size allows."""
 
+MINUS_PADDING = 0.12
+"""The same gap for a negative number: a minus sign's flat bar 0.06 from a border line looked joined to it (review 6)."""
+
+
+def _padding(number: Text) -> float:
+    return MINUS_PADDING if number.original_text.startswith("−") else CELL_PADDING
+
+
+def number_cell_width(theme: Theme, values, decimals: int = 2, size: int | None = None, mono: bool = True) -> float:
+    """How wide a grid's cells must be for its widest number, minus sign included, to keep its gaps at full size.
+
+    A scene that sizes its cells for "0.30" gets "−1.04" squeezed towards its borders; pass
+    ``max(wanted, number_cell_width(...))`` as the grid's ``cell_width`` instead.
+    """
+    finite = [float(v) for v in np.ravel(np.asarray(values, dtype=float)) if np.isfinite(v)]
+    numbers = [number_label(theme, value, decimals, size=size, mono=mono) for value in finite]
+    return max((number.width + 2 * _padding(number) for number in numbers), default=0.0)
+
 
 def fitted_width(theme: Theme, number: Text, cell_width: float) -> float:
-    """How wide ``number`` may be drawn in a cell ``cell_width`` wide: clear of both borders by :data:`CELL_PADDING`.
+    """How wide ``number`` may be drawn in a cell ``cell_width`` wide: clear of both borders by :data:`CELL_PADDING` (:data:`MINUS_PADDING` for a negative one).
 
     A number never grows, and never shrinks below the theme's smallest readable size for the
     padding (it then fills 90 % of the cell, as a cell too narrow for its number always did):
     a scene that wants clear borders gives its numbers cells wide enough.
     """
     at_min_size = number.width * theme.min_size / number.font_size
-    return min(number.width, max(cell_width - 2 * CELL_PADDING, min(at_min_size, cell_width * 0.9)))
+    return min(number.width, max(cell_width - 2 * _padding(number), min(at_min_size, cell_width * 0.9)))
 
 
 class NumberGrid(VGroup):

@@ -1,0 +1,52 @@
+"""The claims a fresh reviewer (review 6) found unsaid or unshown in positional-encoding, held to the trace and the screen.
+
+Each expected value is worked out here from the trace's own arrays (numpy), not read from the scene's code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scenes import SCENES
+from scenes.theme import format_number
+
+from .helpers import build_without_video, built_scene, captions, shown
+
+pytestmark = pytest.mark.xdist_group("positional-encoding")
+
+
+def test_the_similarity_floor_and_the_diagonal_stripes_are_said_and_true():
+    scene = built_scene("positional-encoding")
+    t, said = scene.trace, captions(scene)["nearby-positions-look-alike"]
+    s = t.similarity
+    # One colour per diagonal: the similarity of i and j depends on j − i alone.
+    np.testing.assert_allclose(s[1:, 1:], s[:-1, :-1], atol=1e-12)
+    assert "depends only on how far apart two positions are" in said
+    # The floor: no pair below it, and it is far above 0 (the axis starts there, which the screen says).
+    assert s.min() == pytest.approx(t.similarity_min) and t.similarity_min > 0.4
+    assert f"No pair scores below {format_number(s.min(), 2)}" in said
+    assert "(the lowest similarity), not at zero." in shown(scene, "nearby-positions-look-alike")
+    # Step 4 still says which shortcut its weights use.
+    assert "Still the shortcut: Q = K = V = X + PE, no W_Q, W_K, W_V" in shown(scene, "positions-change-the-weights")
+    assert "has a period of" in captions(scene)["waves"] and "repeats every" not in captions(scene)["waves"]
+
+
+def test_minus_signs_clear_their_borders_and_old_outlines_go_before_new_ones():
+    outlines = {}  # line text -> the most outlines on screen at once while it was said
+
+    def look(scene, ended):
+        if scene.steps and scene.steps[-1].lines:
+            text = scene.steps[-1].lines[-1].text
+            on_screen = sum(len(group) for group in scene.highlights if group in scene.mobjects)
+            outlines[text] = max(outlines.get(text, 0), on_screen)
+
+    scene = build_without_video(SCENES["positional-encoding"], observe=look, draw=False)
+    shorter = [text for text in outlines if text.startswith("A shorter word may not")]
+    # Only the row's top weight and the word itself: the "dog gives man" boxes of an earlier line are gone.
+    assert shorter and all(outlines[text] == 2 for text in shorter)
+    for _, x, _ in scene.columns:
+        for number, cell in zip(x.numbers, x.cells):
+            if number.original_text.startswith("\u2212"):
+                gap = min(number.get_left()[0] - cell.get_left()[0], cell.get_right()[0] - number.get_right()[0])
+                assert gap >= 0.1, (number.original_text, gap)
