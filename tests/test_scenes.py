@@ -209,7 +209,9 @@ REQUIRED_SOURCES = {
         "real_cache_mib",
         "real_heads",
         "real_head_size",
-        "max_difference",
+        "difference_digit",
+        "difference_exponent",
+        "gqa_head_size",
         "gqa_separate_numbers",
         "gqa_shared_numbers",
         "gqa_shrink",
@@ -657,28 +659,35 @@ def test_kv_cache_says_how_its_numbers_were_made_and_what_its_counts_count():
     assert "allclose" not in everything and "np." not in everything
     difference = format_number(t.max_difference, t.difference_decimals)
     assert t.difference_decimals == 16 and difference == "0.0000000000000002"
-    assert f"the largest difference, {difference}, is rounding" in said["same-as-recomputing"]
+    # Written as a power of ten, not sixteen decimals to count: the digit and exponent are the difference's.
+    assert (t.difference_digit, t.difference_exponent) == (int(difference[-1]), -16)
+    assert "the largest difference, 2 × 10⁻¹⁶, is rounding" in said["same-as-recomputing"]
+    assert difference not in everything
     assert "largest difference is a two in the sixteenth decimal place" in heard["same-as-recomputing"]
     assert "(the computer's rounding)" in shown["same-as-recomputing"]
     # Every cost is one head's: in the headings, the note, and each line that gives a ratio.
     assert "Multiply-adds per step, one head" in shown["count-multiply-adds"]
     assert "One head's multiply-adds for n tokens" in shown["longer-texts"]
     assert "Counted: one attention head of one layer, d = 4: projections, scores q · k, mixing." in shown["longer-texts"]
+    # 3d² holds only because the embeddings are as wide as the head: said where the counts are scaled up.
+    assert "Projecting costs 3d² only because here the embeddings are as wide as the head;" in shown["longer-texts"]
+    # Why the baseline recomputes every row although one layer's last row needs only the new query: said and shown.
+    assert "because each layer's keys come from the layer below" in said["count-multiply-adds"]
+    assert "Without a cache, a model reruns the whole text through every layer" in shown["count-multiply-adds"]
     for name in ("totals", "longer-texts"):
         for line in scene.steps[[s.name for s in scene.steps].index(name)].lines:
             if "times" in line.text:
                 assert "this head" in line.text, line.text
     assert f"costs {format_number(t.saving_ratio, 2)} times" in said["totals"]
     assert f"this head {format_number(t.long_ratios[-1], 0)} times" in said["longer-texts"]
-    # The real model's width is its heads; grouped-query attention is shown in numbers, and said as they are.
-    assert f"{t.real_layers} layers of {t.real_heads} heads" in said["real-model"]
+    # The real model's width is its heads; grouped-query attention is a real model's, cited, drawn and said.
+    assert f"each of its {t.real_layers} layers, {t.real_heads} heads each" in said["real-model"]
+    assert "At its full context of 1,024 tokens" in said["real-model"]
     assert t.real_heads * t.real_head_size == t.real_d_model
-    gqa = (
-        f"{t.gqa_query_heads} query heads share {t.gqa_kv_heads} key and value heads, "
-        f"{format_number(t.gqa_separate_numbers / t.gqa_shared_numbers, 0)} times fewer numbers"
-    )
-    assert gqa in said["real-model"]
-    assert "each with its own key and value head:" in shown["real-model"] and "times fewer" in shown["real-model"]
+    assert f"in Llama 2 70B, {t.gqa_query_heads} query heads share {t.gqa_kv_heads} key and value heads" in said["real-model"]
+    assert f"{format_number(t.gqa_shrink, 0)} times fewer numbers" in said["real-model"]
+    assert "Touvron et al. 2023" in shown["real-model"] and "Ainslie et al. 2023" in shown["real-model"]
+    assert "times fewer" in shown["real-model"]
     # The worksheet prints whole totals, and the ratio as the scene shows it.
     totals = {table.caption: table for exercise in kv_cache_exercises(t) for table in exercise.answer}
     assert totals["totals"].decimals == 0 and totals["ratio"].decimals == 2
