@@ -239,6 +239,20 @@ def test_complexity_trace_counts():
     assert trace.grid_cells.tolist() == [int(m) ** 2 for m in trace.grid_sizes]
 
 
+def test_complexity_counts_as_said_are_the_exact_counts_in_millions_and_billions():
+    """The screen shows "8.59 billion", not 8,589,934,592: the same count, in the unit a person says."""
+    trace = complexity_trace()
+    n, d = trace.lengths, trace.d
+    for name, exact in (("qk", n * n * d), ("av", n * n * d), ("total", 2 * n * n * d)):
+        np.testing.assert_allclose(getattr(trace, f"{name}_millions") * 10**6, exact)
+        np.testing.assert_allclose(getattr(trace, f"{name}_billions") * 10**9, exact)
+    assert round(float(trace.total_billions[-1]), 2) == 8.59 and int(trace.total_macs[-1]) == 8_589_934_592
+    np.testing.assert_allclose(trace.weight_millions * 10**6, n * n)
+    np.testing.assert_allclose(trace.width_macs_millions * 10**6, [2 * trace.width_n**2 * int(w) for w in trace.widths])
+    # The number of weights does not depend on the head's width.
+    np.testing.assert_allclose(trace.width_weight_millions * 10**6, [trace.width_n**2] * len(trace.widths))
+
+
 def test_the_context_marked_in_the_memory_table_is_gpt2s():
     """The row tagged as GPT-2's context is the longest text GPT-2 reads (transformers' GPT2Config)."""
     from transformers import GPT2Config
@@ -468,7 +482,7 @@ def test_the_gelu_examples_show_what_gelu_does_as_torch_computes_it():
 
 
 def test_the_n_squared_part_passes_half_of_a_gpt2_small_layer_where_the_trace_says():
-    """The takeaway's "passes half at n = …" is the first n where Q Kᵀ and weights · V are at least half the layer."""
+    """The takeaway's "reaches half at n = …" is the first n where Q Kᵀ and weights · V are at least half the layer."""
     from attention_math.generation import layer_macs
 
     trace = complexity_trace()

@@ -285,17 +285,20 @@ REQUIRED_SOURCES = {
     },
     "complexity": {
         "grid_cells[3]",
-        "weight_counts[4]",
-        "weight_bytes[4]",
+        "weight_millions[4]",
         "weight_mib[4]",
-        "qk_macs[4]",
-        "av_macs[4]",
-        "total_macs[4]",
+        "qk_billions[4]",
+        "av_billions[4]",
+        "total_billions[4]",
+        "total_millions[0]",
+        "memory_growth[0]",
         "growth[0]",
         "relative_macs",
         "relative_lengths",
-        "width_macs[2]",
+        "width_macs_millions[2]",
+        "width_weight_millions[2]",
         "width_growth[0]",
+        "layer_half_n",
         "d",
         "layer_gmacs[0, 4]",
         "layer_total_gmacs[1]",
@@ -604,6 +607,19 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
         assert "grow ×" in shown and "one head's width d" in shown
         assert "past GPT-2's" in said["whole-layer"] and "%" in " ".join(scene.recording.texts["whole-layer"])
         assert "dominates" not in everything and format_number(t.layer_half_n, 0) in said["takeaway"]
+        # The review's faults: no walls of 9-10 digit counts; one d per meaning; the summary keeps its caveat.
+        for step in ("memory", "multiply-adds", "width-is-linear"):
+            long_numbers = [text for text in scene.recording.texts[step] if re.fullmatch(r"[\d,]{9,}", text)]
+            assert not long_numbers, (step, long_numbers)
+        assert "8.59 billion multiply-adds" in said["multiply-adds"]
+        assert any("8.59" == text for text in scene.recording.texts["multiply-adds"])
+        width_shown = " ".join(scene.recording.texts["width-is-linear"])
+        assert "∝ n·d²" not in width_shown and "d_model ×2" in width_shown
+        assert "n × d_model²" in said["width-is-linear"]
+        takeaway = " ".join(scene.recording.texts["takeaway"])
+        assert f"a whole {t.layer_model} layer" not in takeaway and f"a layer of {t.layer_model}'s sizes" in takeaway
+        assert "passes half" not in everything and "reaches half" in said["takeaway"]
+        assert 2 * t.layer_d_model + t.layer_d_ff == t.layer_half_n
     elif name == "trained-heads":
         assert "trained BERT model" not in everything
         assert "distilled from a larger model and fine-tuned to turn sentences into embeddings" in said["all-72-heads"]
