@@ -130,7 +130,7 @@ class ComplexityScene(ExplainerScene):
                 counts[-1].next_to(grid, DOWN, buff=0.25)
             names.align_to(grids[-1], UP).shift(UP * (names[-1].height + 0.25))
             equation = formula(theme, r"n \text{ queries} \times n \text{ keys} = n^2 \text{ attention weights}")
-            equation.next_to(counts, DOWN, buff=0.55)
+            equation.next_to(counts, DOWN, buff=0.8)
             cells = ", ".join(format_number(c, 0) for c in t.grid_cells)
             # What a grid's rows and columns are, where the formula comes later: shown while the first line says it.
             first = grids[0]
@@ -144,7 +144,7 @@ class ComplexityScene(ExplainerScene):
                     self.number(f"memory_growth[{i}]", 0, size=theme.small_size, color=theme.highlight),
                 ).arrange(RIGHT, buff=0.05)
                 between = (grids[i].get_right() + grids[i + 1].get_left()) / 2
-                mark.move_to(between).set_y(counts.get_y())
+                mark.next_to(counts, DOWN, buff=0.15).set_x(between[0])  # under the counts: they fill the gaps
                 times.add(mark)
 
             self.say("Attention scores every query against every key.")
@@ -201,7 +201,7 @@ class ComplexityScene(ExplainerScene):
             self.show_context(t, rows)
             self.say("FlashAttention computes the weights in tiles and never stores them all.")
             self.play(FadeIn(flash), run_time=0.5)
-            self.highlight(VGroup(header[2], *[row[2] for row in rows]), color=theme.query)
+            self.highlight(VGroup(*[row[2] for row in rows]), color=theme.query)
 
     def show_context(self, t, rows) -> None:
         """Mark the row of a real model's longest text, when it is one of the lengths."""
@@ -455,7 +455,7 @@ class ComplexityScene(ExplainerScene):
             projections = VGroup(
                 label(
                     theme,
-                    "whole model d_model ×2: projections, feed-forward ∝ n·d_model² grow ×",
+                    "the whole model d_model ×2: its projections and feed-forward grow ×",
                     size=theme.small_size,
                     color=theme.key,
                 ),

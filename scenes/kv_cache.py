@@ -15,6 +15,7 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    UR,
     CurvedArrow,
     FadeIn,
     FadeOut,
@@ -84,6 +85,12 @@ MIDDLE_NAMED = 4
 """The most tokens between the first and the last step named in one line (more are counted instead)."""
 TAKEAWAY_AT = DOWN * 0.2
 """Where the takeaway's lines are centred."""
+PROJECTION_AT = DOWN * 3.15
+"""Where the projection formula of the new token is, under the caches in step 2."""
+WORK_TITLE_AT, MEMORY_TITLE_AT = LEFT * 3.4 + UP * 1.9, RIGHT * 3.4 + UP * 1.9
+"""The takeaway's two sides: the work per step (left) and the memory kept (right)."""
+REAL_MODEL_AT, GQA_AT = UP * 1.55, UP * 0.05
+"""The middles of GPT-2 small's lines and of the grouped-query line above its picture."""
 
 ORDINALS = {
     n: word
@@ -351,7 +358,7 @@ class KVCacheScene(ExplainerScene):
             k, v, titles = self.cache_layout(t)
             out_name = label(theme, "output", size=theme.small_size)
 
-            projection = formula(theme, r"q_t,\ k_t,\ v_t = x_t W_Q,\ x_t W_K,\ x_t W_V").move_to([0, SAFE_BOTTOM + 0.45, 0])
+            projection = formula(theme, r"q_t,\ k_t,\ v_t = x_t W_Q,\ x_t W_K,\ x_t W_V").move_to(PROJECTION_AT)
             self.say("Each step projects only the new token's embedding.")
             self.play(FadeIn(heading), FadeIn(width), FadeIn(titles), FadeIn(projection))
             # Step 0 in full: its query, key and value rows made, the key and value joining the caches, the score,
@@ -501,7 +508,7 @@ class KVCacheScene(ExplainerScene):
             ("largest difference:", ("difference_digit", 0), "× 10", "(the computer's rounding)"), color=theme.highlight
         )
         exponent = self.number("difference_exponent", 0, size=theme.min_size, color=theme.highlight, mono=False)
-        exponent.next_to(line[2], RIGHT, buff=0.04).align_to(line[2], UP).shift(UP * 0.12)
+        exponent.next_to(line[2].get_corner(UR), RIGHT, buff=0.04)  # raised: its middle at the top of "10"
         line[3].next_to(exponent, RIGHT, buff=0.2).align_to(line[2], DOWN)
         return VGroup(*line[:3], exponent, line[3])
 
@@ -660,16 +667,16 @@ class KVCacheScene(ExplainerScene):
                 label(theme, "work per step", size=theme.body_size),
                 label(theme, "memory kept", size=theme.body_size),
             )
-            titles[0].move_to([-3.4, 1.9, 0])
-            titles[1].move_to([3.4, 1.9, 0])
+            titles[0].move_to(WORK_TITLE_AT)
+            titles[1].move_to(MEMORY_TITLE_AT)
             work = VGroup(
-                label(theme, "with the cache:", size=theme.small_size, color=theme.key),
-                formula(theme, CACHED_FORMULA),
-                label(theme, "recomputing:", size=theme.small_size, color=theme.query),
-                formula(theme, FULL_FORMULA),
-            ).arrange(DOWN, buff=0.2)
-            work[2].shift(DOWN * 0.25)
-            work[3].shift(DOWN * 0.25)
+                VGroup(
+                    label(theme, "with the cache:", size=theme.small_size, color=theme.key), formula(theme, CACHED_FORMULA)
+                ).arrange(DOWN, buff=0.2),
+                VGroup(
+                    label(theme, "recomputing:", size=theme.small_size, color=theme.query), formula(theme, FULL_FORMULA)
+                ).arrange(DOWN, buff=0.2),
+            ).arrange(DOWN, buff=0.45)
             work.next_to(titles[0], DOWN, buff=0.5)
             # The two caches as stacks of rows, one key row and one value row per token: what the cache keeps.
             block_w = 0.4
@@ -772,7 +779,7 @@ class KVCacheScene(ExplainerScene):
                     )
                 ),
             ).arrange(DOWN, buff=0.25, aligned_edge=LEFT)
-            real.move_to([0, 1.55, 0])
+            real.move_to(REAL_MODEL_AT)
             gqa = self.words_and_numbers(
                 (
                     f"{t.gqa_model}:",
@@ -783,7 +790,7 @@ class KVCacheScene(ExplainerScene):
                 ),
                 color=theme.muted,
             )
-            gqa.move_to([0, 0.05, 0])
+            gqa.move_to(GQA_AT)
             picture = self.shared_heads_picture(t).next_to(gqa, DOWN, buff=0.35)
             picture.shift(LEFT * picture[0][0].get_x())  # the heads centred, their names in the margin
             keep_inside(picture)
