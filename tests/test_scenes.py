@@ -211,7 +211,6 @@ REQUIRED_SOURCES = {
         "real_head_size",
         "difference_digit",
         "difference_exponent",
-        "gqa_head_size",
         "gqa_separate_numbers",
         "gqa_shared_numbers",
         "gqa_shrink",
