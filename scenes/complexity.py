@@ -3,7 +3,7 @@
 Time and memory for different sequence lengths and head widths, with exact counts
 instead of timings so the video is reproducible; then one whole GPT-2-small layer,
 where the projections and the feed-forward (linear in n) outweigh the n² part at 1,024 tokens
-(the n² part passes half only at 4,608 tokens, past GPT-2's context). The memory counted is that of
+(the n² part reaches half only at 4,608 tokens, past GPT-2's context). The memory counted is that of
 the n × n attention weights as a plain implementation stores them; FlashAttention
 (Dao et al. 2022) computes them in tiles and never stores them whole, but does the
 same n²·d work.
@@ -11,12 +11,12 @@ same n²·d work.
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, GrowFromEdge, Indicate, Rectangle, VGroup, Write
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, GrowFromEdge, Indicate, Rectangle, VGroup, Write
 
 from attention_math.traces.complexity import complexity_trace
 
 from .kit import ExplainerScene
-from .kit.layout import HEADING_LINE, RIGHT_EDGE, SAFE_BOTTOM, SAFE_TOP, Region, pin
+from .kit.layout import CONTENT_WIDTH, HEADING_LINE, RIGHT_EDGE, SAFE_BOTTOM, SAFE_TOP, Region, pin
 from .kit.text import formula, label
 from .theme import format_number
 
@@ -69,6 +69,21 @@ class ComplexityScene(ExplainerScene):
                 text.move_to([x, top - FIRST_ROW_DROP - row_gap * r, 0])
         return header, rows
 
+    def readable(self, base: str, i: int, size: int | None = None, color: str | None = None) -> VGroup:
+        """Count ``i`` of ``base`` as a person says it, "33.6 million" or "8.59 billion", from the trace's
+        ``{base}_millions`` and ``{base}_billions``: three significant digits instead of a wall of ten."""
+        theme = self.theme
+        size = size or theme.body_size
+        millions = float(getattr(self.trace, f"{base}_millions")[i])
+        if millions >= 1000:
+            source, decimals, unit = f"{base}_billions[{i}]", 2, "billion"
+        else:
+            source, decimals, unit = f"{base}_millions[{i}]", 0 if millions >= 100 else 1 if millions >= 10 else 2, "million"
+        return VGroup(
+            self.number(source, decimals, size=size, color=color, mono=False),
+            label(theme, unit, size=theme.small_size, color=color),
+        ).arrange(RIGHT, buff=0.12, aligned_edge=DOWN)
+
     def corner(self, name: str, source: str) -> VGroup:
         """ "d = 64" (or "n = 1,024") at the top right, beside the heading, its number from the trace."""
         fixed = VGroup(label(self.theme, name + " ="), self.number(source, 0, size=self.theme.body_size))
@@ -91,7 +106,7 @@ class ComplexityScene(ExplainerScene):
                 ]
             )
             grids.add(squares)
-        return grids.arrange(RIGHT, buff=1.3, aligned_edge=DOWN).move_to(PICTURE_AT)
+        return grids.arrange(RIGHT, buff=1.7, aligned_edge=DOWN).move_to(PICTURE_AT)
 
     def show_grids(self, t):
         theme = self.theme
@@ -115,21 +130,36 @@ class ComplexityScene(ExplainerScene):
                 counts[-1].next_to(grid, DOWN, buff=0.25)
             names.align_to(grids[-1], UP).shift(UP * (names[-1].height + 0.25))
             equation = formula(theme, r"n \text{ queries} \times n \text{ keys} = n^2 \text{ attention weights}")
-            equation.next_to(counts, DOWN, buff=0.55)
+            equation.next_to(counts, DOWN, buff=0.8)
             cells = ", ".join(format_number(c, 0) for c in t.grid_cells)
+            # What a grid's rows and columns are, where the formula comes later: shown while the first line says it.
+            first = grids[0]
+            axes = label(theme, "one row per query, one column per key: a square per pair", size=theme.small_size)
+            axes.move_to(equation)
+            # "×4" between neighbouring grids' counts, as the doubling step later marks its bars.
+            times = VGroup()
+            for i in range(len(grids) - 1):
+                mark = VGroup(
+                    label(theme, "×", size=theme.small_size, color=theme.highlight),
+                    self.number(f"memory_growth[{i}]", 0, size=theme.small_size, color=theme.highlight),
+                ).arrange(RIGHT, buff=0.05)
+                between = (grids[i].get_right() + grids[i + 1].get_left()) / 2
+                mark.next_to(counts, DOWN, buff=0.15).set_x(between[0])  # under the counts: they fill the gaps
+                times.add(mark)
 
             self.say("Attention scores every query against every key.")
-            self.play(FadeIn(heading))
+            self.play(FadeIn(heading), FadeIn(names[0]), GrowFromEdge(first, DOWN), FadeIn(axes), run_time=1.0)
             self.say("So n tokens make an n × n matrix of attention weights.")
-            for grid, name, count in zip(grids, names, counts):
+            self.play(FadeIn(counts[0]), run_time=0.4)
+            for grid, name, count in zip(grids[1:], names[1:], counts[1:]):
                 self.play(FadeIn(name), GrowFromEdge(grid, DOWN), run_time=0.8)
                 self.play(FadeIn(count), run_time=0.4)
             self.say(f"Each time n doubles, the matrix has {format_number(t.memory_growth[0], 0)} times the cells: {cells}.")
-            self.play(Indicate(counts, color=theme.highlight, scale_factor=1.05), run_time=1.2)
+            self.play(FadeIn(times, lag_ratio=0.3), run_time=1.2)
             self.say(
                 "n queries times n keys: n² attention weights.", spoken="n queries times n keys: n squared attention weights."
             )
-            self.play(Write(equation))
+            self.play(FadeOut(axes), Write(equation))
 
     # --- 2. memory --------------------------------------------------------------------
 
@@ -140,22 +170,24 @@ class ComplexityScene(ExplainerScene):
             heading = self.heading("Memory of the attention weights")
             header = [
                 label(theme, "tokens n", size=theme.body_size, color=theme.muted),
-                formula(theme, r"\text{weights } n^2"),
-                formula(theme, r"\text{bytes } 4n^2"),
-                label(theme, "MiB", size=theme.body_size, color=theme.muted),
+                label(theme, "weights n²", size=theme.body_size, color=theme.muted),
+                label(theme, "MiB: 4n² bytes", size=theme.body_size, color=theme.muted),
             ]
             rows = [
                 [
-                    self.number(f"lengths[{i}]", 0, size=theme.body_size),
-                    self.number(f"weight_counts[{i}]", 0, size=theme.body_size, color=theme.key),
-                    self.number(f"weight_bytes[{i}]", 0, size=theme.body_size, color=theme.key),
-                    self.number(f"weight_mib[{i}]", 0, size=theme.body_size, color=theme.highlight),
+                    self.number(f"lengths[{i}]", 0, size=theme.body_size, mono=False),
+                    self.readable("weight", i, color=theme.key),
+                    self.number(f"weight_mib[{i}]", 0, size=theme.body_size, color=theme.highlight, mono=False),
                 ]
                 for i in range(len(t.lengths))
             ]
-            header, rows = self.table(header, rows, (-5.2, -2.3, 0.6, 2.9))
+            header, rows = self.table(header, rows, (-4.6, -1.2, 2.2), top=2.1, row_gap=0.7)
             scope = label(theme, "one head, one layer, one text, float32", size=theme.small_size, color=theme.muted)
             scope.next_to(VGroup(*rows[-1]), DOWN, buff=0.45).set_x(0)
+            flash = label(
+                theme, "FlashAttention (Dao et al. 2022): tiles, never all stored", size=theme.small_size, color=theme.query
+            )
+            flash.next_to(scope, DOWN, buff=0.3)
 
             self.say("A plain implementation stores every weight: in float32, 4 bytes each.")
             self.play(FadeIn(heading), FadeIn(header), FadeIn(scope))
@@ -168,7 +200,8 @@ class ComplexityScene(ExplainerScene):
                     self.say(f"and {format_number(t.weight_mib[-1], 0)} MiB at {format_number(t.lengths[-1], 0)} tokens.")
             self.show_context(t, rows)
             self.say("FlashAttention computes the weights in tiles and never stores them all.")
-            self.play(Indicate(VGroup(*rows[-1][1:]), color=theme.key), run_time=1.0)
+            self.play(FadeIn(flash), run_time=0.5)
+            self.highlight(VGroup(*[row[2] for row in rows]), color=theme.query)
 
     def show_context(self, t, rows) -> None:
         """Mark the row of a real model's longest text, when it is one of the lengths."""
@@ -191,22 +224,22 @@ class ComplexityScene(ExplainerScene):
             width = self.corner("one head's width d", "d")
             header = [
                 label(theme, "tokens n", size=theme.body_size, color=theme.muted),
-                formula(theme, r"QK^\top\!: n \cdot n \cdot d"),
-                formula(theme, r"\text{weights}\,V\!: n \cdot n \cdot d"),
-                formula(theme, r"\text{total } 2n^2d"),
+                label(theme, "QKᵀ: n·n·d", size=theme.body_size, color=theme.query),
+                label(theme, "weights·V: n·n·d", size=theme.body_size, color=theme.value),
+                label(theme, "total 2n²d", size=theme.body_size, color=theme.highlight),
             ]
+            # Counts as a person says them ("8.59 billion"), not ten digits each.
             rows = [
                 [
-                    self.number(f"lengths[{i}]", 0, size=theme.body_size),
-                    # Ten-digit counts at the small size, so neighbouring columns keep a gap.
-                    self.number(f"qk_macs[{i}]", 0, size=theme.small_size, color=theme.query),
-                    self.number(f"av_macs[{i}]", 0, size=theme.small_size, color=theme.value),
-                    self.number(f"total_macs[{i}]", 0, size=theme.small_size, color=theme.highlight),
+                    self.number(f"lengths[{i}]", 0, size=theme.body_size, mono=False),
+                    self.readable("qk", i, color=theme.query),
+                    self.readable("av", i, color=theme.value),
+                    self.readable("total", i, color=theme.highlight),
                 ]
                 for i in range(len(t.lengths))
             ]
             header, rows = self.table(header, rows, (-5.2, -2.1, 1.1, 4.4))
-            total = format_number(t.total_macs[-1], 0)
+            total = format_number(t.total_billions[-1], 2)
 
             self.say(f"Time grows the same way. Take one head, of width d = {t.d}.")
             self.play(FadeIn(heading), FadeIn(width))
@@ -223,11 +256,11 @@ class ComplexityScene(ExplainerScene):
             for row in rows:
                 self.play(FadeIn(VGroup(*row), shift=UP * 0.15), run_time=0.7)
             self.say(
-                f"At {format_number(t.lengths[-1], 0)} tokens: {total} multiply-adds, for one head.",
+                f"At {format_number(t.lengths[-1], 0)} tokens: {total} billion multiply-adds, for one head.",
                 spoken=f"At {format_number(t.lengths[-1], 0)} tokens: about "
-                f"{format_number(t.total_macs[-1] / 1e9, 1)} billion multiply-adds, for one head.",
+                f"{format_number(t.total_billions[-1], 1)} billion multiply-adds, for one head.",
             )
-            self.play(Indicate(rows[-1][3], color=theme.highlight))
+            self.highlight(VGroup(*rows[-1]))
             note = self.note_lines(
                 ("Not counted here: the projections W_Q, W_K, W_V, W_O and the feed-forward (they grow like n).",)
             )
@@ -279,9 +312,9 @@ class ComplexityScene(ExplainerScene):
             self.say(f"Each doubling of n multiplies this n × n work by {format_number(t.growth[0], 0)}, every time.")
             self.play(FadeIn(growth, lag_ratio=0.3), run_time=1.5)
             self.say(f"{ratio} times the tokens cost {format_number(t.relative_macs[-1], 0)} times the multiply-adds.")
-            self.play(Indicate(quadratic.numbers[-1], color=theme.highlight))
+            self.highlight(VGroup(quadratic.bars[-1], quadratic.numbers[-1]))
             self.say(f"A cost linear in n would have grown only {ratio} times.")
-            self.play(Indicate(linear.numbers[-1], color=theme.highlight))
+            self.highlight(VGroup(linear.bars[-1], linear.numbers[-1]), color=theme.key)
 
     # --- 5. a whole layer ------------------------------------------------------------------
 
@@ -341,9 +374,9 @@ class ComplexityScene(ExplainerScene):
             header, rows = self.table(header, rows, (-3.3, 1.2, 4.2), top=1.8, row_gap=0.47)
             growth = VGroup(
                 label(theme, "double n: the whole layer ×", size=theme.small_size, color=theme.highlight),
-                self.number("layer_growth", 2, size=theme.small_size, color=theme.highlight),
+                self.number("layer_growth", 2, size=theme.small_size, color=theme.highlight, mono=False),
                 label(theme, ";  the n × n rows ×", size=theme.small_size, color=theme.query),
-                self.number("growth[0]", 0, size=theme.small_size, color=theme.query),
+                self.number("growth[0]", 0, size=theme.small_size, color=theme.query, mono=False),
             ).arrange(RIGHT, buff=0.15)
             growth.next_to(VGroup(*rows[-1]), DOWN, buff=0.25).set_x(0)
             note = self.note_lines(
@@ -398,27 +431,35 @@ class ComplexityScene(ExplainerScene):
             fixed.next_to(heading, DOWN, buff=0.25).align_to(heading, LEFT)  # the long title fills the top line
             header = [
                 label(theme, "one head's width d", size=theme.body_size, color=theme.muted),
-                formula(theme, r"2n^2d"),
+                label(theme, "weights n²", size=theme.body_size, color=theme.key),
+                label(theme, "work 2n²d", size=theme.body_size, color=theme.highlight),
                 label(theme, "× previous", size=theme.body_size, color=theme.muted),
             ]
             rows = []
             for i in range(len(t.widths)):
                 row = [
-                    self.number(f"widths[{i}]", 0, size=theme.body_size),
-                    self.number(f"width_macs[{i}]", 0, size=theme.body_size, color=theme.highlight),
+                    self.number(f"widths[{i}]", 0, size=theme.body_size, mono=False),
+                    self.readable("width_weight", i, color=theme.key),
+                    self.readable("width_macs", i, color=theme.highlight),
                 ]
                 if i:
                     row.append(
                         VGroup(
                             label(theme, "×", size=theme.body_size),
-                            self.number(f"width_growth[{i - 1}]", 0, size=theme.body_size),  # exactly 2
+                            self.number(f"width_growth[{i - 1}]", 0, size=theme.body_size, mono=False),  # exactly 2
                         ).arrange(RIGHT, buff=0.05)
                     )
                 rows.append(row)
-            header, rows = self.table(header, rows, (-3.5, 0.3, 3.6), row_gap=0.8)
+            header, rows = self.table(header, rows, (-4.3, -0.9, 2.2, 4.9), row_gap=0.8)
+            # d here is one head's width; the projections grow with the model's width d_model, a different d.
             projections = VGroup(
-                label(theme, "but the projections and feed-forward (∝ n·d²) grow ×", color=theme.key),
-                self.number("projection_width_growth", 0, size=theme.body_size, color=theme.key),
+                label(
+                    theme,
+                    "the whole model d_model ×2: its projections and feed-forward grow ×",
+                    size=theme.small_size,
+                    color=theme.key,
+                ),
+                self.number("projection_width_growth", 0, size=theme.small_size, color=theme.key, mono=False),
             ).arrange(RIGHT, buff=0.1)
             projections.next_to(VGroup(*rows[-1]), DOWN, buff=0.6).set_x(0)
 
@@ -431,12 +472,12 @@ class ComplexityScene(ExplainerScene):
             for row in rows:
                 self.play(FadeIn(VGroup(*row), shift=UP * 0.15), run_time=0.8)
             self.say("And the n × n attention weights do not grow at all: there are still n × n of them.")
-            self.play(Indicate(fixed, color=theme.highlight))
+            self.highlight(VGroup(header[1], *[row[1] for row in rows]), color=theme.key)
             self.say(
-                f"But widen the whole model and its projections and feed-forward, which grow like n × d², "
-                f"cost {format_number(t.projection_width_growth, 0)} times as much.",
-                spoken=f"But widen the whole model and its projections and feed-forward, which grow like n times d squared, "
-                f"cost {format_number(t.projection_width_growth, 0)} times as much.",
+                f"Widen the whole model instead, d_model, and its projections and feed-forward, which grow like "
+                f"n × d_model², cost {format_number(t.projection_width_growth, 0)} times as much.",
+                spoken=f"Widen the whole model instead, d model, and its projections and feed-forward, which grow like "
+                f"n times d model squared, cost {format_number(t.projection_width_growth, 0)} times as much.",
             )
             self.play(FadeIn(projections, shift=UP * 0.15))
 
@@ -459,17 +500,21 @@ class ComplexityScene(ExplainerScene):
                     ).arrange(RIGHT, buff=0.3),
                     VGroup(
                         label(theme, "double n  →  n × n part ×", color=theme.highlight),
-                        self.number("growth[0]", 0, size=theme.body_size, color=theme.highlight),
+                        self.number("growth[0]", 0, size=theme.body_size, color=theme.highlight, mono=False),
                     ).arrange(RIGHT, buff=0.15),
                     VGroup(
                         label(theme, "double n from", color=theme.highlight),
-                        self.number("layer_lengths[0]", 0, size=theme.body_size, color=theme.highlight),
-                        label(theme, f"→  a whole {t.layer_model} layer ×", color=theme.highlight),
-                        self.number("layer_growth", 1, size=theme.body_size, color=theme.highlight),
+                        self.number("layer_lengths[0]", 0, size=theme.body_size, color=theme.highlight, mono=False),
+                        label(theme, f"→  a layer of {t.layer_model}'s sizes ×", color=theme.highlight),
+                        self.number("layer_growth", 1, size=theme.body_size, color=theme.highlight, mono=False),
                     ).arrange(RIGHT, buff=0.15),
                     VGroup(
-                        label(theme, "the n × n part passes half of such a layer at n =", color=theme.query),
-                        self.number("layer_half_n", 0, size=theme.body_size, color=theme.query),
+                        label(theme, "n × n part: half of such a layer at n = 2 ×", color=theme.query),
+                        self.number("layer_d_model", 0, size=theme.body_size, color=theme.query, mono=False),
+                        label(theme, "+", color=theme.query),
+                        self.number("layer_d_ff", 0, size=theme.body_size, color=theme.query, mono=False),
+                        label(theme, "=", color=theme.query),
+                        self.number("layer_half_n", 0, size=theme.body_size, color=theme.query, mono=False),
                     ).arrange(RIGHT, buff=0.15),
                     VGroup(
                         label(theme, "FlashAttention: never stored whole, but the same n²·d work", size=theme.small_size),
@@ -479,6 +524,8 @@ class ComplexityScene(ExplainerScene):
                 .arrange(DOWN, buff=0.35, aligned_edge=LEFT)
                 .move_to(TAKEAWAY_AT)
             )
+            if lines.width > CONTENT_WIDTH - 0.1:  # the sum behind 4,608 makes its line the frame's width
+                lines.scale_to_fit_width(CONTENT_WIDTH - 0.1)
             self.say(
                 "Stored whole, the attention weights take memory that grows with n².",
                 spoken="Stored whole, the attention weights take memory that grows with n squared.",
@@ -489,15 +536,17 @@ class ComplexityScene(ExplainerScene):
             self.say(f"Double the context: the n × n part costs {format_number(t.growth[0], 0)} times as much.")
             self.play(FadeIn(lines[2], shift=UP * 0.2), run_time=0.8)
             self.say(
-                f"Double n from {format_number(t.layer_lengths[0], 0)} and a whole {t.layer_model} layer costs "
+                f"Double n from {format_number(t.layer_lengths[0], 0)} and a layer of {t.layer_model}'s sizes costs "
                 f"about {format_number(t.layer_growth, 1)} times as much, as its projections and feed-forward grow like n."
             )
             self.play(FadeIn(lines[3], shift=UP * 0.2), run_time=0.8)
             self.say(
-                f"The longer the context, the larger the n² part's share: in a layer of {t.layer_model}'s sizes it passes "
-                f"half at {format_number(t.layer_half_n, 0)} tokens. That is why long contexts are expensive.",
+                f"The longer the context, the larger the n² part's share: in a layer of {t.layer_model}'s sizes it reaches "
+                f"half at twice the width plus the feed-forward's, {format_number(t.layer_half_n, 0)} tokens. "
+                "That is why long contexts are expensive.",
                 spoken=f"The longer the context, the larger the n squared part's share: in a layer of {t.layer_model}'s sizes "
-                f"it passes half at {format_number(t.layer_half_n, 0)} tokens. That is why long contexts are expensive.",
+                f"it reaches half at twice the width plus the feed-forward's, {format_number(t.layer_half_n, 0)} tokens. "
+                "That is why long contexts are expensive.",
             )
             self.play(FadeIn(lines[4], shift=UP * 0.2), run_time=0.8)
             self.say(

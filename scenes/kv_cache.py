@@ -15,11 +15,15 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    UR,
     CurvedArrow,
     FadeIn,
     FadeOut,
     Indicate,
+    Line,
+    Rectangle,
     ReplacementTransform,
+    Square,
     SurroundingRectangle,
     Text,
     VGroup,
@@ -30,15 +34,29 @@ from attention_math import DEFAULT_SEED, THE_CAT_SAT, sentence_example
 from attention_math.traces.kv_cache import kv_cache_trace
 
 from .kit import ExplainerScene
-from .kit.layout import HEADING_LINE, HEADING_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_BOTTOM, SAFE_TOP, Region, center_in, pin
+from .kit.layout import (
+    HEADING_LINE,
+    HEADING_WIDTH,
+    LEFT_EDGE,
+    RIGHT_EDGE,
+    SAFE_BOTTOM,
+    SAFE_TOP,
+    Region,
+    center_in,
+    keep_inside,
+    pin,
+)
 from .kit.tables import TokenRow
 from .kit.text import elided_label, formula, label
 from .theme import format_number
 
-CELL_W, CELL_H = 0.95, 0.5
+CELL_W, CELL_H = 1.1, 0.5
+"""A key, value, query or output cell: wide enough that "−0.99" at the dense size clears its borders."""
+COLUMN_W = 1.0
+"""A score or weight cell beside the caches (narrower: K, V and both columns must fit the frame's width)."""
 K_FIRST_X = -5.2
 """Centre of the K cache's first cell; further right when long words need room on its left."""
-MAX_LABEL_WIDTH = 1.9
+MAX_LABEL_WIDTH = 0.95
 """Widest a token label left of the K cache gets (longer words are elided): K, the score and
 weight columns and V then still fit between the safe edges."""
 ROW_WIDTH = RIGHT_EDGE - LEFT_EDGE - 0.2
@@ -67,6 +85,12 @@ MIDDLE_NAMED = 4
 """The most tokens between the first and the last step named in one line (more are counted instead)."""
 TAKEAWAY_AT = DOWN * 0.2
 """Where the takeaway's lines are centred."""
+PROJECTION_AT = DOWN * 3.15
+"""Where the projection formula of the new token is, under the caches in step 2."""
+WORK_TITLE_AT, MEMORY_TITLE_AT = LEFT * 3.4 + UP * 1.9, RIGHT * 3.4 + UP * 1.9
+"""The takeaway's two sides: the work per step (left) and the memory kept (right)."""
+REAL_MODEL_AT, GQA_AT = UP * 1.55, UP * 0.05
+"""The middles of GPT-2 small's lines and of the grouped-query line above its picture."""
 
 ORDINALS = {
     n: word
@@ -85,6 +109,9 @@ CACHED_PARTS = r"\underbrace{3d^2}_{\text{project}} + \underbrace{td}_{q \cdot k
 FULL_PARTS = r"\underbrace{3td^2}_{\text{project}} + \underbrace{t^2d}_{q \cdot k} + \underbrace{t^2d}_{\text{mix}}"
 """The per-step count without the cache, each part named: FULL_FORMULA."""
 
+
+SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+"""An exponent written raised in a caption ("10⁻¹⁶")."""
 
 FLAT_BOTTOMED = set("1247EFHIKLMNTXZhiklmnrxz")
 """Glyphs that sit on the baseline with a flat bottom: no descender, no overshoot of a round letter."""
@@ -159,19 +186,18 @@ class KVCacheScene(ExplainerScene):
 
             self.say("A model like GPT writes text one token at a time.")
             self.play(FadeIn(heading))
-            self.say("Each new token, outlined, attends to itself and to every token before it.")
+            self.say("Each new token attends to itself, the loop, and to every token before it.")
             arrows = highlight = VGroup()
             for i in range(n):
                 self.play(FadeIn(row[i], shift=LEFT * 0.2), FadeOut(arrows), FadeOut(highlight), run_time=0.4)
-                arrows = VGroup(*[self.attend_arrow(row, i, j, column) for j in range(i)])
+                arrows = VGroup(*[self.attend_arrow(row, i, j, column) for j in range(i + 1)])
                 # The outline stays with the arrows: the token attends to itself as well as to the ones before it.
                 highlight = row[i][0].copy().set_stroke(theme.query, width=4)
                 self.play(FadeIn(arrows), FadeIn(highlight), run_time=0.5)
                 if i == min(2, n - 1):
                     self.say("Never to a token after it: that one does not exist yet.")
-            self.say("Each step makes the new token's query, key and value from its embedding.")
+            self.say(f"The new token's query, key and value come from its embedding: each a row of d = {t.d} numbers.")
             self.play(Write(projections[0]), run_time=1.2)
-            self.say(f"Each is a row of d = {t.d} numbers: one attention head, {t.d} wide.")
             self.play(FadeIn(projections[1:]))
             self.say("Made-up embeddings, random matrices: no pattern here means anything.")
             self.play(FadeIn(note))
@@ -215,18 +241,27 @@ class KVCacheScene(ExplainerScene):
         return VGroup(projections, width).arrange(DOWN, buff=0.4)
 
     def attend_arrow(self, row: VGroup, i: int, j: int, column: bool) -> CurvedArrow:
-        """The arrow from word ``i`` back to word ``j``: an arc over the row, or right of the column."""
+        """The arrow from word ``i`` back to word ``j``: an arc over the row, or right of the column; a loop when i = j."""
         style = dict(angle=0.9, color=self.theme.query, stroke_width=3, tip_length=0.15)
+        if i == j:  # attending to itself: a loop above the word (right of it in a column)
+            style["angle"] = -4.0 if column else 4.0
+            if column:
+                side = row[i].get_right() + RIGHT * 0.1
+                return CurvedArrow(side + UP * 0.08, side + DOWN * 0.08, **style)
+            return CurvedArrow(row[i].get_top() + UP * 0.05 + RIGHT * 0.12, row[i].get_top() + UP * 0.05 + LEFT * 0.12, **style)
         if column:
             x = row.get_right()[0] + 0.1
             return CurvedArrow([x, row[i].get_y(), 0], [x, row[j].get_y(), 0], **style)
         return CurvedArrow(row[i].get_top() + UP * 0.05, row[j].get_top() + UP * 0.05, **style)
 
     def generation_heading(self) -> Text:
-        """ "Generating “sentence”" when it fits the frame's width, else a heading without the sentence."""
-        sentence = "Generating “" + " ".join(self.trace.tokens) + "”"
+        """ "“sentence”, token by token" when it fits the frame's width, else a heading without the sentence.
+
+        Not "Generating “sentence”": a model with random weights does not write the sentence, it is fed in.
+        """
+        sentence = "“" + " ".join(self.trace.tokens) + "”, token by token"
         fits = label(self.theme, sentence, size=self.theme.title_size).width <= HEADING_WIDTH
-        return self.heading(sentence if fits else "Generating one token at a time")
+        return self.heading(sentence if fits else "One token at a time, as in generation")
 
     # --- 2-3. the caches grow ------------------------------------------------------
 
@@ -254,24 +289,24 @@ class KVCacheScene(ExplainerScene):
             cell_height=CELL_H,
             row_labels=names,
             row_label_color=theme.muted,
-            font_size=theme.min_size,
+            font_size=theme.dense_number_size,
             row_label_width=label_w + 0.01,
         )
-        v = self.grid("v", 2, cell_width=CELL_W, cell_height=CELL_H, font_size=theme.min_size)
+        v = self.grid("v", 2, cell_width=CELL_W, cell_height=CELL_H, font_size=theme.dense_number_size)
         k.cells.set_stroke(theme.key)
         v.cells.set_stroke(theme.value)
         # K's first cell at (first_x, 2.0); the columns and V follow to the right.
         k.shift(RIGHT * (first_x - k.cell(0, 0).get_x()) + UP * (2.0 - k.cell(0, 0).get_y()))
-        self.score_x = k.cells.get_right()[0] + 0.35 + CELL_W / 2
-        self.weight_x = self.score_x + CELL_W + 0.3
+        self.score_x = k.cells.get_right()[0] + 0.25 + COLUMN_W / 2
+        self.weight_x = self.score_x + COLUMN_W + 0.3
         v.shift(
-            RIGHT * (self.weight_x + CELL_W / 2 + 0.35 - v.cells.get_left()[0])
+            RIGHT * (self.weight_x + COLUMN_W / 2 + 0.25 - v.cells.get_left()[0])
             + UP * (k.cells.get_top()[1] - v.cells.get_top()[1])
         )
         titles = VGroup(
             label(theme, "K cache", size=theme.small_size, color=theme.key).next_to(k.cells, UP, buff=0.2),
             label(theme, "score", size=theme.small_size, color=theme.muted).move_to([self.score_x, 0, 0]),
-            label(theme, "weight", size=theme.small_size, color=theme.value).move_to([self.weight_x, 0, 0]),
+            label(theme, "weight", size=theme.small_size).move_to([self.weight_x, 0, 0]),
             label(theme, "V cache", size=theme.small_size, color=theme.value).next_to(v.cells, UP, buff=0.2),
         )
         titles[1].set_y(titles[0].get_y())
@@ -280,7 +315,7 @@ class KVCacheScene(ExplainerScene):
 
     def column(self, source, rows, x, cache):
         """A trace row drawn as a column, one cell beside each cache row it belongs to."""
-        grid = self.grid(source, 2, cell_width=CELL_W, cell_height=CELL_H, font_size=self.theme.min_size)
+        grid = self.grid(source, 2, cell_width=COLUMN_W, cell_height=CELL_H, font_size=self.theme.dense_number_size)
         for j in range(rows):
             grid.cells[j].move_to([x, cache.cell(j, 0).get_y(), 0])
             grid.numbers[j].move_to(grid.cells[j])
@@ -288,13 +323,13 @@ class KVCacheScene(ExplainerScene):
 
     def query_row(self, step, k):
         theme = self.theme
-        q = self.grid(f"q[{step}]", 2, cell_width=CELL_W, cell_height=CELL_H, font_size=theme.min_size)
+        q = self.grid(f"q[{step}]", 2, cell_width=CELL_W, cell_height=CELL_H, font_size=theme.dense_number_size)
         q.cells.set_stroke(theme.query)
         q.move_to(k.cells).align_to(k.cells, LEFT).set_y(k.cells.get_bottom()[1] - UNDER_CACHE)
         return q
 
     def output_row(self, step, v):
-        out = self.grid(f"outputs[{step}]", 2, cell_width=CELL_W, cell_height=CELL_H, font_size=self.theme.min_size)
+        out = self.grid(f"outputs[{step}]", 2, cell_width=CELL_W, cell_height=CELL_H, font_size=self.theme.dense_number_size)
         out.move_to(v.cells).align_to(v.cells, LEFT).set_y(v.cells.get_bottom()[1] - UNDER_CACHE)
         return out
 
@@ -323,24 +358,35 @@ class KVCacheScene(ExplainerScene):
             k, v, titles = self.cache_layout(t)
             out_name = label(theme, "output", size=theme.small_size)
 
-            self.say("At each step only the new token is projected.")
-            self.play(FadeIn(heading), FadeIn(width), FadeIn(titles))
-            # Step 0 in full: its query row, its key and value joining the caches, the score, weight and output.
+            projection = formula(theme, r"q_t,\ k_t,\ v_t = x_t W_Q,\ x_t W_K,\ x_t W_V").move_to(PROJECTION_AT)
+            self.say("Each step projects only the new token's embedding.")
+            self.play(FadeIn(heading), FadeIn(width), FadeIn(titles), FadeIn(projection))
+            # Step 0 in full: its query, key and value rows made, the key and value joining the caches, the score,
+            # weight and output.
             q, out, scores, weights = self.step_parts(0, k, v)
             q_name = self.q_name(t, 0).next_to(q, UP, buff=0.1)
             out_name.next_to(out, UP, buff=0.1)
+            # The new key and value rows are made under the query row, beside it, then move up into the caches.
+            made_at = q.cells.get_y() - CELL_H - 0.25
+            new_rows = VGroup(k.row(0), v.row(0))
+            in_cache = [row.get_center() for row in new_rows]
+            for row in new_rows:
+                row.set_y(made_at)
             self.say("One query row, one key row and one value row.")
-            self.play(FadeIn(q_name), FadeIn(q), run_time=0.6)
+            self.play(FadeIn(q_name), FadeIn(q), FadeIn(new_rows), run_time=0.8)
             self.say("The key and value are appended to the caches: one row more per step.")
-            self.add_cache_row(k, v, 0)
+            self.play(
+                *[row.animate.move_to(place) for row, place in zip(new_rows, in_cache)],
+                FadeIn(k.row_labels[0]),
+                run_time=0.8,
+            )
             self.say(
                 f"The query is scored against every cached key; d is {t.d}, so each score is divided by its square root, "
                 f"{format_number(t.scale, 0)}."
             )
             self.play(FadeIn(scores), run_time=0.4)
-            self.say("Softmax turns the scores into attention weights.")
+            self.say("Softmax turns them into weights, which mix the cached values into the output.")
             self.play(ReplacementTransform(scores.copy(), weights), run_time=0.5)
-            self.say("The weights mix the cached values into the step's output.")
             self.play(FadeIn(out, shift=DOWN * 0.2), FadeIn(out_name), run_time=0.5)
             if last > 1:
                 # The steps between the first and the last: each one's query row (named) and its new cache rows,
@@ -350,7 +396,7 @@ class KVCacheScene(ExplainerScene):
                     words = f"the next {len(middle)} tokens"
                 else:
                     words = middle[0] if len(middle) == 1 else ", ".join(middle[:-1]) + " and " + middle[-1]
-                self.say(f"Then {words}: each adds one key row and one value row; nothing cached is computed again.")
+                self.say(f"Then {words}: each adds a key row and a value row; nothing cached is recomputed.")
                 self.play(FadeOut(scores), FadeOut(weights), FadeOut(out), FadeOut(out_name), run_time=0.5)
                 for step in range(1, last):
                     new_q = self.query_row(step, k)
@@ -417,10 +463,10 @@ class KVCacheScene(ExplainerScene):
                 cell_height=CELL_H,
                 row_labels=names,
                 row_label_color=theme.muted,
-                font_size=theme.min_size,
+                font_size=theme.dense_number_size,
                 row_label_width=label_w + 0.01,
             )
-            full = self.grid("recomputed_outputs", 2, cell_width=CELL_W, cell_height=CELL_H, font_size=theme.min_size)
+            full = self.grid("recomputed_outputs", 2, cell_width=CELL_W, cell_height=CELL_H, font_size=theme.dense_number_size)
             equals = label(theme, "=", size=theme.title_size)
             VGroup(cached, equals, full).arrange(RIGHT, buff=0.5).move_to(EQUAL_OUTPUTS_AT)
             titles = VGroup(
@@ -432,7 +478,7 @@ class KVCacheScene(ExplainerScene):
             titles[0].align_to(titles[1], DOWN)
             verdict = self.difference_line(t).next_to(VGroup(cached, full), DOWN, buff=0.45)
 
-            self.say("Is the cache exact? Here is every step's output, with the cache.")
+            self.say("Is the cache exact? Here is every step's output with it.")
             self.play(FadeIn(heading), FadeIn(titles[0]), FadeIn(cached), run_time=1.2)
             self.say("Now recompute full causal attention at each step, keeping its last row.")
             self.play(FadeIn(titles[1]), FadeIn(equals), FadeIn(full), run_time=1.2)
@@ -440,8 +486,9 @@ class KVCacheScene(ExplainerScene):
                 shown = format_number(t.max_difference, t.difference_decimals)
                 digit = shown[-1]
                 place = ORDINALS.get(t.difference_decimals, f"{t.difference_decimals}th")
+                power = f"{t.difference_digit} × 10" + str(t.difference_exponent).translate(SUPERSCRIPTS)
                 self.say(
-                    f"Every output matches; the largest difference, {shown}, is rounding.",
+                    f"Every output matches; the largest difference, {power}, is rounding.",
                     spoken=f"Every output matches: the largest difference is a {digit} in the {place} decimal place, "
                     "only the computer's rounding.",
                 )
@@ -456,10 +503,14 @@ class KVCacheScene(ExplainerScene):
         words = dict(size=theme.small_size, color=theme.highlight)
         if not t.difference_decimals:
             return label(theme, "no difference at all, in any digit", **words)
-        return self.words_and_numbers(
-            ("largest difference:", ("max_difference", t.difference_decimals), "(the computer's rounding)"),
-            color=theme.highlight,
+        # "2 × 10⁻¹⁶", not sixteen decimals no one can count from the back of a room.
+        line = self.words_and_numbers(
+            ("largest difference:", ("difference_digit", 0), "× 10", "(the computer's rounding)"), color=theme.highlight
         )
+        exponent = self.number("difference_exponent", 0, size=theme.min_size, color=theme.highlight, mono=False)
+        exponent.next_to(line[2].get_corner(UR), RIGHT, buff=0.04)  # raised: its middle at the top of "10"
+        line[3].next_to(exponent, RIGHT, buff=0.2).align_to(line[2], DOWN)
+        return VGroup(*line[:3], exponent, line[3])
 
     # --- 5-7. counting the work ------------------------------------------------------
 
@@ -490,7 +541,7 @@ class KVCacheScene(ExplainerScene):
             for name, row in zip(names, (steps, cached, full)):
                 name.next_to(row, LEFT, buff=0.3)
 
-            self.say(f"Count this one head's multiply-adds at step t: t tokens so far, width d = {t.d}.")
+            self.say("Count one head's multiply-adds at step t, with t tokens so far.")
             self.play(FadeIn(heading), FadeIn(width), FadeIn(names[0]), FadeIn(steps))
             self.say(
                 "With the cache: project one token, 3d², score one row, td, mix the values, td.",
@@ -503,6 +554,18 @@ class KVCacheScene(ExplainerScene):
                 "mix t rows, t squared d.",
             )
             self.play(Write(full_formula), run_time=1.2)
+            why = self.note_lines(
+                (
+                    "Without a cache, a model reruns the whole text through every layer:",
+                    "each layer's keys and values come from the layer below, for every earlier token.",
+                    "Counted here: one head of one such layer.",
+                )
+            )
+            self.say(
+                "Why all t rows? Without a cache, a model reruns the whole text through every layer, "
+                "because each layer's keys come from the layer below."
+            )
+            self.play(FadeIn(why), run_time=0.6)
             self.say(f"Step by step, for our {n} tokens:")
             self.play(FadeIn(names[1:]), run_time=0.5)
             for i in range(n):
@@ -536,10 +599,7 @@ class KVCacheScene(ExplainerScene):
                 ReplacementTransform(full.numbers.copy(), totals[1]),
                 run_time=1.5,
             )
-            self.say(
-                f"For this head, recomputing costs {format_number(t.saving_ratio, 2)} times as much, "
-                "and the gap grows with the text."
-            )
+            self.say(f"For this head, recomputing costs {format_number(t.saving_ratio, 2)} times as much.")
             self.play(FadeIn(ratio, shift=UP * 0.2))
 
     def show_longer_texts(self, t):
@@ -551,7 +611,8 @@ class KVCacheScene(ExplainerScene):
             note = self.note_lines(
                 (
                     f"Counted: one attention head of one layer, d = {t.d}: projections, scores q · k, mixing.",
-                    "A real model does this in every head and layer, plus a feed-forward layer.",
+                    "Projecting costs 3d² only because here the embeddings are as wide as the head;",
+                    "a real model's are wider, and it does this in every head and layer, plus a feed-forward layer.",
                 )
             )
             width = self.width_note()
@@ -579,7 +640,7 @@ class KVCacheScene(ExplainerScene):
                     text.move_to([x, TOTALS_FIRST_ROW_Y - TOTALS_ROW_STEP * r, 0])
                 rows.append(row)
 
-            self.say(f"For longer texts, with the same d = {t.d}, the gap widens fast.")
+            self.say("Longer texts widen the gap fast.")
             self.play(FadeIn(heading), FadeIn(width), FadeIn(header), FadeIn(note))
             for row in rows:
                 self.play(FadeIn(row, shift=UP * 0.15), run_time=0.7)
@@ -598,31 +659,61 @@ class KVCacheScene(ExplainerScene):
 
     def show_takeaway(self, t):
         theme = self.theme
+        n = len(t.tokens)
         with self.step("takeaway", "The KV cache: memory for compute"):
             self.clear()
-            heading = self.heading("The KV cache")
+            heading = self.heading("The KV cache: memory for compute")
+            titles = VGroup(
+                label(theme, "work per step", size=theme.body_size),
+                label(theme, "memory kept", size=theme.body_size),
+            )
+            titles[0].move_to(WORK_TITLE_AT)
+            titles[1].move_to(MEMORY_TITLE_AT)
             work = VGroup(
-                VGroup(label(theme, "per step with the cache:", color=theme.key), formula(theme, CACHED_FORMULA)).arrange(
-                    RIGHT, buff=0.3
-                ),
-                VGroup(label(theme, "per step recomputing:", color=theme.query), formula(theme, FULL_FORMULA)).arrange(
-                    RIGHT, buff=0.3
-                ),
-            ).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
+                VGroup(
+                    label(theme, "with the cache:", size=theme.small_size, color=theme.key), formula(theme, CACHED_FORMULA)
+                ).arrange(DOWN, buff=0.2),
+                VGroup(
+                    label(theme, "recomputing:", size=theme.small_size, color=theme.query), formula(theme, FULL_FORMULA)
+                ).arrange(DOWN, buff=0.2),
+            ).arrange(DOWN, buff=0.45)
+            work.next_to(titles[0], DOWN, buff=0.5)
+            # The two caches as stacks of rows, one key row and one value row per token: what the cache keeps.
+            block_w = 0.4
+            caches = VGroup()
+            for color in (theme.key, theme.value):
+                rows = VGroup(
+                    *[
+                        VGroup(*[Rectangle(width=block_w, height=0.3) for _ in range(t.d)]).arrange(RIGHT, buff=0)
+                        for _ in range(n)
+                    ]
+                ).arrange(DOWN, buff=0)
+                rows.set_stroke(color, width=2)
+                caches.add(rows)
+            caches.arrange(RIGHT, buff=0.6).next_to(titles[1], DOWN, buff=0.55)
+            cache_names = VGroup(
+                label(theme, "K", size=theme.small_size, color=theme.key).next_to(caches[0], LEFT, buff=0.15),
+                label(theme, "V", size=theme.small_size, color=theme.value).next_to(caches[1], RIGHT, buff=0.15),
+            )
             memory = VGroup(
-                label(theme, "the cache here, one head:", color=theme.muted),
                 formula(theme, r"2 \times n \times d ="),
                 self.number("cache_floats", 0, size=theme.body_size),
-                label(theme, "numbers", color=theme.muted),
+                label(theme, "numbers", size=theme.small_size, color=theme.muted),
             ).arrange(RIGHT, buff=0.2)
-            VGroup(work, memory).arrange(DOWN, buff=0.7, aligned_edge=LEFT).move_to(TAKEAWAY_AT)
+            memory.next_to(caches, DOWN, buff=0.4)
 
             self.say("The KV cache trades memory for compute.")
-            self.play(FadeIn(heading))
+            self.play(FadeIn(heading), FadeIn(titles), run_time=0.8)
             self.say("Each new token costs one row of work, not a rerun of the whole text.")
             self.play(FadeIn(work, shift=UP * 0.2), run_time=0.8)
-            self.say(f"In exchange it keeps every key and value: {format_number(t.cache_floats, 0)} numbers here.")
-            self.play(FadeIn(memory, shift=UP * 0.2), run_time=0.8)
+            self.say(
+                f"In exchange it keeps every key and value, one row more per token: "
+                f"{format_number(t.cache_floats, 0)} numbers here."
+            )
+            self.play(FadeIn(cache_names), run_time=0.3)
+            for i in range(n):
+                self.play(FadeIn(caches[0][i], shift=DOWN * 0.1), FadeIn(caches[1][i], shift=DOWN * 0.1), run_time=0.3)
+            self.play(FadeIn(memory, shift=UP * 0.2), run_time=0.6)
 
     def words_and_numbers(self, parts, color: str | None = None) -> VGroup:
         """One line of words and trace numbers in the same face and size: a part is text or ``(path, decimals)``."""
@@ -648,7 +739,6 @@ class KVCacheScene(ExplainerScene):
 
     def show_real_model(self, t):
         theme = self.theme
-        n = len(t.tokens)
         with self.step("real-model", "A real model's cache"):
             self.clear()
             heading = self.heading("A real model's cache")
@@ -679,7 +769,7 @@ class KVCacheScene(ExplainerScene):
                 ),
                 self.words_and_numbers(
                     (
-                        "at its",
+                        "at its full context of",
                         ("real_context", 0),
                         "tokens:",
                         ("real_cache_numbers", 0),
@@ -688,51 +778,86 @@ class KVCacheScene(ExplainerScene):
                         "MiB in float32",
                     )
                 ),
-            ).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
-            gqa = VGroup(
-                self.words_and_numbers(
-                    (
-                        "Grouped-query attention:",
-                        ("gqa_query_heads", 0),
-                        "query heads,",
-                        ("d", 0),
-                        "wide, over",
-                        (f"step_tokens[{n - 1}]", 0),
-                        "tokens:",
-                    ),
-                    color=theme.muted,
+            ).arrange(DOWN, buff=0.25, aligned_edge=LEFT)
+            real.move_to(REAL_MODEL_AT)
+            gqa = self.words_and_numbers(
+                (
+                    f"{t.gqa_model}:",
+                    ("gqa_query_heads", 0),
+                    "query heads share",
+                    ("gqa_kv_heads", 0),
+                    "key and value heads",
                 ),
-                self.words_and_numbers(
-                    ("each with its own key and value head:", ("gqa_separate_numbers", 0), "numbers"), color=theme.key
-                ),
-                self.words_and_numbers(
-                    (
-                        "sharing",
-                        ("gqa_kv_heads", 0),
-                        "key and value heads:",
-                        ("gqa_shared_numbers", 0),
-                        "numbers,",
-                        ("gqa_shrink", 0),
-                        "times fewer",
-                    ),
-                    color=theme.value,
-                ),
-            ).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
-            VGroup(real, gqa).arrange(DOWN, buff=0.7, aligned_edge=LEFT).move_to(TAKEAWAY_AT)
-
-            self.say(
-                f"A real model keeps a cache in every head of every layer: {t.real_model} has "
-                f"{t.real_layers} layers of {t.real_heads} heads."
+                color=theme.muted,
             )
+            gqa.move_to(GQA_AT)
+            picture = self.shared_heads_picture(t).next_to(gqa, DOWN, buff=0.35)
+            picture.shift(LEFT * picture[0][0].get_x())  # the heads centred, their names in the margin
+            keep_inside(picture)
+            fewer = self.words_and_numbers(
+                (
+                    "per token and layer:",
+                    ("gqa_shrink", 0),
+                    "times fewer numbers,",
+                    ("gqa_shared_numbers", 0),
+                    "not",
+                    ("gqa_separate_numbers", 0),
+                ),
+                color=theme.value,
+            )
+            fewer.next_to(picture, DOWN, buff=0.35)
+            source = self.note_lines(("Llama 2: Touvron et al. 2023; grouped-query attention: Ainslie et al. 2023",))
+
+            self.say(f"{t.real_model} keeps a cache in each of its {t.real_layers} layers, {t.real_heads} heads each.")
             self.play(FadeIn(heading), FadeIn(real[:2], shift=UP * 0.2), run_time=0.8)
             self.say(
-                f"At its {format_number(t.real_context, 0)} tokens: "
+                f"At its full context of {format_number(t.real_context, 0)} tokens: "
                 f"{format_number(t.real_cache_mib, 0)} MiB in float32, for one text."
             )
             self.play(FadeIn(real[2], shift=UP * 0.2), run_time=0.8)
             self.say(
-                f"Grouped-query attention shrinks it: here {t.gqa_query_heads} query heads share {t.gqa_kv_heads} "
-                f"key and value heads, {format_number(t.gqa_shrink, 0)} times fewer numbers."
+                f"Grouped-query attention shrinks it: in {t.gqa_model}, {t.gqa_query_heads} query heads share "
+                f"{t.gqa_kv_heads} key and value heads."
             )
-            self.play(FadeIn(gqa[:2], shift=UP * 0.2), run_time=0.8)
-            self.play(FadeIn(gqa[2], shift=UP * 0.2), run_time=0.8)
+            self.play(FadeIn(gqa), FadeIn(source), run_time=0.6)
+            self.play(FadeIn(picture[0]), run_time=0.6)
+            self.play(FadeIn(picture[1]), FadeIn(picture[2]), run_time=0.8)
+            self.say(f"So each token adds {format_number(t.gqa_shrink, 0)} times fewer numbers to every layer's cache.")
+            self.play(FadeIn(fewer, shift=UP * 0.2), run_time=0.8)
+
+    def shared_heads_picture(self, t) -> VGroup:
+        """The query heads (small squares) in groups, each group's lines meeting its one shared key/value head.
+
+        Returns (query heads, lines, key/value heads); the counts come from the trace.
+        """
+        theme = self.theme
+        group = t.gqa_query_heads // t.gqa_kv_heads
+        side, gap = 0.09, 0.03
+        queries, shared = VGroup(), VGroup()
+        groups = VGroup()
+        for _ in range(t.gqa_kv_heads):
+            heads = VGroup(*[Square(side) for _ in range(group)]).arrange(RIGHT, buff=gap)
+            heads.set_stroke(theme.query, width=2).set_fill(theme.query, opacity=0.6)
+            pair = VGroup(Square(0.22), Square(0.22)).arrange(RIGHT, buff=0.04)
+            pair[0].set_stroke(theme.key, width=2).set_fill(theme.key, opacity=0.6)
+            pair[1].set_stroke(theme.value, width=2).set_fill(theme.value, opacity=0.6)
+            pair.next_to(heads, DOWN, buff=0.6)
+            queries.add(heads)
+            shared.add(pair)
+            groups.add(VGroup(heads, pair))
+        groups.arrange(RIGHT, buff=0.25)
+        # Each query head's line to the one key/value head its group shares.
+        lines = VGroup(
+            *[
+                Line(head.get_bottom(), pair.get_top(), stroke_width=1.5, color=theme.muted)
+                for heads, pair in zip(queries, shared)
+                for head in heads
+            ]
+        )
+        names = VGroup(
+            label(theme, "query heads", size=theme.min_size, color=theme.query).next_to(queries, LEFT, buff=0.2),
+            label(theme, "key, value", size=theme.min_size, color=theme.key).next_to(shared, LEFT, buff=0.2),
+        )
+        names[1].set_y(shared.get_y())
+        names[0].set_y(queries.get_y())
+        return VGroup(VGroup(queries, names[0]), lines, VGroup(shared, names[1]))

@@ -39,7 +39,7 @@ EXPANSIONS_AT = DOWN * 2.25
 """Where the scores' dot products are written out, under the table (their left edge then goes under the keys')."""
 SUM_AT = DOWN * 1.85
 """Where the sum of the exponentials is written, under the table."""
-WHY_AT = DOWN * 2.3
+WHY_AT = DOWN * 2.75
 """Where the weights are added up, and why they make 1, under the table."""
 TAKEAWAY_AT = UP * 0.3
 """The centre of the summary: a little above the frame's, clear of the captions."""
@@ -137,7 +137,10 @@ class SoftmaxScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(query_row), FadeIn(made))
             self.say(f"It meets {format_number(len(t.tokens), 0)} keys: {', '.join(t.tokens)}.")
             self.play(FadeIn(keys_title), FadeIn(keys), FadeIn(self.scores_title))
-            self.say("Each score is the dot product of the query with one key, not yet scaled.")
+            self.say(
+                "Each score is the dot product of the query with one key. Attention also divides it by the square root "
+                f"of d_k, here {len(t.query)} numbers per vector; that comes at the end."
+            )
             expansions = VGroup(*[self.expansion(j) for j in range(len(t.tokens))]).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
             expansions.move_to(EXPANSIONS_AT).align_to(keys.row_labels, LEFT)
             for j, expansion in enumerate(expansions):
@@ -227,33 +230,39 @@ class SoftmaxScene(ExplainerScene):
             # Why the first key wins, from the trace: the query is its own key, and no other key is longer.
             longest = bool(t.key_lengths[0] >= t.key_lengths.max())
             reason = ": the query is its own key, and no other key is longer" if longest else ", as built"
-            self.say(f"The attention weights are {weights}: “{t.tokens[0]}” gets the most{reason}.")
-            lengths = VGroup(label(theme, "key lengths |k|:", size=theme.min_size, color=theme.muted))
+            self.say(f"The weights, before any scaling, are {weights}: “{t.tokens[0]}” gets the most{reason}.")
+            # Each key's name and length a pair, the pairs apart, so the box round the first touches no glyph.
+            lengths = VGroup(label(theme, "key lengths |k|:", size=theme.small_size, color=theme.muted))
             for j, token in enumerate(t.tokens):
-                lengths.add(label(theme, token, size=theme.min_size, color=theme.key))
-                lengths.add(self.number(f"key_lengths[{j}]", 2, size=theme.min_size, color=theme.muted))
-            lengths.arrange(RIGHT, buff=0.12)
-            chart_name = label(theme, "attention weights", size=theme.small_size, color=theme.value)
+                lengths.add(
+                    VGroup(
+                        label(theme, token, size=theme.small_size, color=theme.key),
+                        self.number(f"key_lengths[{j}]", 2, size=theme.small_size),
+                    ).arrange(RIGHT, buff=0.12)
+                )
+            # The title over the pairs: on one line they reached left into the sum under the table.
+            pairs = VGroup(*lengths[1:]).arrange(RIGHT, buff=0.35)
+            lengths = VGroup(lengths[0], pairs).arrange(DOWN, buff=0.15)
+            chart_name = label(theme, "weights (unscaled)", size=theme.small_size, color=theme.value)
             chart_name.move_to([self.bar_chart.bars.get_center()[0], self.weights_title.get_y(), 0])
+            keep_inside(chart_name)
             self.play(GrowFromEdge(self.bar_chart.bars, DOWN), FadeIn(self.bar_chart.labels), FadeIn(chart_name), run_time=1.2)
             self.play(FadeIn(self.bar_chart.numbers, lag_ratio=0.1))
             lengths.next_to(self.bar_chart.labels, DOWN, buff=0.3)
             keep_inside(lengths)
-            # Kept until the next step needs the room below the chart.
-            self.lengths = VGroup(lengths, SurroundingRectangle(VGroup(lengths[1], lengths[2]), color=theme.highlight, buff=0.05))
+            # Kept while the line says why the first key wins; the note below takes their room next.
+            self.lengths = VGroup(lengths, SurroundingRectangle(pairs[0], color=theme.highlight, buff=0.1))
             self.play(FadeIn(self.lengths))
             note = VGroup(
-                label(
-                    theme,
-                    "e keeps the order, and even a negative score gives a positive number:",
-                    size=theme.min_size,
-                    color=theme.muted,
+                formula(theme, "e^{s}", size=theme.aside_formula_size),
+                label(theme, "keeps the order; even a negative score turns positive:", size=theme.small_size),
+                formula(
+                    theme, "e^{" + format_number(t.negative_score, 0).replace("−", "-") + "} =", size=theme.aside_formula_size
                 ),
-                formula(theme, "e^{" + format_number(t.negative_score, 0).replace("−", "-") + "} =", size=theme.min_formula_size),
-                self.number("negative_exp", 2, size=theme.min_size, color=theme.muted),
+                self.number("negative_exp", 2, size=theme.small_size),
             ).arrange(RIGHT, buff=0.12)
-            note[1].set_color(theme.muted)
-            on_baseline(note[0], note[1], note[2])
+            on_baseline(note[1], note[2], note[3])
+            note[0].shift(UP * (note[2][0][0].get_bottom()[1] - note[0][0][0].get_bottom()[1]))
             note.next_to(total, DOWN, buff=0.35).align_to(total, LEFT)
             self.note = note
             negative = format_number(t.negative_score, 0)
@@ -261,7 +270,8 @@ class SoftmaxScene(ExplainerScene):
                 f"Why e to the power? It keeps the order and makes any score positive: even {negative} gives "
                 f"{format_number(t.negative_exp, 2)}."
             )
-            self.play(FadeIn(note))
+            # The lengths have been read; the note's line runs under the chart where they were.
+            self.play(FadeOut(self.lengths), FadeIn(note))
 
     def show_sum_to_one(self, t):
         theme = self.theme
@@ -277,8 +287,8 @@ class SoftmaxScene(ExplainerScene):
                 size=theme.large_formula_size,
             )
             VGroup(added, why).arrange(RIGHT, buff=0.8).move_to(WHY_AT).align_to(self.keys.row_labels, LEFT)
-            self.say("Why do the attention weights add up to 1?")
-            self.play(FadeOut(self.total), FadeOut(self.note), FadeOut(self.lengths))
+            self.say("Why do the weights add up to 1?")
+            self.play(FadeOut(self.total), FadeOut(self.note))
             self.say(f"Here {' + '.join(format_number(w, 2) for w in t.weights)} = {format_number(t.weight_sum, 2)}.")
             self.play(TransformFromCopy(self.weights.numbers, VGroup(*parts[0:-2:2])), FadeIn(VGroup(*parts[1::2])), run_time=1.5)
             self.play(FadeIn(parts[-1]), Indicate(self.bar_chart.bars, color=theme.highlight, scale_factor=1.03))
@@ -286,7 +296,7 @@ class SoftmaxScene(ExplainerScene):
             self.play(Write(why), run_time=1.5)
             self.say("Added up, they make the total over itself: exactly 1.")
             self.play(
-                FadeIn(SurroundingRectangle(why, color=theme.highlight, buff=0.1)),
+                FadeIn(SurroundingRectangle(why, color=theme.highlight, buff=0.18)),
                 Indicate(why, color=theme.highlight, scale_factor=1.03),
                 run_time=1,
             )
@@ -301,7 +311,7 @@ class SoftmaxScene(ExplainerScene):
             self.clear()
             heading = self.heading("Gaps between scores: wider sharpens, narrower flattens")
             charts, temperatures = VGroup(), VGroup()
-            baseline = -2.2  # bottoms of all bars, so the charts compare at a glance
+            baseline = -1.95  # bottoms of all bars, so the charts compare at a glance
             count = len(t.multipliers)
             step = min(3.2, PANELS_WIDTH / count)
             for m in range(count):
@@ -326,8 +336,8 @@ class SoftmaxScene(ExplainerScene):
                 ).arrange(RIGHT, buff=0.12)
                 title.next_to(scores, UP, buff=0.25)
                 temperature = VGroup(
-                    label(theme, "T =", size=theme.min_size, color=theme.muted),
-                    self.number(f"temperatures[{m}]", places(t.temperatures[m]), size=theme.min_size, color=theme.muted),
+                    label(theme, "T =", size=theme.small_size),
+                    self.number(f"temperatures[{m}]", places(t.temperatures[m]), size=theme.small_size),
                 ).arrange(RIGHT, buff=0.1)
                 temperature.next_to(title, UP, buff=0.15)
                 charts.add(VGroup(title, scores, bars))
@@ -376,19 +386,23 @@ class SoftmaxScene(ExplainerScene):
             )
             self.play(FadeIn(temperatures, lag_ratio=0.1))
             if wider:
-                # Vaswani et al. 2017, 3.2.1: a dot product of d_k numbers adds d_k products, so its spread grows with d_k.
-                why = label(
-                    theme,
-                    "a score adds d_k products: it grows with d_k, so attention divides by √d_k",
-                    size=theme.small_size,
-                    color=theme.muted,
-                )
+                # Vaswani et al. 2017, 3.2.1, footnote 4: for q and k of independent entries with mean 0 and variance 1,
+                # q · k = Σ q_i k_i has mean 0 and variance d_k, so its spread (standard deviation) is √d_k.
+                why = VGroup(
+                    label(
+                        theme,
+                        "q · k adds d_k products: with entries of mean 0, variance 1, its variance is d_k,",
+                        size=theme.small_size,
+                    ),
+                    label(theme, "so its spread grows like √d_k: attention divides the scores by √d_k", size=theme.small_size),
+                ).arrange(DOWN, buff=0.12)
                 # In the one-hot note's place, which has been read: the screen has no room below it.
-                why.move_to(one_hot)
+                why.move_to(one_hot).align_to(one_hot, UP)
                 keep_inside(why)
                 self.say(
-                    "With d_k numbers per vector, a dot product adds d_k products, so scores grow with d_k: "
-                    "that is why attention divides them by the square root of d_k.",
+                    "Why the square root? A dot product adds d_k products. For entries of mean 0 and variance 1, "
+                    "its variance is d_k, so its spread grows like the square root of d_k: "
+                    "dividing by it keeps the spread about 1, whatever d_k.",
                 )
                 self.play(FadeOut(one_hot), FadeIn(why))
 
@@ -408,7 +422,7 @@ class SoftmaxScene(ExplainerScene):
             points = VGroup(
                 positive,
                 label(theme, "sum, then divide: the attention weights add up to 1"),
-                label(theme, "wider gaps between scores: sharper weights", color=theme.muted),
+                label(theme, "wider gaps between scores: sharper weights"),
             ).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
             VGroup(equation, points).arrange(DOWN, buff=0.8).shift(TAKEAWAY_AT)
             self.say("Softmax: exponentiate, sum, divide.")

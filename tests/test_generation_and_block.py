@@ -239,6 +239,20 @@ def test_complexity_trace_counts():
     assert trace.grid_cells.tolist() == [int(m) ** 2 for m in trace.grid_sizes]
 
 
+def test_complexity_counts_as_said_are_the_exact_counts_in_millions_and_billions():
+    """The screen shows "8.59 billion", not 8,589,934,592: the same count, in the unit a person says."""
+    trace = complexity_trace()
+    n, d = trace.lengths, trace.d
+    for name, exact in (("qk", n * n * d), ("av", n * n * d), ("total", 2 * n * n * d)):
+        np.testing.assert_allclose(getattr(trace, f"{name}_millions") * 10**6, exact)
+        np.testing.assert_allclose(getattr(trace, f"{name}_billions") * 10**9, exact)
+    assert round(float(trace.total_billions[-1]), 2) == 8.59 and int(trace.total_macs[-1]) == 8_589_934_592
+    np.testing.assert_allclose(trace.weight_millions * 10**6, n * n)
+    np.testing.assert_allclose(trace.width_macs_millions * 10**6, [2 * trace.width_n**2 * int(w) for w in trace.widths])
+    # The number of weights does not depend on the head's width.
+    np.testing.assert_allclose(trace.width_weight_millions * 10**6, [trace.width_n**2] * len(trace.widths))
+
+
 def test_the_context_marked_in_the_memory_table_is_gpt2s():
     """The row tagged as GPT-2's context is the longest text GPT-2 reads (transformers' GPT2Config)."""
     from transformers import GPT2Config
@@ -468,7 +482,7 @@ def test_the_gelu_examples_show_what_gelu_does_as_torch_computes_it():
 
 
 def test_the_n_squared_part_passes_half_of_a_gpt2_small_layer_where_the_trace_says():
-    """The takeaway's "passes half at n = …" is the first n where Q Kᵀ and weights · V are at least half the layer."""
+    """The takeaway's "reaches half at n = …" is the first n where Q Kᵀ and weights · V are at least half the layer."""
     from attention_math.generation import layer_macs
 
     trace = complexity_trace()
@@ -522,16 +536,20 @@ def test_kv_cache_largest_difference_is_shown_as_its_first_digit():
 
 
 def test_grouped_query_cache_sizes_are_what_a_grouped_query_model_keeps():
-    """8 query heads of width d over the scene's tokens: a Llama-style model's cache with 8, then 2, key/value heads."""
+    """Llama 2 70B's heads (64 query heads sharing 8 key/value heads of 128): the cache a Llama model with them keeps.
+
+    The model is built with the real head counts but narrow heads (the cache scales with the head's width), so the
+    test stays small; the numbers per token and layer are then scaled to the real head width.
+    """
     from transformers import LlamaConfig, LlamaModel
 
     trace = kv_cache_trace()
-    n, d = len(trace.tokens), trace.d
+    narrow, tokens = 2, 3
 
     def cache_numbers(kv_heads):
         config = LlamaConfig(
             vocab_size=10,
-            hidden_size=trace.gqa_query_heads * d,
+            hidden_size=trace.gqa_query_heads * narrow,
             intermediate_size=8,
             num_hidden_layers=1,
             num_attention_heads=trace.gqa_query_heads,
@@ -539,13 +557,23 @@ def test_grouped_query_cache_sizes_are_what_a_grouped_query_model_keeps():
             max_position_embeddings=16,
         )
         with torch.no_grad():
-            cache = LlamaModel(config).eval()(torch.zeros(1, n, dtype=torch.long), use_cache=True).past_key_values
-        return sum(layer.keys.numel() + layer.values.numel() for layer in cache.layers)
+            cache = LlamaModel(config).eval()(torch.zeros(1, tokens, dtype=torch.long), use_cache=True).past_key_values
+        per_token = sum(layer.keys.numel() + layer.values.numel() for layer in cache.layers) // tokens
+        return per_token * trace.gqa_head_size // narrow
 
-    assert (trace.gqa_query_heads, trace.gqa_kv_heads) == (8, 2)
-    assert cache_numbers(trace.gqa_query_heads) == trace.gqa_separate_numbers == trace.gqa_query_heads * trace.cache_floats
-    assert cache_numbers(trace.gqa_kv_heads) == trace.gqa_shared_numbers
-    assert trace.gqa_shrink == trace.gqa_separate_numbers / trace.gqa_shared_numbers == 4
+    # Llama 2 (Touvron et al. 2023), meta-llama/Llama-2-70b-hf's config.json: 80 layers, 64 heads of 128, 8 KV heads.
+    assert (trace.gqa_model, trace.gqa_layers, trace.gqa_query_heads, trace.gqa_kv_heads) == ("Llama 2 70B", 80, 64, 8)
+    assert trace.gqa_query_heads * trace.gqa_head_size == 8192
+    assert cache_numbers(trace.gqa_query_heads) == trace.gqa_separate_numbers == 2 * 64 * 128
+    assert cache_numbers(trace.gqa_kv_heads) == trace.gqa_shared_numbers == 2 * 8 * 128
+    assert trace.gqa_shrink == trace.gqa_separate_numbers / trace.gqa_shared_numbers == 8
+
+
+def test_the_largest_difference_is_written_as_its_digit_times_a_power_of_ten():
+    trace = kv_cache_trace()
+    written = trace.difference_digit * 10.0**trace.difference_exponent
+    assert 1 <= trace.difference_digit <= 9
+    assert abs(written - trace.max_difference) <= 0.5 * 10.0**trace.difference_exponent
 
 
 def test_gpt2_smalls_heads_make_its_width():

@@ -210,7 +210,8 @@ REQUIRED_SOURCES = {
         "real_cache_mib",
         "real_heads",
         "real_head_size",
-        "max_difference",
+        "difference_digit",
+        "difference_exponent",
         "gqa_separate_numbers",
         "gqa_shared_numbers",
         "gqa_shrink",
@@ -284,17 +285,20 @@ REQUIRED_SOURCES = {
     },
     "complexity": {
         "grid_cells[3]",
-        "weight_counts[4]",
-        "weight_bytes[4]",
+        "weight_millions[4]",
         "weight_mib[4]",
-        "qk_macs[4]",
-        "av_macs[4]",
-        "total_macs[4]",
+        "qk_billions[4]",
+        "av_billions[4]",
+        "total_billions[4]",
+        "total_millions[0]",
+        "memory_growth[0]",
         "growth[0]",
         "relative_macs",
         "relative_lengths",
-        "width_macs[2]",
+        "width_macs_millions[2]",
+        "width_weight_millions[2]",
         "width_growth[0]",
+        "layer_half_n",
         "d",
         "layer_gmacs[0, 4]",
         "layer_total_gmacs[1]",
@@ -603,6 +607,19 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
         assert "grow ×" in shown and "one head's width d" in shown
         assert "past GPT-2's" in said["whole-layer"] and "%" in " ".join(scene.recording.texts["whole-layer"])
         assert "dominates" not in everything and format_number(t.layer_half_n, 0) in said["takeaway"]
+        # The review's faults: no walls of 9-10 digit counts; one d per meaning; the summary keeps its caveat.
+        for step in ("memory", "multiply-adds", "width-is-linear"):
+            long_numbers = [text for text in scene.recording.texts[step] if re.fullmatch(r"[\d,]{9,}", text)]
+            assert not long_numbers, (step, long_numbers)
+        assert "8.59 billion multiply-adds" in said["multiply-adds"]
+        assert any("8.59" == text for text in scene.recording.texts["multiply-adds"])
+        width_shown = " ".join(scene.recording.texts["width-is-linear"])
+        assert "∝ n·d²" not in width_shown and "d_model ×2" in width_shown
+        assert "n × d_model²" in said["width-is-linear"]
+        takeaway = " ".join(scene.recording.texts["takeaway"])
+        assert f"a whole {t.layer_model} layer" not in takeaway and f"a layer of {t.layer_model}'s sizes" in takeaway
+        assert "passes half" not in everything and "reaches half" in said["takeaway"]
+        assert 2 * t.layer_d_model + t.layer_d_ff == t.layer_half_n
     elif name == "trained-heads":
         assert "trained BERT model" not in everything
         assert "distilled from a larger model and fine-tuned to turn sentences into embeddings" in said["all-72-heads"]
@@ -658,28 +675,35 @@ def test_kv_cache_says_how_its_numbers_were_made_and_what_its_counts_count():
     assert "allclose" not in everything and "np." not in everything
     difference = format_number(t.max_difference, t.difference_decimals)
     assert t.difference_decimals == 16 and difference == "0.0000000000000002"
-    assert f"the largest difference, {difference}, is rounding" in said["same-as-recomputing"]
+    # Written as a power of ten, not sixteen decimals to count: the digit and exponent are the difference's.
+    assert (t.difference_digit, t.difference_exponent) == (int(difference[-1]), -16)
+    assert "the largest difference, 2 × 10⁻¹⁶, is rounding" in said["same-as-recomputing"]
+    assert difference not in everything
     assert "largest difference is a two in the sixteenth decimal place" in heard["same-as-recomputing"]
     assert "(the computer's rounding)" in shown["same-as-recomputing"]
     # Every cost is one head's: in the headings, the note, and each line that gives a ratio.
     assert "Multiply-adds per step, one head" in shown["count-multiply-adds"]
     assert "One head's multiply-adds for n tokens" in shown["longer-texts"]
     assert "Counted: one attention head of one layer, d = 4: projections, scores q · k, mixing." in shown["longer-texts"]
+    # 3d² holds only because the embeddings are as wide as the head: said where the counts are scaled up.
+    assert "Projecting costs 3d² only because here the embeddings are as wide as the head;" in shown["longer-texts"]
+    # Why the baseline recomputes every row although one layer's last row needs only the new query: said and shown.
+    assert "because each layer's keys come from the layer below" in said["count-multiply-adds"]
+    assert "Without a cache, a model reruns the whole text through every layer" in shown["count-multiply-adds"]
     for name in ("totals", "longer-texts"):
         for line in scene.steps[[s.name for s in scene.steps].index(name)].lines:
             if "times" in line.text:
                 assert "this head" in line.text, line.text
     assert f"costs {format_number(t.saving_ratio, 2)} times" in said["totals"]
     assert f"this head {format_number(t.long_ratios[-1], 0)} times" in said["longer-texts"]
-    # The real model's width is its heads; grouped-query attention is shown in numbers, and said as they are.
-    assert f"{t.real_layers} layers of {t.real_heads} heads" in said["real-model"]
+    # The real model's width is its heads; grouped-query attention is a real model's, cited, drawn and said.
+    assert f"each of its {t.real_layers} layers, {t.real_heads} heads each" in said["real-model"]
+    assert "At its full context of 1,024 tokens" in said["real-model"]
     assert t.real_heads * t.real_head_size == t.real_d_model
-    gqa = (
-        f"{t.gqa_query_heads} query heads share {t.gqa_kv_heads} key and value heads, "
-        f"{format_number(t.gqa_separate_numbers / t.gqa_shared_numbers, 0)} times fewer numbers"
-    )
-    assert gqa in said["real-model"]
-    assert "each with its own key and value head:" in shown["real-model"] and "times fewer" in shown["real-model"]
+    assert f"in Llama 2 70B, {t.gqa_query_heads} query heads share {t.gqa_kv_heads} key and value heads" in said["real-model"]
+    assert f"{format_number(t.gqa_shrink, 0)} times fewer numbers" in said["real-model"]
+    assert "Touvron et al. 2023" in shown["real-model"] and "Ainslie et al. 2023" in shown["real-model"]
+    assert "times fewer" in shown["real-model"]
     # The worksheet prints whole totals, and the ratio as the scene shows it.
     totals = {table.caption: table for exercise in kv_cache_exercises(t) for table in exercise.answer}
     assert totals["totals"].decimals == 0 and totals["ratio"].decimals == 2

@@ -12,6 +12,7 @@ import re
 import numpy as np
 import pytest
 import torch
+from manim import ManimColor, Text
 
 from attention_math import THE_CAT_SAT, sentence_example
 from scenes import SCENES
@@ -204,7 +205,40 @@ def test_why_the_first_key_wins_is_said_as_pytorch_finds_it():
     np.testing.assert_allclose(drawn, lengths.numpy(), atol=0.005 + 1e-9)
     # The square root of d_k said plainly: scores grow with the number of components, not with "long vectors".
     sharper = " ".join(lines(scene, "bigger-gaps-sharper"))
-    assert "Long vectors" not in sharper and "grow with d_k" in sharper
+    assert "Long vectors" not in sharper and "its variance is d_k" in sharper
+
+
+@pytest.mark.xdist_group("softmax")
+def test_the_square_root_is_explained_by_the_spread_of_a_dot_product():
+    """The review: 'scores grow with d_k, so divide by √d_k' called for dividing by d_k. What holds, and is now said:
+    for entries of mean 0 and variance 1, q · k has variance d_k, so its spread grows like √d_k."""
+    scene = built_scene("softmax")
+    said = " ".join(lines(scene, "bigger-gaps-sharper"))
+    assert "For entries of mean 0 and variance 1, its variance is d_k" in said
+    assert "spread grows like the square root of d_k" in said
+    shown_text = " ".join(scene.recording.texts["bigger-gaps-sharper"])
+    assert "its variance is d_k" in shown_text and "spread grows like √d_k" in shown_text
+    generator = torch.Generator().manual_seed(0)
+    for d_k in (2, 16, 256):
+        q, k = torch.randn(20000, d_k, generator=generator), torch.randn(20000, d_k, generator=generator)
+        scores = (q * k).sum(dim=1)
+        assert abs(float(scores.var()) / d_k - 1) < 0.05  # variance d_k
+        assert abs(float((scores / d_k**0.5).std()) - 1) < 0.03  # divided by √d_k: spread 1 whatever d_k
+
+
+@pytest.mark.xdist_group("softmax")
+def test_softmax_calls_its_unscaled_weights_so_and_ends_on_no_dim_line():
+    """The weights of unscaled scores are not called 'the attention weights' where they are shown; the takeaway's
+    key line is drawn as brightly as the others (it was dim grey on the video's last frame)."""
+    scene = built_scene("softmax")
+    said = " ".join(lines(scene, "sum-and-divide"))
+    assert "The weights, before any scaling, are" in said
+    assert "weights (unscaled)" in scene.recording.texts["sum-and-divide"]
+    assert "divides it by the square root of d_k" in lines(scene, "scores")[2]
+    texts = [part for m in scene.mobjects for part in m.get_family() if isinstance(part, Text) and part.original_text.strip()]
+    assert any("sharper weights" in text.original_text for text in texts)  # the takeaway is the last frame
+    colours = {ManimColor(text.get_fill_color()).to_hex().upper() for text in texts}
+    assert ManimColor(scene.theme.muted).to_hex().upper() not in colours
 
 
 def test_no_softmax_step_title_numbers_its_steps():

@@ -37,6 +37,10 @@ class ComplexityTrace(Trace):
         Their memory in float32: ``4 n²`` bytes.
     weight_mib
         The same in MiB (``2**20`` bytes).
+    weight_millions
+        ``weight_counts`` in millions, as a person says them ("about 67 million").
+    qk_millions, av_millions, total_millions, qk_billions, av_billions, total_billions
+        ``qk_macs``, ``av_macs`` and ``total_macs`` in millions and in billions ("8.59 billion"), as shown.
     qk_macs, av_macs
         Multiply-adds of ``Q Kᵀ`` and of ``weights @ V``: ``n · n · d`` each.
     total_macs
@@ -57,6 +61,10 @@ class ComplexityTrace(Trace):
         ``2 n² d`` for each width.
     width_growth
         ``width_macs[i] / width_macs[i - 1]``.
+    width_macs_millions
+        ``width_macs`` in millions.
+    width_weight_millions
+        The attention weights at ``width_n`` for each width, in millions: ``width_n²``, the same whatever ``d``.
     context_model, context_length
         A real model whose longest text is one of ``lengths``, and that length: GPT-2 reads up
         to 1,024 tokens (Radford et al. 2019, section 2.3; ``transformers.GPT2Config().n_positions``),
@@ -97,6 +105,13 @@ class ComplexityTrace(Trace):
     weight_counts: np.ndarray
     weight_bytes: np.ndarray
     weight_mib: np.ndarray
+    weight_millions: np.ndarray
+    qk_millions: np.ndarray
+    av_millions: np.ndarray
+    total_millions: np.ndarray
+    qk_billions: np.ndarray
+    av_billions: np.ndarray
+    total_billions: np.ndarray
     qk_macs: np.ndarray
     av_macs: np.ndarray
     total_macs: np.ndarray
@@ -108,6 +123,8 @@ class ComplexityTrace(Trace):
     widths: np.ndarray
     width_macs: np.ndarray
     width_growth: np.ndarray
+    width_macs_millions: np.ndarray
+    width_weight_millions: np.ndarray
     context_model: str
     context_length: int
     layer_model: str
@@ -164,6 +181,13 @@ def complexity_trace(
         weight_counts=weight_counts,
         weight_bytes=weight_bytes,
         weight_mib=weight_bytes / 2**20,
+        weight_millions=weight_counts / 1e6,
+        qk_millions=counts[:, 0] / 1e6,
+        av_millions=counts[:, 1] / 1e6,
+        total_millions=total / 1e6,
+        qk_billions=counts[:, 0] / 1e9,
+        av_billions=counts[:, 1] / 1e9,
+        total_billions=total / 1e9,
         qk_macs=counts[:, 0],
         av_macs=counts[:, 1],
         total_macs=total,
@@ -175,6 +199,9 @@ def complexity_trace(
         widths=np.array(widths, dtype=np.int64),
         width_macs=width_macs,
         width_growth=width_macs[1:] / width_macs[:-1],
+        width_macs_millions=width_macs / 1e6,
+        # The n × n weights do not depend on the head's width: width_n² of them at every width.
+        width_weight_millions=np.array([width_n * width_n for _ in widths], dtype=np.int64) / 1e6,
         context_model="GPT-2",
         context_length=1024,
         layer_model="GPT-2 small",

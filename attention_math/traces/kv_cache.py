@@ -17,16 +17,18 @@ from ..generation import cached_step_macs, full_step_macs, generate_with_cache, 
 from ..masks import causal_mask
 from .base import Trace
 
-__all__ = ["KVCacheTrace", "kv_cache_trace", "GPT2_SMALL", "GQA_QUERY_HEADS", "GQA_KV_HEADS"]
+__all__ = ["KVCacheTrace", "kv_cache_trace", "GPT2_SMALL", "LLAMA2_70B"]
 
 GPT2_SMALL = {"name": "GPT-2 small", "layers": 12, "d_model": 768, "heads": 12, "context": 1024}
 """Radford et al. 2019, 'Language Models are Unsupervised Multitask Learners', Table 2 (117M: 12 layers,
 d_model 768) and section 2.3 (context of 1024 tokens); the same as ``transformers.GPT2Config()``'s defaults,
 whose ``n_head`` gives the 12 heads (the paper does not list them)."""
 
-GQA_QUERY_HEADS, GQA_KV_HEADS = 8, 2
-"""Grouped-query attention (Ainslie et al. 2023): query heads in groups, each group sharing one key/value head.
-Counted for 8 query heads of the scene's width sharing 2 key/value heads, over the scene's tokens."""
+LLAMA2_70B = {"name": "Llama 2 70B", "layers": 80, "query_heads": 64, "kv_heads": 8, "head_size": 128}
+"""A real model with grouped-query attention (Ainslie et al. 2023: query heads in groups, each group sharing one
+key/value head). Touvron et al. 2023, 'Llama 2', section 2.2 (grouped-query attention in the 34B and 70B models);
+the numbers are those of meta-llama/Llama-2-70b-hf's config.json: num_hidden_layers 80, num_attention_heads 64,
+num_key_value_heads 8, hidden_size 8192 (64 heads of 128); its k_proj maps 8192 to 1024 numbers, 8 heads of 128."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,6 +70,9 @@ class KVCacheTrace(Trace):
     difference_decimals
         The decimal place of ``max_difference``'s first digit (16 for 0.0000000000000002); 0 when there is
         no difference at all. Shown with that many decimals, the difference reads as its first digit.
+    difference_digit, difference_exponent
+        ``max_difference`` rounded to one digit as ``difference_digit × 10**difference_exponent``
+        (2 and -16 for 0.0000000000000002): the difference as the screen writes it; 0 and 0 when there is none.
     step_tokens
         ``1 … n``: tokens in the sequence at each step (``t`` in the counting formulas).
     macs_cached, macs_full
@@ -95,13 +100,15 @@ class KVCacheTrace(Trace):
         The caches' numbers at ``real_context`` tokens.
     real_cache_mib
         Their memory in float32, in MiB (``2**20`` bytes).
-    gqa_query_heads, gqa_kv_heads
-        Grouped-query attention's example: query heads of width ``d`` sharing fewer key/value heads.
+    gqa_model
+        A real model with grouped-query attention (Llama 2 70B, see :data:`LLAMA2_70B`).
+    gqa_layers, gqa_query_heads, gqa_kv_heads, gqa_head_size
+        Its layers, its query heads per layer, the key/value heads they share, and each head's width.
     gqa_separate_numbers
-        Cache numbers after ``n`` tokens when each query head has its own key and value head:
-        ``2 × n × gqa_query_heads × d``.
+        Cache numbers one token adds to one layer if each query head had its own key and value head:
+        ``2 × gqa_query_heads × gqa_head_size``.
     gqa_shared_numbers
-        The same when the query heads share ``gqa_kv_heads`` key/value heads: ``2 × n × gqa_kv_heads × d``.
+        The same with the shared key/value heads it has: ``2 × gqa_kv_heads × gqa_head_size``.
     gqa_shrink
         ``gqa_separate_numbers / gqa_shared_numbers``: how many times smaller the shared cache is.
     source
@@ -128,6 +135,8 @@ class KVCacheTrace(Trace):
     max_difference: float
     outputs_match: bool
     difference_decimals: int
+    difference_digit: int
+    difference_exponent: int
     step_tokens: np.ndarray
     macs_cached: np.ndarray
     macs_full: np.ndarray
@@ -148,8 +157,11 @@ class KVCacheTrace(Trace):
     real_numbers_per_token: int
     real_cache_numbers: int
     real_cache_mib: float
+    gqa_model: str
+    gqa_layers: int
     gqa_query_heads: int
     gqa_kv_heads: int
+    gqa_head_size: int
     gqa_separate_numbers: int
     gqa_shared_numbers: int
     gqa_shrink: float
@@ -194,6 +206,11 @@ def kv_cache_trace(
     max_difference = float(np.abs(cached.outputs - recomputed).max())
     # The place of the difference's first digit: shown with that many decimals, it reads as one digit, not 0.00.
     difference_decimals = 0 if max_difference == 0 else int(-np.floor(np.log10(max_difference)))
+    # One significant digit, as "2 × 10⁻¹⁶": rounding may carry it to 10, which is 1 of the place before.
+    difference_digit = int(round(max_difference * 10.0**difference_decimals))
+    difference_exponent = -difference_decimals
+    if difference_digit == 10:
+        difference_digit, difference_exponent = 1, difference_exponent + 1
     seeded = "a fixed random seed" if seed == DEFAULT_SEED else f"random seed {seed}"
     return KVCacheTrace(
         seed=seed,
@@ -214,6 +231,8 @@ def kv_cache_trace(
         max_difference=max_difference,
         outputs_match=bool(np.allclose(cached.outputs, recomputed)),
         difference_decimals=difference_decimals,
+        difference_digit=difference_digit,
+        difference_exponent=difference_exponent,
         step_tokens=step_tokens,
         macs_cached=macs_cached,
         macs_full=macs_full,
@@ -234,11 +253,14 @@ def kv_cache_trace(
         real_numbers_per_token=per_token,
         real_cache_numbers=real_numbers,
         real_cache_mib=real_numbers * 4 / 2**20,  # float32
-        gqa_query_heads=GQA_QUERY_HEADS,
-        gqa_kv_heads=GQA_KV_HEADS,
-        gqa_separate_numbers=2 * n * GQA_QUERY_HEADS * d,
-        gqa_shared_numbers=2 * n * GQA_KV_HEADS * d,
-        gqa_shrink=GQA_QUERY_HEADS / GQA_KV_HEADS,
+        gqa_model=LLAMA2_70B["name"],
+        gqa_layers=LLAMA2_70B["layers"],
+        gqa_query_heads=LLAMA2_70B["query_heads"],
+        gqa_kv_heads=LLAMA2_70B["kv_heads"],
+        gqa_head_size=LLAMA2_70B["head_size"],
+        gqa_separate_numbers=2 * LLAMA2_70B["query_heads"] * LLAMA2_70B["head_size"],
+        gqa_shared_numbers=2 * LLAMA2_70B["kv_heads"] * LLAMA2_70B["head_size"],
+        gqa_shrink=LLAMA2_70B["query_heads"] / LLAMA2_70B["kv_heads"],
         source=f"one attention head with random projections ({seeded}), generating with a key/value cache; {example.source}",
         embeddings_source=example.source,
     )
