@@ -147,3 +147,21 @@ def test_transformer_block_gpt3_line_width_gelu_input_and_input_stats():
     # The two numbers shown must differ when the values do (0.484 and 0.482 both read 0.48 at two decimals).
     assert (mean == var) == (format_number(t.x_mean[f], 3) == format_number(t.x_var[f], 3))
     assert mean == format_number(t.x_mean[f], 3)
+
+
+@pytest.mark.parametrize("contraction", ["We'll see why", "you'll", "they'd", "it'll"])
+def test_spoken_form_keeps_a_contraction_whole(contraction):
+    from attention_explainer.pipeline.spoken import spoken_form
+
+    # The rule spelling out a vowelless variable (ff → "f f") broke "We'll" into "We'l l".
+    assert spoken_form(contraction) == contraction
+    assert spoken_form("d_ff and td") == "d f f and t d"
+
+
+@pytest.mark.xdist_group("qkv")
+def test_qkv_lines_are_sentences_and_the_worksheet_rule_is_for_these_matrices():
+    scene = built_scene("qkv")
+    said = [li.text for step in scene.steps for li in step.lines]
+    assert not any("by less than two decimals can show" in text for text in said)
+    notes = " ".join(str(e.note) for e in exercises_for(scene.trace))
+    assert "With these random matrices, words given larger embeddings" in notes

@@ -95,7 +95,8 @@ def attention_exercises(trace: AttentionTrace) -> list[Exercise]:
                 if trace.w_q is None and trace.self_scores.size
                 else (
                     "The embeddings X are made up, not learned, and W_Q, W_K, W_V are random: the scores carry no "
-                    "learned meaning. Words given larger embeddings tend to get larger scores, for every query."
+                    "learned meaning. With these random matrices, words given larger embeddings tend to get larger "
+                    "scores for every query: not a rule (a longer key can as well score more negative)."
                     if "W_Q, W_K, W_V drawn from default_rng" in trace.source
                     else ""
                 )
