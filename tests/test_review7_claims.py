@@ -137,7 +137,7 @@ def test_transformer_block_gpt3_line_width_gelu_input_and_input_stats():
     t = scene.trace
     texts = scene.recording.texts
     everything = set().union(*texts.values())
-    assert "blocks; each token a vector of" in everything and "blocks of" not in everything
+    assert "each token a vector of" in everything and "blocks of" not in everything
     said = " ".join(li.text for step in scene.steps for li in step.lines)
     # Brown et al. 2020 give no order for the dense and banded sparse layers.
     assert "dense, then" not in said and "alternate dense and locally banded sparse" in said
