@@ -52,8 +52,12 @@ SUM_AT = DOWN * 0.35
 """Where the weighted sum is centred, before it is kept inside the edges."""
 SHOWN_COLUMNS = 2
 """Numbers shown of each 5-number row of Q, K and V (the rest elided): fewer, larger cells."""
+ROUNDED = "≈ by hand: the numbers shown are rounded, so their sum can be 0.01 off"
+"""Under the weighted sum, whose output comes from the unrounded rows."""
 ELLIPSIS_ROOM = 0.4
 """Room for the "⋯" right of an elided row of the weighted sum."""
+READ_LEAST = 0.05
+"""The smallest weight of a compared row printed in the self vs cross step (the rest: colour only)."""
 MATRIX_AT = DOWN * 0.45 + RIGHT * 0.6
 """Where the weight matrix is centred: right of the middle, for the long decoder names left of it."""
 
@@ -213,7 +217,7 @@ class CrossAttentionScene(ExplainerScene):
             right = VGroup(recipe, vectors).arrange(DOWN, buff=0.7, aligned_edge=LEFT)
             right.next_to(table, RIGHT, buff=0.8).align_to(table, UP)
             right.shift(LEFT * max(0.0, right.get_right()[0] - RIGHT_EDGE))
-            self.say("These are toy vectors built for the lesson, not a trained model.")
+            self.say("These are toy vectors built for this video, not a trained model.")
             self.play(FadeIn(heading), FadeIn(table, lag_ratio=0.1), run_time=1.5)
             self.say(
                 f"Each English word is five random numbers, scaled to length {format_number(t.embedding_length, 0)}, "
@@ -362,8 +366,12 @@ class CrossAttentionScene(ExplainerScene):
                 *[FadeIn(VGroup(total.equals[j], total.products[j])) for j in range(len(self.english))],
                 run_time=1.5,
             )
+            # The sum is of the unrounded rows: its shown digits can differ by 0.01 from adding the shown ones.
+            rounded = label(theme, ROUNDED, size=theme.min_size, color=theme.muted)
+            rounded.next_to(total.output, DOWN, buff=0.25)
+            rounded.shift(LEFT * max(0.0, rounded.get_right()[0] - RIGHT_EDGE))
             self.say("then the scaled rows are added, column by column.")
-            self.play(FadeIn(total.rule), FadeIn(total.output_name), FadeIn(total.output), run_time=1.2)
+            self.play(FadeIn(total.rule), FadeIn(total.output_name), FadeIn(total.output), FadeIn(rounded), run_time=1.2)
             self.say(f"Mostly “{self.english[top]}”: the English summary the decoder uses to write “{self.writes}”.")
             self.highlight(total.row(top), buff=0.05)
 
@@ -407,7 +415,10 @@ class CrossAttentionScene(ExplainerScene):
             )
             self.play(*[FadeIn(box) for box in boxes], FadeIn(built))
             self.say("That demonstrates the mechanism; a trained decoder has to learn such queries.")
-            self.say("No mask here: the English sentence is complete, so every position may see all of it.")
+            self.say(
+                "No causal mask here: the English sentence is complete, so every position may see all of it."
+                " In a padded batch, the English pads would still be masked."
+            )
 
     def self_versus_cross(self):
         """Step 7: the encoder's square self-attention beside the rectangular cross-attention."""
@@ -432,7 +443,8 @@ class CrossAttentionScene(ExplainerScene):
                 m.shift(UP * (2.6 - m.get_top()[1]))
             t = self.trace
             own = [j for j in range(n_k) if int(t.self_weights[j].argmax()) == j]
-            diagonal = VGroup(*[SurroundingRectangle(maps[0][1].cell(j, j), color=theme.highlight, buff=0.03) for j in own])
+            # Inside each cell (negative buff): an outline around a small cell would cross its neighbours.
+            diagonal = VGroup(*[SurroundingRectangle(maps[0][1].cell(j, j), color=theme.highlight, buff=-0.03) for j in own])
             # The English word two decoder positions share as partner: their rows copy that word's self row.
             shared = next((k for k in range(n_k) if list(t.alignment).count(k) > 1), t.alignment[t.focus])
             copies = [r for r, k in enumerate(t.alignment) if k == shared]
@@ -441,12 +453,18 @@ class CrossAttentionScene(ExplainerScene):
                 *[SurroundingRectangle(maps[1][1].row(r), color=theme.value, buff=0.03) for r in copies],
             )
             # Numbers only where a line reads them: the diagonal, the shared partner's self row, the rows that copy it.
-            self_cells = [(j, j) for j in own] + [(shared, j) for j in range(n_k) if (shared, j) not in {(o, o) for o in own}]
+            # In the compared rows only the weights of at least READ_LEAST: six numbers in these cells run together.
+            self_cells = [(j, j) for j in own]
+            self_cells += [
+                (shared, j) for j in range(n_k) if (shared, j) not in self_cells and t.self_weights[shared, j] >= READ_LEAST
+            ]
             self_read = self.numbers_read("self_weights", maps[0][1], self_cells)
-            cross_read = self.numbers_read("weights", maps[1][1], [(r, j) for r in copies for j in range(n_k)])
+            cross_cells = [(r, j) for r in copies for j in range(n_k) if t.weights[r, j] >= READ_LEAST]
+            cross_read = self.numbers_read("weights", maps[1][1], cross_cells)
             note = self.note_lines(
                 (
                     "Cross rows nearly repeat their partner's self row: the queries were built from those vectors.",
+                    f"In those rows, weights under {format_number(READ_LEAST, 2)} are shown by colour only.",
                     "In a decoder layer: masked self-attention, then cross-attention, then the feed-forward.",
                 )
             )
@@ -460,7 +478,10 @@ class CrossAttentionScene(ExplainerScene):
                 label(theme, ", beats the others (at most", **aside),
                 self.number("encoder_other_dot", 1, **aside),
                 label(theme, ").", **aside),
-            ).arrange(RIGHT, buff=0.1)
+            )
+            # A word space before each number, none before the punctuation after it.
+            for before, part in zip(self_line, self_line[1:]):
+                part.next_to(before, RIGHT, buff=0.03 if part.text[0] in ",)." else 0.12)
             self_line.next_to(note, UP, buff=0.12)
             rows = " and ".join(f"“{t.target_tokens[r]}”" for r in copies)
             self.say("In self-attention, Q, K and V come from one sequence, so the matrix is square.")
@@ -478,9 +499,12 @@ class CrossAttentionScene(ExplainerScene):
             self.say(f"{n_q} rows, one per decoder position, against {n_k} columns, one per English word.")
             self.say(
                 f"The numbers look alike because we built each query from its partner: the rows that write {rows} "
-                f"both copy “{self.english[shared]}”."
+                f"both copy “{self.english[shared]}”.",
+                # Not the Spanish words in the English voice.
+                spoken=f"The numbers look alike because we built each query from its partner: the {len(copies)} rows "
+                f"that write the Spanish for {self.english[shared]} both copy the word {self.english[shared]}.",
             )
-            self.play(FadeIn(echoes), FadeIn(self_read[len(own) :]), FadeIn(cross_read), FadeIn(note[0]))
+            self.play(FadeIn(echoes), FadeIn(self_read[len(own) :]), FadeIn(cross_read), FadeIn(note[:2]))
             self.say("What differs is where the queries come from, and so the shape.")
             self.say("In a decoder layer, cross-attention comes after masked self-attention and before the feed-forward.")
-            self.play(FadeIn(note[1]))
+            self.play(FadeIn(note[2]))

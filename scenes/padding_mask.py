@@ -12,6 +12,7 @@ where every prompt must end at the last position) need the padding mask as well.
 
 from __future__ import annotations
 
+import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Rectangle, SurroundingRectangle, TransformFromCopy, VGroup
 
 from attention_math.masks import PAD
@@ -23,19 +24,19 @@ from .kit.tables import NumberGrid, shade_mask
 from .kit.text import formula, label
 from .theme import format_number
 
-CELLS = Cells(1.05, 0.6)
-"""Cells wide enough for a "<pad>" label at the readable size (the labels are drawn at it)."""
+CELLS = Cells(1.1, 0.6)
+"""Cells wide enough for a "<pad>" label at the readable size with a gap to the next (the labels are drawn at it)."""
 
 # Where each step's picture is centred: left of the middle, leaving room on the right for what stands beside it.
 BATCH_AT = LEFT * 2.6 + DOWN * 0.3
 """The padded batch (the 1/0 row of real tokens right of it)."""
-MASK_AT = LEFT * 2.3 + DOWN * 1.1
+MASK_AT = LEFT * 2.15 + DOWN * 1.1
 """The padding mask (the valid row above it, the legend right of it)."""
 LEAK_AT = LEFT * 1.6 + DOWN * 0.75
 """The weights without a padding mask (each row's weight on the pads right of it)."""
 SHARE_OFFSET = RIGHT * 2.6
 """From a row's last weight to its weight on the pads."""
-MASKED_AT = LEFT * 3.2 + DOWN * 0.5
+MASKED_AT = LEFT * 3.05 + DOWN * 0.5
 """The masked scores (their softmax right of them)."""
 CAUSAL_AT = LEFT * 2.4 + DOWN * 0.55
 """The causal mask (the note on its corner right of it)."""
@@ -148,12 +149,20 @@ class PaddingMaskScene(ExplainerScene):
         with self.step("pads-leak-without-a-mask", "No padding mask: pads take weight"):
             self.clear()
             heading = self.heading(f"No padding mask: the {PAD} keys take weight")
-            # Where each real row's largest score is: with Q = K a long word wins its own row, a short one may not.
-            real_rows = range(len(self.real))
-            own = [tokens[r] for r in real_rows if int(t.raw_scores[r].argmax()) == r]
-            others = [(tokens[r], tokens[int(t.raw_scores[r].argmax())]) for r in real_rows if int(t.raw_scores[r].argmax()) != r]
-            favour = ", ".join(f"“{w}”" for w in own) + (" favour themselves" if len(own) > 1 else " favours itself")
-            favour += "".join(f"; short “{w}” favours “{top}”" for w, top in others)
+            # Say only what the two-decimal weights on screen show: a word "favours" what its shown row makes largest.
+            shown = np.round(t.unmasked_weights, 2)
+            own, looks_past = [], []
+            for r in range(len(self.real)):
+                others = [j for j in self.real if j != r]
+                if all(shown[r, r] > shown[r, j] for j in others):
+                    own.append(tokens[r])
+                else:
+                    looks_past.append((tokens[r], [tokens[j] for j in others if shown[r, j] > shown[r, r]]))
+            favour = " and ".join(f"“{w}”" for w in own) + (" favour themselves" if len(own) > 1 else " favours itself")
+            favour_spoken = " and ".join(own) + (" favour themselves" if len(own) > 1 else " favours itself")
+            for w, more in looks_past:
+                favour += f"; short “{w}” looks more at " + " and ".join(f"“{m}”" for m in more) + " than at itself"
+                favour_spoken += f"; the short word {w} looks more at " + " and ".join(more) + " than at itself"
             note = VGroup(
                 VGroup(
                     label(theme, "Shortcut: Q = K = V = X, no W_Q, W_K, W_V.", **self.aside),
@@ -173,20 +182,29 @@ class PaddingMaskScene(ExplainerScene):
                 VGroup(shares.cells[r], shares.numbers[r]).move_to(unmasked.cell(r, n - 1)).shift(SHARE_OFFSET)
             shares_name = label(theme, f"weight on {PAD}", size=theme.small_size, color=theme.masked)
             shares_name.next_to(shares.cells[0], UP, buff=0.25)
+            unmasked_name = label(theme, "softmax, no mask", size=theme.small_size).next_to(unmasked.col_labels, UP, buff=0.25)
+            # The focus row with no pads at all (masked, the pads take exactly 0, so this is the unpadded sentence's row).
+            k = len(self.real)
+            unpadded = self.grid(f"weights[{t.focus}:{t.focus + 1}, 0:{k}]", 2, **self.cells)
+            unpadded.shift(unmasked.cell(n - 1, 0).get_center() + DOWN * 1.0 - unpadded.cells[0].get_center())
+            unpadded_name = label(theme, f"← “{' '.join(tokens[j] for j in self.real)}” with no pads", size=theme.small_size)
+            unpadded_name.next_to(unpadded.cells, RIGHT, buff=0.3)
             pad_boxes = VGroup(*[SurroundingRectangle(unmasked.column(j), color=theme.masked, buff=0.04) for j in self.pads])
             share = format_number(t.pad_share[t.focus], 2)
             self.say("In an encoder such as BERT, every token may look at every other token.")
-            self.play(FadeIn(heading), FadeIn(unmasked.row_labels), FadeIn(unmasked.col_labels))
+            self.play(FadeIn(heading), FadeIn(unmasked.row_labels), FadeIn(unmasked.col_labels), FadeIn(unmasked_name))
             self.say(
                 "A shortcut keeps the numbers few: Q, K and V are the embeddings themselves, with no W_Q, W_K or W_V.",
                 spoken="A shortcut keeps the numbers few: the queries, keys and values are the embeddings themselves.",
             )
-            self.play(FadeIn(note[0]))
+            # The note's second line (weights near an even share) is read off the screen, not said: the scene must fit 3 minutes.
+            self.play(FadeIn(note))
             self.say("Without a padding mask, the pads are keys like any other.")
             for r in range(n):
                 self.play(FadeIn(unmasked.row(r)), run_time=0.4)
             self.say(
                 f"With no projections, a word's score with itself is its squared length: {favour}.",
+                spoken=f"With no projections, a word's score with itself is its squared length: {favour_spoken}.",
             )
             self.play(FadeIn(favour_note))
             self.say(
@@ -194,14 +212,11 @@ class PaddingMaskScene(ExplainerScene):
             )
             self.play(FadeIn(pad_boxes))
             self.say("In BERT a pad is not even zeros: position and segment embeddings are added to every token, pads too.")
-            self.say(
-                f"These small embeddings give close scores, so most weights stay near an even share of 1/{n}.",
-                spoken=f"These small embeddings give close scores, so most weights stay near an even share of one in {n}.",
-            )
-            self.play(FadeIn(note[1]))
             self.say(f"“{tokens[t.focus]}” spends {share} of its attention on the {len(self.pads)} pads, which mean nothing.")
             self.play(FadeIn(shares_name), FadeIn(shares, lag_ratio=0.1))
-            self.say("Without the mask, a sentence's result depends on how much padding the rest of its batch forced on it.")
+            self.say("Without the mask, a sentence's result depends on how much padding the rest of its batch forced on it:")
+            self.play(FadeOut(favour_note), FadeIn(unpadded_name), FadeIn(unpadded), run_time=0.8)
+            self.highlight(VGroup(*[unmasked.cell(t.focus, j) for j in self.real]), unpadded.cells, buff=0.05)
 
     def pads_get_zero(self):
         """Step 4: with the padding mask the pad columns are −∞, and get weight exactly 0."""
@@ -213,7 +228,7 @@ class PaddingMaskScene(ExplainerScene):
             scores = self.grid("scaled_scores", 2, **grids, **self.cells).move_to(MASKED_AT)
             masked = self.grid("masked_scores", 2, **grids, **self.cells).move_to(MASKED_AT)
             weights = self.heatmap("weights", None, tokens)
-            weights.next_to(masked, RIGHT, buff=1.0).align_to(masked, DOWN)
+            weights.next_to(masked, RIGHT, buff=0.6).align_to(masked, DOWN)
             scores_name = formula(theme, r"QK^\top/\sqrt{d_k}").next_to(scores.col_labels, UP, buff=0.3)
             masked_name = formula(theme, r"QK^\top/\sqrt{d_k}\ \text{masked}").next_to(masked.col_labels, UP, buff=0.3)
             weights_name = (
@@ -293,7 +308,7 @@ class PaddingMaskScene(ExplainerScene):
             alone = self.heatmap("causal_weights", tokens, tokens)
             both = self.heatmap("combined_weights", None, tokens)
             alone.move_to(PAIR_AT)
-            both.next_to(alone, RIGHT, buff=0.9).align_to(alone, DOWN)
+            both.next_to(alone, RIGHT, buff=0.6).align_to(alone, DOWN)
             names = VGroup(
                 label(theme, "causal mask alone", size=theme.small_size).next_to(alone.col_labels, UP, buff=0.3),
                 label(theme, "padding & causal", size=theme.small_size).next_to(both.col_labels, UP, buff=0.3),
@@ -330,7 +345,7 @@ class PaddingMaskScene(ExplainerScene):
             alone = self.heatmap("left_causal_weights", t.left_queries, t.left_tokens)
             both = self.heatmap("left_combined_weights", None, t.left_tokens)
             alone.move_to(LOW_PAIR_AT)
-            both.next_to(alone, RIGHT, buff=0.9).align_to(alone, DOWN)
+            both.next_to(alone, RIGHT, buff=0.6).align_to(alone, DOWN)
             names = VGroup(
                 label(theme, "causal mask alone", size=theme.small_size).next_to(alone.col_labels, UP, buff=0.3),
                 label(theme, "padding & causal", size=theme.small_size).next_to(both.col_labels, UP, buff=0.3),

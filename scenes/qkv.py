@@ -694,5 +694,5 @@ class QKVScene(ExplainerScene):
         # Said of the column, never "a word scores highest with itself": that holds for one row here at most.
         line = f"Every query scores highest with the key “{key}”; for “{word}” it is {best}."
         if not top_shown_alone(t):
-            line += " In some rows by less than two decimals can show."
+            line += " In some rows it wins by less than the two decimals shown."
         return line + (" We'll see why in a moment." if explained else "")

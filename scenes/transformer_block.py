@@ -234,13 +234,16 @@ class TransformerBlockScene(ExplainerScene):
         """Shift ``mobject`` left as far as it reaches past the right edge (a narrow d_model's rows are short)."""
         return mobject.shift(LEFT * max(0.0, mobject.get_right()[0] - RIGHT_EDGE))
 
-    def stats(self, mean: str, variance: str, row: VGroup) -> VGroup:
-        """Mean and variance of a row, stacked left of its cells."""
+    def stats(self, mean: str, variance: str, row: VGroup, decimals: int = 2) -> VGroup:
+        """Mean and variance of a row, stacked left of its cells (``decimals`` each)."""
         theme = self.theme
         lines = VGroup(
-            VGroup(label(theme, "mean", size=theme.min_size, color=theme.muted), self.number(mean, 2, size=theme.min_size)),
             VGroup(
-                label(theme, "variance", size=theme.min_size, color=theme.muted), self.number(variance, 2, size=theme.min_size)
+                label(theme, "mean", size=theme.min_size, color=theme.muted), self.number(mean, decimals, size=theme.min_size)
+            ),
+            VGroup(
+                label(theme, "variance", size=theme.min_size, color=theme.muted),
+                self.number(variance, decimals, size=theme.min_size),
             ),
         )
         for line in lines:
@@ -397,7 +400,8 @@ class TransformerBlockScene(ExplainerScene):
                 self.token_row(r"x", f"x[{f}]", ROW_TOP),
                 self.token_row(r"\mathrm{norm}_1(x)", f"norm1[{f}]", ROW_TOP - 3.0, color=theme.highlight),
             )
-            before = self.stats(f"x_mean[{f}]", f"x_var[{f}]", rows[0])
+            # Three decimals: at two, this input's mean and variance both read 0.48, like a bug.
+            before = self.stats(f"x_mean[{f}]", f"x_var[{f}]", rows[0], decimals=3)
             after = self.stats(f"norm1_mean[{f}]", f"norm1_var[{f}]", rows[1])
             norm = formula(
                 theme,
@@ -530,7 +534,7 @@ class TransformerBlockScene(ExplainerScene):
             hidden_top = ROW_TOP - 1.15
             hidden = [
                 self.token_row(
-                    r"h = \mathrm{GELU}(x\,W_1 + b_1)" if k == 0 else "",
+                    r"h = \mathrm{GELU}(\mathrm{norm}_2(\ldots)\,W_1 + b_1)" if k == 0 else "",
                     f"hidden[{f}, {k * d}:{(k + 1) * d}]",
                     hidden_top - k * CELL_H,
                     color=theme.value,
@@ -674,13 +678,19 @@ class TransformerBlockScene(ExplainerScene):
             final = self.token_row(
                 r"\mathrm{final\ norm}", "final_norm[{}]".format(f), layer_rows.get_bottom()[1] - 0.75, color=theme.text
             )
+            # Two lines: the width is each token's, not a block's ("96 blocks of 12,288 numbers" misread).
             gpt = VGroup(
-                label(theme, "GPT-3 stacks", size=theme.small_size, color=theme.muted),
-                self.number("gpt3_layers", 0, size=theme.small_size, color=theme.highlight),
-                label(theme, "blocks of", size=theme.small_size, color=theme.muted),
-                self.number("gpt3_d_model", 0, size=theme.small_size, color=theme.highlight),
-                label(theme, "numbers", size=theme.small_size, color=theme.muted),
-            ).arrange(RIGHT, buff=0.14)
+                VGroup(
+                    label(theme, "GPT-3 stacks", size=theme.small_size, color=theme.muted),
+                    self.number("gpt3_layers", 0, size=theme.small_size, color=theme.highlight),
+                    label(theme, "blocks;", size=theme.small_size, color=theme.muted),
+                ).arrange(RIGHT, buff=0.14),
+                VGroup(
+                    label(theme, "each token a vector of", size=theme.small_size, color=theme.muted),
+                    self.number("gpt3_d_model", 0, size=theme.small_size, color=theme.highlight),
+                    label(theme, "numbers", size=theme.small_size, color=theme.muted),
+                ).arrange(RIGHT, buff=0.14),
+            ).arrange(DOWN, buff=0.12, aligned_edge=RIGHT)
             gpt.next_to(final, DOWN, buff=0.45).align_to(final[1], RIGHT)
             self.say(f"{t.d_model} numbers in, {t.d_model} out: so blocks stack, each with its own weights.")
             self.play(FadeIn(brace), FadeIn(times), FadeIn(start), run_time=1.0)
@@ -696,5 +706,6 @@ class TransformerBlockScene(ExplainerScene):
             )
             self.play(FadeIn(gpt, shift=UP * 0.2))
             # Brown et al. 2020, section 2.1: "alternating dense and locally banded sparse attention patterns".
-            self.say("Its attention alternates from block to block: dense, then locally banded sparse.")
+            # The paper gives no order, so none is said.
+            self.say("Its layers alternate dense and locally banded sparse attention patterns.")
             self.play(Indicate(gpt, color=theme.highlight, scale_factor=1.0), run_time=0.8)

@@ -95,7 +95,8 @@ def attention_exercises(trace: AttentionTrace) -> list[Exercise]:
                 if trace.w_q is None and trace.self_scores.size
                 else (
                     "The embeddings X are made up, not learned, and W_Q, W_K, W_V are random: the scores carry no "
-                    "learned meaning. Words given larger embeddings tend to get larger scores, for every query."
+                    "learned meaning. With these random matrices, words given larger embeddings tend to get larger "
+                    "scores for every query: not a rule (a longer key can as well score more negative)."
                     if "W_Q, W_K, W_V drawn from default_rng" in trace.source
                     else ""
                 )
@@ -492,7 +493,7 @@ def trained_heads_exercises(trace) -> list[Exercise]:
 def cross_attention_exercises(trace: CrossAttentionTrace) -> list[Exercise]:
     """One decoder position's query against the encoder's keys, its weights and output; the rectangular matrix.
 
-    No masking exercise: cross-attention here has no mask (the whole English sentence is known).
+    No masking exercise: cross-attention has no causal mask (the whole English sentence is known; no pads here).
     """
     i = trace.focus
     position = f"the decoder position that reads “{trace.query_tokens[i]}” and writes “{trace.target_tokens[i]}”"
@@ -520,8 +521,9 @@ def cross_attention_exercises(trace: CrossAttentionTrace) -> list[Exercise]:
             answer=[Table("attention weights", trace.weights[i], 3, columns=keys)],
             note="These are toy vectors: each decoder query was built as its English partner's vector plus noise, "
             "so the largest weight lands on the partner by construction; a trained decoder learns such queries. "
-            "There is no mask in cross-attention here: the whole English sentence is known, "
-            "so every decoder position may look at every English word.",
+            "There is no causal mask in cross-attention: the whole English sentence is known, "
+            "so every decoder position may look at every English word "
+            "(in a padded batch, the English pads would still be masked).",
         ),
         Exercise(
             "Compute the output: multiply each of the encoder's value rows by its attention weight, "

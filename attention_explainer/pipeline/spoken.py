@@ -240,7 +240,8 @@ def spoken_form(text: str, strict: bool = False) -> str:
     for symbol, spoken in SYMBOLS.items():
         text = text.replace(symbol, spoken)
     # A variable of lowercase letters without a vowel (td, ff) is spelled out.
-    text = re.sub(r"\b[b-df-hj-np-tv-xz]{2,3}\b", lambda m: " ".join(m.group(0)), text)
+    # Not after an apostrophe: the "ll" of "We'll" is part of the word.
+    text = re.sub(r"(?<![\w'’])[b-df-hj-np-tv-xz]{2,3}\b", lambda m: " ".join(m.group(0)), text)
     # An apostrophe standing alone (the pieces "didn ' t") is named; inside a word it is kept.
     text = re.sub(r"(?<!\w)'(?!\w)", " apostrophe ", text)
     left = "".join(SPEAKABLE.sub("", text).split())
