@@ -217,6 +217,33 @@ def test_a_coin_flip_right_by_luck_gets_no_tick_and_probabilities_are_heard_as_p
     assert "words read one at a time" in card
 
 
+@SENTIMENT
+def test_what_step_4_says_is_on_screen_scores_counts_and_an_approximate_p_for_almost_1():
+    """Review 7: 04-03's scores and "10 of 11", 04-07's "20 of 21", 01-01's review and "P = 1.00" said as "almost one"."""
+    from scenes.sentiment_attention import equals
+
+    scene = built_scene("sentiment-attention")
+    t = scene.trace
+    m, n = t.misleading, int(t.sentence_lengths[t.misleading])
+    shown = sources(scene)
+    assert {f"scores[{m}, {j}]" for j in range(n)} <= shown
+    assert {"n_heldout_top_word_first", "n_heldout_with_top_word", "n_heldout_negation_first"} <= shown
+    # The top word's score is the highest of its review's, as "outscores the words around it" says.
+    assert int(t.scores[m, :n].argmax()) == t.misleading_top
+    assert any(text.startswith("“") and "positive or negative?" not in text for text in scene.recording.texts["the-classifier"])
+    # "≈" exactly where two decimals round to 1.00 or 0.00, "=" elsewhere.
+    assert equals(0.999) == "≈" and equals(0.001) == "≈" and equals(0.54) == "=" and equals(1.0) == "="
+    texts = on_screen(scene)
+    for k, p in enumerate(t.probabilities):
+        if 0.995 <= p < 1 and any(f"probabilities[{k}]" == source for source in shown):
+            assert any(text.endswith(", P ≈") for text in texts)
+    card = scene.recording.texts["takeaway"]
+    said_lines = [line.text for step in scene.steps if step.name == "takeaway" for line in step.lines]
+    assert any(
+        text.rstrip(".").lower() in line.lower() for text in card for line in said_lines if text.startswith("A weight says")
+    )
+
+
 def test_the_review_is_the_weighted_average_of_its_words_read_alone(training_cache):
     """What the scene says of the model (its verdict averages the words' lone logits) holds for the run."""
     t = build_trace("sentiment-attention", {})
