@@ -52,8 +52,24 @@ def test_learning_to_attend_shows_both_models_accuracy_and_loss_from_the_run():
     for field in ("attention_accuracy", "baseline_accuracy", "attention_loss", "baseline_loss"):
         assert f"{field}[{last}]" in sources(scene)
     words = said(scene)
-    assert format_number(t.final_attention_accuracy, 2) in words and format_number(t.final_baseline_accuracy, 2) in words
+    # Said and captioned alike, as percentages (review 7: captions said 0.97 while the voice said 97 percent).
+    for value in (t.final_attention_accuracy, t.final_baseline_accuracy):
+        assert f"{round(100 * value)} percent" in words
     assert t.final_attention_accuracy > t.final_baseline_accuracy  # what the scene says of the default run
+
+
+@LEARNING
+def test_step_5_claims_only_equal_training_and_shows_the_state_size_and_step_3_labels_targets():
+    """Review 7: "the bottleneck, measured" claimed more than one run; "48-number state" unseen; "writes" over targets."""
+    scene = built_scene("learning-to-attend")
+    t = scene.trace
+    texts = on_screen(scene)
+    assert "Accuracy against length, after equal training" in texts and not any("bottleneck, measured" in x for x in texts)
+    if not all(t.baseline_keeps_up):
+        assert f"one state of {t.hidden_size} numbers" in scene.recording.texts["accuracy-by-length"]
+        assert f"{t.hidden_size}-number state" in said(scene)
+    assert "should write ↓" in texts and "writes ↓" not in texts
+    assert "Accuracy is another measure" in said(scene)
 
 
 @LEARNING
