@@ -193,10 +193,8 @@ class TrainedHeadsScene(ExplainerScene):
             start = "Punctuation is split off" if split_words else "Every word here is in the vocabulary"
             unknown_said = " and ".join(piece.removeprefix("##") for piece in t.unknown_pieces)
             self.say(
-                f"{start}; a word not in the vocabulary is cut into known pieces:"
-                f" “{t.unknown_word}” becomes {' '.join(t.unknown_pieces)}.",
-                spoken=f"{start}; a word not in the vocabulary is cut into known pieces:"
-                f" the word {t.unknown_word} becomes {unknown_said}.",
+                f"{start}; an unknown word is cut into known pieces: “{t.unknown_word}” becomes {' '.join(t.unknown_pieces)}.",
+                spoken=f"{start}; an unknown word is cut into known pieces: the word {t.unknown_word} becomes {unknown_said}.",
             )
             if len(shown) == 2:
                 self.play(FadeIn(shown.pop(0), shift=UP * 0.2))
@@ -272,10 +270,10 @@ class TrainedHeadsScene(ExplainerScene):
             self.clear()
             heading = self.heading(f"{t.model.split('/')[-1]}: all {format_number(n_layers * n_heads, 0)} heads")
             self.say(
-                f"This is {t.model.split('/')[-1]}: a small BERT-style encoder, {format_number(t.d_model, 0)} numbers wide, "
-                "distilled from a larger model and fine-tuned to turn sentences into embeddings.",
-                spoken=f"This is all Mini L M, L 6, v 2: a small BERT-style encoder, {format_number(t.d_model, 0)} numbers wide, "
-                "distilled from a larger model and fine-tuned to turn sentences into embeddings.",
+                f"This is {t.model.split('/')[-1]}: a small BERT-style encoder, {format_number(t.d_model, 0)} numbers per piece, "
+                "distilled from a larger model and fine-tuned for sentence embeddings.",
+                spoken=f"This is all Mini L M, L 6, v 2: a small BERT-style encoder, {format_number(t.d_model, 0)} numbers per piece, "
+                "distilled from a larger model and fine-tuned for sentence embeddings.",
             )
             # The facts the line says, on screen while it says them (the grid of heads replaces them).
             facts = VGroup(
