@@ -162,6 +162,40 @@ def _text_folder() -> str:
     return folder
 
 
+@functools.cache
+def _tex_folder() -> str:
+    """This test process's folder of LaTeX's formulas (``.tex`` and ``.svg``), kept for all its builds (removed at its end).
+
+    manim typesets a formula whose ``.svg`` is not in the folder yet (named by a hash of the whole ``.tex``) and reads
+    the file otherwise: a scene's formulas repeat across its builds and across scenes, and typesetting them again in a
+    fresh folder per build was half of a build's CPU (``latex`` and ``dvisvgm``). One process, one folder: manim's
+    cleanup after a typesetting deletes the folder's other files, which a second process could be reading.
+    """
+    folder = tempfile.mkdtemp(prefix="attention-test-tex-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
+@contextmanager
+def latex_sources() -> Iterator[list[str]]:
+    """Inside the block, the whole ``.tex`` source of every formula manim is asked for, typeset now or read from its folder."""
+    from manim.utils import tex_file_writing
+
+    sources: list[str] = []
+    original = tex_file_writing.generate_tex_file
+
+    def recording(*args, **kwargs):
+        path = original(*args, **kwargs)
+        sources.append(path.read_text(encoding="utf-8", errors="replace"))
+        return path
+
+    tex_file_writing.generate_tex_file = recording
+    try:
+        yield sources
+    finally:
+        tex_file_writing.generate_tex_file = original
+
+
 @contextmanager
 def texts_parsed_once() -> Iterator[None]:
     """Inside the block, a ``Text`` whose drawing this process has parsed before is a copy of that parse.
@@ -198,6 +232,8 @@ def build_without_video(
     With ``draw`` False, no frame is drawn: manim draws what stands still after every animation even when it skips
     animations and writes no video (a fifth of a build), which a build that only reads the scene's mobjects (its
     numbers, texts and layout) need not pay for. Each scene's default build (:func:`built_scene`) still draws.
+    Formulas are typeset into a folder this process keeps (:func:`_tex_folder`): what a build asks LaTeX for is read
+    with :func:`latex_sources`, not from the files in ``media_dir``.
     """
     recording = Recording(watch_layout=watch_layout)
 
@@ -211,6 +247,7 @@ def build_without_video(
             "dry_run": True,
             "media_dir": media_dir or temporary,
             "text_dir": _text_folder(),
+            "tex_dir": _tex_folder(),
             "quality": "low_quality",
             "verbosity": "WARNING",
             "progress_bar": "none",
