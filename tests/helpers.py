@@ -347,6 +347,7 @@ def constructions(scene_class, frame_rate: int, skip_animations: bool = False) -
             "pixel_width": 320,
             "pixel_height": 180,
             "frame_rate": frame_rate,
+            "tex_dir": _tex_folder(),
             "verbosity": "WARNING",
             "progress_bar": "none",
             "disable_caching": True,
