@@ -126,6 +126,8 @@ class Recording:
     """Every ``Text`` on screen at the end of a step, as written."""
     extent: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
     """Per step name: left, right, bottom and top of everything on screen when it ended."""
+    ended: dict[str, list] = field(default_factory=dict)
+    """Per step name: every mobject on screen when it ended, the families of ``scene.mobjects`` in order."""
     layout_problems: dict[str, None] = field(default_factory=dict)
     """What :func:`.layout.layout_problems` found after any animation, once each, with its step (if watched)."""
     glyph_problems: dict[str, None] = field(default_factory=dict)
@@ -134,10 +136,14 @@ class Recording:
     def __call__(self, scene, ended) -> None:
         step = scene.steps[-1].name if scene.steps else "(before the first step)"
         texts = self.texts.setdefault(step, set())
+        parts = []
         for mobject in scene.mobjects:
             family = mobject.get_family()
+            parts.extend(family)
             self.seen.update(id(part) for part in family)
             texts.update(part.original_text for part in family if isinstance(part, Text))
+        if ended is not None:
+            self.ended[ended.name] = parts
         if ended is not None and scene.mobjects:
             on_screen = Group(*scene.mobjects)
             self.extent[step] = (
