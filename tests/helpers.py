@@ -126,6 +126,8 @@ class Recording:
     """Every ``Text`` on screen at the end of a step, as written."""
     extent: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
     """Per step name: left, right, bottom and top of everything on screen when it ended."""
+    ended: dict[str, list] = field(default_factory=dict)
+    """Per step name: every mobject on screen when it ended, the families of ``scene.mobjects`` in order."""
     layout_problems: dict[str, None] = field(default_factory=dict)
     """What :func:`.layout.layout_problems` found after any animation, once each, with its step (if watched)."""
     glyph_problems: dict[str, None] = field(default_factory=dict)
@@ -134,10 +136,14 @@ class Recording:
     def __call__(self, scene, ended) -> None:
         step = scene.steps[-1].name if scene.steps else "(before the first step)"
         texts = self.texts.setdefault(step, set())
+        parts = []
         for mobject in scene.mobjects:
             family = mobject.get_family()
+            parts.extend(family)
             self.seen.update(id(part) for part in family)
             texts.update(part.original_text for part in family if isinstance(part, Text))
+        if ended is not None:
+            self.ended[ended.name] = parts
         if ended is not None and scene.mobjects:
             on_screen = Group(*scene.mobjects)
             self.extent[step] = (
@@ -160,6 +166,40 @@ def _text_folder() -> str:
     folder = tempfile.mkdtemp(prefix="attention-test-texts-")
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     return folder
+
+
+@functools.cache
+def _tex_folder() -> str:
+    """This test process's folder of LaTeX's formulas (``.tex`` and ``.svg``), kept for all its builds (removed at its end).
+
+    manim typesets a formula whose ``.svg`` is not in the folder yet (named by a hash of the whole ``.tex``) and reads
+    the file otherwise: a scene's formulas repeat across its builds and across scenes, and typesetting them again in a
+    fresh folder per build was half of a build's CPU (``latex`` and ``dvisvgm``). One process, one folder: manim's
+    cleanup after a typesetting deletes the folder's other files, which a second process could be reading.
+    """
+    folder = tempfile.mkdtemp(prefix="attention-test-tex-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
+@contextmanager
+def latex_sources() -> Iterator[list[str]]:
+    """Inside the block, the whole ``.tex`` source of every formula manim is asked for, typeset now or read from its folder."""
+    from manim.utils import tex_file_writing
+
+    sources: list[str] = []
+    original = tex_file_writing.generate_tex_file
+
+    def recording(*args, **kwargs):
+        path = original(*args, **kwargs)
+        sources.append(path.read_text(encoding="utf-8", errors="replace"))
+        return path
+
+    tex_file_writing.generate_tex_file = recording
+    try:
+        yield sources
+    finally:
+        tex_file_writing.generate_tex_file = original
 
 
 @contextmanager
@@ -198,6 +238,8 @@ def build_without_video(
     With ``draw`` False, no frame is drawn: manim draws what stands still after every animation even when it skips
     animations and writes no video (a fifth of a build), which a build that only reads the scene's mobjects (its
     numbers, texts and layout) need not pay for. Each scene's default build (:func:`built_scene`) still draws.
+    Formulas are typeset into a folder this process keeps (:func:`_tex_folder`): what a build asks LaTeX for is read
+    with :func:`latex_sources`, not from the files in ``media_dir``.
     """
     recording = Recording(watch_layout=watch_layout)
 
@@ -211,6 +253,7 @@ def build_without_video(
             "dry_run": True,
             "media_dir": media_dir or temporary,
             "text_dir": _text_folder(),
+            "tex_dir": _tex_folder(),
             "quality": "low_quality",
             "verbosity": "WARNING",
             "progress_bar": "none",
@@ -310,6 +353,7 @@ def constructions(scene_class, frame_rate: int, skip_animations: bool = False) -
             "pixel_width": 320,
             "pixel_height": 180,
             "frame_rate": frame_rate,
+            "tex_dir": _tex_folder(),
             "verbosity": "WARNING",
             "progress_bar": "none",
             "disable_caching": True,

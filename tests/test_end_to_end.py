@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from types import SimpleNamespace
 
 import av
 import pytest
@@ -136,32 +137,76 @@ def test_package_has_poster_preview_presenter_and_worksheet(rendered):
     assert "Answer key" in (folder / "worksheet.html").read_text(encoding="utf-8")
 
 
-def test_a_forced_rerender_gives_the_same_bytes_and_webm_on_request(rendered, tmp_path):
-    """Rendering again (another process, another day) publishes the very same files; --format both adds a WebM."""
+def published_hashes(folder) -> dict[str, str]:
+    """Every file a package's manifest lists, with its SHA-256 as computed here (not as the manifest says)."""
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    return {entry["path"]: sha256_of(folder / entry["path"]) for entry in manifest["files"]}
+
+
+def render_copy(rendered, folder):
+    """A copy of ``rendered``'s media folder in ``folder / "media"``, to render into (its cache goes beside it, never inside)."""
     media, _ = rendered
-    folder = tmp_path / "media" / "scaling" / "low"
+    copy = folder / "media"
+    shutil.copytree(media, copy)
+    return copy
 
-    def render_once(*extra):
-        # The cache beside the media folder, never inside it (a cache inside media is a usage error).
-        arguments = [
-            "scaling",
-            "--quality",
-            "low",
-            "--media-dir",
-            str(tmp_path / "media"),
-            "--cache-dir",
-            str(tmp_path / "cache"),
-            *extra,
-        ]
-        result = CliRunner().invoke(render.main, arguments)
-        assert result.exit_code == 0, result.output
-        manifest = json.loads((folder / "manifest.json").read_text())
-        return {f["path"]: f["sha256"] for f in manifest["files"]}
 
-    first = render_once("--force")
-    published = json.loads((media / "scaling" / "low" / "manifest.json").read_text())
-    assert first == {f["path"]: f["sha256"] for f in published["files"]}
-    second = render_once("--format", "both")
+@pytest.fixture(scope="module")
+def rendered_over_a_planted_manifest(rendered, tmp_path_factory):
+    """A copy of the run's render whose manifest names two files outside its folder, rendered again (the same settings).
+
+    The planted entries match the file they name (sha256 and size), as an attacker would make them, and the package hash
+    is changed so that a trusting reader would repackage and copy them. The one render that follows is read by two tests:
+    it must not trust the manifest (:func:`test_a_manifest_naming_files_outside_its_folder_never_reaches_them`), and it
+    is a second render of the same settings in another process, whose files must be the first one's
+    (:func:`test_rendering_again_publishes_the_same_bytes`).
+    """
+    work = tmp_path_factory.mktemp("planted")
+    copy = render_copy(rendered, work)
+    folder = copy / "scaling" / "low"
+    outside = work / "X"
+    outside.write_bytes(b"a teacher's file outside the media folder\n")
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    for planted in ("../../../X", str(outside)):
+        entry = {"path": planted, "sha256": sha256_of(outside), "bytes": outside.stat().st_size, "part": "render"}
+        manifest["files"].append(entry)
+    manifest["package_hash"] = "0" * 64
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    outside_before = {p: p.read_bytes() for p in work.rglob("*") if p.is_file() and not p.is_relative_to(copy)}
+    result = CliRunner().invoke(
+        render.main, ["scaling", "--quality", "low", "--media-dir", str(copy), "--cache-dir", str(work / "cache")]
+    )
+    assert result.exit_code == 0, result.output
+    return SimpleNamespace(work=work, copy=copy, folder=folder, outside=outside, outside_before=outside_before, result=result)
+
+
+def test_rendering_again_publishes_the_same_bytes(rendered, rendered_over_a_planted_manifest):
+    """Rendering again (another process, another cache: another day) publishes the very same files, every one of them."""
+    media, _ = rendered
+    assert published_hashes(rendered_over_a_planted_manifest.folder) == published_hashes(media / "scaling" / "low")
+
+
+def test_a_webm_on_request_leaves_every_other_file_as_it_was(rendered, tmp_path):
+    """``--format both`` renders again and adds a VP9 WebM as long as the MP4; the files both formats publish keep their bytes."""
+    media, _ = rendered
+    first = published_hashes(media / "scaling" / "low")
+    copy = render_copy(rendered, tmp_path)
+    folder = copy / "scaling" / "low"
+    arguments = [
+        "scaling",
+        "--quality",
+        "low",
+        "--format",
+        "both",
+        "--media-dir",
+        str(copy),
+        "--cache-dir",
+        str(tmp_path / "cache"),
+    ]
+    result = CliRunner().invoke(render.main, arguments)
+    assert result.exit_code == 0, result.output
+    assert "pages rewritten" not in result.stderr  # another format is another render
+    second = published_hashes(folder)
     assert set(second) == set(first) | {"scaling.webm"}
     for same in (
         "scaling.mp4",
@@ -236,37 +281,17 @@ def test_a_package_from_before_step_titles_is_rendered_again_and_never_read(rend
     assert "left out of the gallery" in caplog.text + result.output
 
 
-def test_a_manifest_naming_files_outside_its_folder_never_reaches_them(rendered, tmp_path):
+def test_a_manifest_naming_files_outside_its_folder_never_reaches_them(rendered_over_a_planted_manifest):
     """A media folder from someone else: manifest entries with ``../`` or absolute paths make the package invalid.
 
-    The planted entries match the file they name (sha256 and size), as an attacker would make
-    them, and the package hash is changed so that a trusting reader would repackage and copy
-    them. The render is made again instead, and nothing outside the media and cache folders is
-    read into the package or written.
+    The render is made again instead of repackaging what the manifest names (see :func:`rendered_over_a_planted_manifest`),
+    and nothing outside the media and cache folders is read into the package or written.
     """
-    media, _ = rendered
-    copy = tmp_path / "media"
-    shutil.copytree(media, copy)
-    folder = copy / "scaling" / "low"
-    outside = tmp_path / "X"
-    outside.write_bytes(b"a teacher's file outside the media folder\n")
-    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    for planted in ("../../../X", str(outside)):
-        entry = {"path": planted, "sha256": sha256_of(outside), "bytes": outside.stat().st_size, "part": "render"}
-        manifest["files"].append(entry)
-    manifest["package_hash"] = "0" * 64
-    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-    outside_before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file() and not p.is_relative_to(copy)}
-
-    result = CliRunner().invoke(
-        render.main, ["scaling", "--quality", "low", "--media-dir", str(copy), "--cache-dir", str(tmp_path / "cache")]
-    )
-
-    assert result.exit_code == 0, result.output
-    assert "pages rewritten" not in result.stderr  # the package was not trusted: rendered again
-    cache = tmp_path / "cache"
-    outside_after = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file() and not p.is_relative_to(copy)}
-    assert {p: b for p, b in outside_after.items() if not p.is_relative_to(cache)} == outside_before
-    assert not [p for p in tmp_path.rglob("X") if p != outside]
-    published = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    run = rendered_over_a_planted_manifest
+    assert "pages rewritten" not in run.result.stderr  # the package was not trusted: rendered again
+    cache = run.work / "cache"
+    outside_after = {p: p.read_bytes() for p in run.work.rglob("*") if p.is_file() and not p.is_relative_to(run.copy)}
+    assert {p: b for p, b in outside_after.items() if not p.is_relative_to(cache)} == run.outside_before
+    assert not [p for p in run.work.rglob("X") if p != run.outside]
+    published = json.loads((run.folder / "manifest.json").read_text(encoding="utf-8"))
     assert all(not entry["path"].startswith(("/", "..")) for entry in published["files"])

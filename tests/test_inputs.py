@@ -8,7 +8,6 @@ import json
 import re
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +23,7 @@ from attention_math import THE_CAT_SAT, sentence_example, word_vector
 from scenes import SCENES
 
 from . import fake_workers
-from .helpers import RENDERED_SENTENCE, build_without_video, check_shown_numbers, to_json_in_a_fresh_process
+from .helpers import RENDERED_SENTENCE, build_without_video, check_shown_numbers, latex_sources, to_json_in_a_fresh_process
 
 # Tokens that must be drawn literally, as two sentences (scenes show at most 8 words).
 ADVERSARIAL = (
@@ -158,12 +157,12 @@ def test_settings_change_the_trace():
 
 @functools.lru_cache(maxsize=None)
 def built_with(name: str, sentence: str):
-    """The scene built (animations skipped) with a sentence, watching the layout rule; also every .tex file written meanwhile."""
+    """The scene built (animations skipped) with a sentence, watching the layout rule; also the source of every formula
+    it asked LaTeX for (typeset then or read from this process's earlier builds: :func:`.helpers.latex_sources`)."""
     scene_class = SCENES[name]
     trace = scene_class.build_trace(**validate(scene_class, {"sentence": sentence}))
-    with tempfile.TemporaryDirectory() as media_dir:
-        scene = build_without_video(scene_class, media_dir, watch_layout=True, draw=False, trace=trace)
-        tex_sources = [path.read_text(encoding="utf-8", errors="replace") for path in Path(media_dir).rglob("*.tex")]
+    with latex_sources() as tex_sources:
+        scene = build_without_video(scene_class, watch_layout=True, draw=False, trace=trace)
     return scene, tex_sources
 
 
@@ -189,7 +188,7 @@ def test_adversarial_tokens_are_drawn_literally_and_never_reach_latex(name, sent
     assert list(tokens) == words
     for word in words:
         assert word in scene.recording.drawn_text, f"{word!r} was never on screen as a Text of its own"
-    assert tex_sources, "the scene's formulas should have been typeset"
+    assert tex_sources, "the scene should have asked LaTeX for its formulas"
     for source in tex_sources:
         for word in words:
             if len(word) > 1 and not word.isalpha():

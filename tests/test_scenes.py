@@ -502,13 +502,8 @@ def test_qkv_heatmap_shows_the_asymmetry_it_says_and_says_how_its_pattern_was_ma
 @pytest.mark.xdist_group("qkv")
 def test_qkv_ends_its_projections_with_q_k_and_v_side_by_side_each_row_named():
     """At the end of the values' step Q, K and V are on screen together, each row with its word, all at a readable size."""
-    ends = {}
-
-    def look(scene, ended):
-        if ended is not None:
-            ends[ended.name] = [part for mobject in scene.mobjects for part in mobject.get_family()]
-
-    scene = build_without_video(SCENES["qkv"], observe=look)
+    scene = built_scene("qkv")
+    ends = scene.recording.ended
     grids = {shown.source: shown for shown in scene.shown if shown.source in ("q[:, 0:2]", "k[:, 0:2]", "v[:, 0:2]")}
     assert set(grids) == {"q[:, 0:2]", "k[:, 0:2]", "v[:, 0:2]"}
     on_screen = {id(part) for part in ends["v-projection"]}
