@@ -65,8 +65,33 @@ STEPS = [
 ]
 
 
-def make_package(folder: Path, title: str = "Why divide by √d_k", description: str = "Scores, scaled.") -> Path:
-    """A folder laid out as a render publishes one: its files, and a manifest listing each with its SHA-256."""
+def question(number: int, step: str, stem: str = "How big?") -> dict:
+    """A checked question at ``step`` (numeric when ``number`` is odd, else a choice of two), as ``questions.json`` holds it."""
+    record = {
+        "id": f"scaling-{number}",
+        "step": step,
+        "stem": stem,
+        "answer": "0.25",
+        "decimals": 2,
+        "feedback": "A quarter.",
+        "source": {"worksheet_item": 1, "part": "answer", "table": "t", "entry": [0], "field": "f", "index": [0]},
+    }
+    if number % 2:
+        return record | {"kind": "numeric", "value": 0.25, "tolerance": 0.005}
+    options = [
+        {"text": "0.50", "correct": False, "feedback": "Twice too big.", "mistake": "no_scaling"},
+        {"text": "0.25", "correct": True, "feedback": "Right."},
+    ]
+    return record | {"kind": "choice", "options": options}
+
+
+def make_package(
+    folder: Path, title: str = "Why divide by √d_k", description: str = "Scores, scaled.", questions: list | None = None
+) -> Path:
+    """A folder laid out as a render publishes one: its files, and a manifest listing each with its SHA-256.
+
+    ``questions`` (a list, even empty) adds a ``questions.json`` holding them.
+    """
     files = {
         "scaling.mp4": b"\x00\x00\x00\x18ftypisom stands in for a video",
         "captions.vtt": b"WEBVTT\n\n00:00.000 --> 00:02.000\nWhy divide?\n",
@@ -77,6 +102,8 @@ def make_package(folder: Path, title: str = "Why divide by √d_k", description:
         "sections/02-takeaway.mp4": b"clip two",
         "sections.json": json.dumps(STEPS).encode(),
     }
+    if questions is not None:
+        files["questions.json"] = json.dumps({"scene": "scaling", "title": title, "questions": questions}).encode()
     for name, data in files.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_bytes(data)
@@ -213,7 +240,74 @@ def test_a_file_changed_after_the_render_is_one_clear_line_and_no_zip(tmp_path):
     assert [p.name for p in folder.iterdir() if p.name.startswith(".")] == []
 
 
+def test_a_render_with_questions_declares_its_mastery_score_and_the_player_asks_them(tmp_path):
+    hostile = '</script><script>alert("stem")</script> & <b>'
+    folder = make_package(tmp_path / "scaling" / "low", questions=[question(1, "the-question", hostile), question(2, "takeaway")])
+    for mastery, expected in ((None, "80"), (35, "35"), (0, "0"), (100, "100")):
+        target = export_package(folder, "scorm") if mastery is None else export_package(folder, "scorm", mastery=mastery)
+        members = read_zip(target)
+        manifest = ElementTree.fromstring(members["imsmanifest.xml"])
+        [item] = manifest.iter(f"{IMSCP}item")
+        # SCORM 1.2 CAM: adlcp:masteryscore belongs to the item, after its title.
+        assert [child.tag for child in item] == [f"{IMSCP}title", f"{ADLCP}masteryscore"]
+        assert item.findtext(f"{ADLCP}masteryscore") == expected
+        page = members["index.html"].decode()
+        assert f"const MASTERY = {expected};" in page, "the page passes with the manifest's score when the LMS gives none"
+    tags = Tags(page)
+    [dialog] = [attrs for tag, attrs in tags.tags if attrs.get("role") == "dialog"]
+    assert dialog["aria-labelledby"] == "question-title" and "hidden" in dialog
+    assert [attrs["id"] for tag, attrs in tags.tags if tag == "form"] == ["question-form"]
+    assert {"question-submit", "question-skip", "question-continue", "quiz-toggle"} <= {
+        attrs.get("id") for attrs in tags.all("button")
+    }
+    # The questions travel as data: the hostile stem stays inside its JSON, never markup.
+    [data] = [attrs for attrs in tags.all("script") if attrs.get("id") == "questions"]
+    assert data["type"] == "application/json"
+    assert page.count("</script>") == len(tags.all("script")) and tags.all("b") == []
+    scripts = dict(zip([attrs.get("id") for attrs in tags.all("script")], tags.text["script"]))
+    assert [q["stem"] for q in json.loads(scripts["questions"])] == [hostile, "How big?"]
+    # The steps carry their names and ends, so the page knows when a step with questions has been played.
+    buttons = [attrs for attrs in tags.all("button") if "data-start" in attrs]
+    assert [(b["data-name"], float(b["data-start"]), float(b["data-end"])) for b in buttons] == [
+        ("the-question", 0.0, 2.5),
+        ("takeaway", 2.5, 4.0),
+    ]
+
+
+def test_a_render_without_questions_declares_no_mastery_score_and_asks_nothing(tmp_path):
+    members = read_zip(export_package(make_package(tmp_path / "scaling" / "low"), "scorm"))
+    assert b"masteryscore" not in members["imsmanifest.xml"]
+    tags = Tags(members["index.html"].decode())
+    assert [attrs for tag, attrs in tags.tags if attrs.get("role") == "dialog"] == []
+    assert "questions" not in [attrs.get("id") for attrs in tags.all("script")]
+
+
+def test_questions_that_cannot_be_read_back_are_one_clear_line_and_no_zip(tmp_path):
+    folder = make_package(tmp_path / "scaling" / "low", questions=[question(1, "a-step-the-render-does-not-have")])
+    with pytest.raises(ValueError) as error:
+        export_package(folder, "scorm")
+    assert "questions.json" in str(error.value) and "\n" not in str(error.value)
+    assert not (folder / "scaling-scorm.zip").exists()
+
+
 # --- the command ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("given", ["101", "-5", "abc", "80.5", "", "1e2", "0x50"])
+def test_a_mastery_score_out_of_range_is_a_usage_error_before_anything_renders(given, tmp_path):
+    media = tmp_path / "media"
+    result = run("export", "scaling", "--to", "scorm", "--mastery", given, "--media-dir", str(media))
+    assert result.exit_code == 2, result.output
+    last = result.output.strip().splitlines()[-1]
+    assert "--mastery" in last and "from 0 to 100" in last and repr(given) in last
+    assert "Traceback" not in result.output and not media.exists()
+
+
+@pytest.mark.parametrize("given, expected", [("0", 0), ("80", 80), ("100", 100), (" 65 ", 65), ("90%", 90)])
+def test_a_mastery_score_is_a_whole_percent(given, expected):
+    from attention_explainer.options import check_mastery
+
+    assert check_mastery(given) == expected
 
 
 def test_an_unknown_format_is_a_usage_error(tmp_path):
