@@ -13,7 +13,6 @@ import hashlib
 import html.parser
 import http.server
 import json
-import os
 import re
 import shutil
 import threading
@@ -28,7 +27,7 @@ from attention_explainer.exports.export import export_package
 from attention_explainer.pipeline import workers
 
 from . import fake_workers
-from .helpers import run
+from .helpers import RangeHandler, run
 
 ROOT = Path(__file__).resolve().parent.parent
 JS = ROOT / "tests" / "js"
@@ -380,43 +379,6 @@ def site(exported, tmp_path_factory):
     return site
 
 
-class RangeHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves byte ranges, as LMSs' web servers do: Chromium seeks in a video only when it can ask for a range."""
-
-    def send_head(self):
-        self.remaining = None
-        path = self.translate_path(self.path)
-        requested = re.fullmatch(r"bytes=(\d*)-(\d*)", self.headers.get("Range", "").strip())
-        if not requested or not os.path.isfile(path) or requested.groups() == ("", ""):
-            return super().send_head()
-        size = os.path.getsize(path)
-        first, last = requested.groups()
-        start, end = (size - int(last), size - 1) if first == "" else (int(first), min(size - 1, int(last or size - 1)))
-        if not 0 <= start <= end:
-            self.send_error(416)
-            return None
-        source = open(path, "rb")  # noqa: SIM115 (closed by the server once copied)
-        source.seek(start)
-        self.send_response(206)
-        self.send_header("Content-Type", self.guess_type(path))
-        self.send_header("Content-Range", f"bytes {start}-{end}/{size}")
-        self.send_header("Content-Length", str(end - start + 1))
-        self.send_header("Accept-Ranges", "bytes")
-        self.end_headers()
-        self.remaining = end - start + 1
-        return source
-
-    def copyfile(self, source, outputfile):
-        if self.remaining is None:
-            return super().copyfile(source, outputfile)
-        while self.remaining > 0 and (chunk := source.read(min(1 << 16, self.remaining))):
-            outputfile.write(chunk)
-            self.remaining -= len(chunk)
-
-    def log_message(self, *args):
-        pass  # the test's output is the test's, not the server's
-
-
 @pytest.fixture(scope="module")
 def server(site):
     handler = functools.partial(RangeHandler, directory=str(site))
@@ -454,6 +416,52 @@ def calls(page) -> list[dict]:
     return page.evaluate("window.calls")
 
 
+def render_questions(exported) -> list[dict]:
+    """The exported render's questions, as its ``questions.json`` holds them."""
+    folder = exported[1].parent
+    return json.loads((folder / "questions.json").read_text(encoding="utf-8"))["questions"]
+
+
+def manifest_mastery(site) -> str:
+    """The item's ``adlcp:masteryscore`` in the unzipped SCO's manifest: what an LMS gives the SCO as its mastery score."""
+    manifest = ElementTree.parse(site / "sco" / "imsmanifest.xml").getroot()
+    [item] = manifest.iter(f"{IMSCP}item")
+    return item.findtext(f"{ADLCP}masteryscore")
+
+
+def letter_of(question: dict, text: str) -> str:
+    """SCORM 1.2's response to a choice interaction: one character per option, ``a`` for the first (RTE 3.4.2.7.5)."""
+    return "abcdefghijklmnopqrstuvwxyz"[[option["text"] for option in question["options"]].index(text)]
+
+
+def right_pattern(question: dict) -> str:
+    if question["kind"] == "numeric":  # the value as a plain decimal: 1.00 is 1, 12,288 is 12288
+        text = question["answer"].replace("\u2212", "-").replace(",", "")
+        return text.rstrip("0").rstrip(".") if "." in text else text
+    return letter_of(question, question["answer"])
+
+
+def interaction_calls(n: int, question: dict, response: str, result: str) -> list[tuple[str, list[str]]]:
+    """The LMSSetValue calls of one ``cmi.interactions.n`` record, in the order the SCO makes them."""
+    kind = "numeric" if question["kind"] == "numeric" else "choice"
+    return [
+        ("LMSSetValue", [f"cmi.interactions.{n}.{name}", value])
+        for name, value in (
+            ("id", question["id"]),
+            ("type", kind),
+            ("student_response", response),
+            ("result", result),
+            ("correct_responses.0.pattern", right_pattern(question)),
+        )
+    ]
+
+
+def play_to_the_end_of(frame, step: str) -> None:
+    """Play the SCO's video from just before the end of ``step`` (a step's name), as a learner who watched it."""
+    end = float(frame.locator(f'#steps button[data-name="{step}"]').get_attribute("data-end"))
+    frame.evaluate(f"(() => {{ const v = document.getElementById('video'); v.currentTime = {end} - 0.6; v.play(); }})()")
+
+
 def seconds(timespan: str) -> float:
     hours, minutes, whole, fraction = TIMESPAN.match(timespan).groups()
     return int(hours) * 3600 + int(minutes) * 60 + int(whole) + float(fraction or 0)
@@ -461,7 +469,9 @@ def seconds(timespan: str) -> float:
 
 @pytest.mark.render
 @pytest.mark.browser
-def test_the_scorm_zip_plays_in_an_lms_frame_and_reports_completion(page, server, site):
+def test_the_scorm_zip_plays_in_an_lms_frame_and_reports_its_end_with_the_questions_seeked_past_as_unanswered(
+    page, server, site, exported
+):
     started = time.monotonic()
     page.goto(server + "/lms.html")
     frame = sco_frame(page)
@@ -487,12 +497,21 @@ def test_the_scorm_zip_plays_in_an_lms_frame_and_reports_completion(page, server
     assert last.get_attribute("aria-current") == "step"
     frame.evaluate("document.getElementById('video').playbackRate = 8")
     frame.wait_for_function("document.getElementById('video').ended", timeout=30_000)
-    page.wait_for_function("core().lesson_status === 'completed'", timeout=10_000)
-    assert "Completed" in frame.text_content("#progress")
-    assert calls(page)[-2:] == [
-        {"name": "LMSSetValue", "args": ["cmi.core.lesson_status", "completed"], "result": "true", "error": "0"},
-        {"name": "LMSCommit", "args": [""], "result": "true", "error": "0"},
+    # Its end reports the lesson: the three questions were seeked past, so each is unanswered and the score is 0.
+    page.wait_for_function("core().lesson_status === 'failed'", timeout=10_000)
+    assert "Not passed: your score is 0% (80% to pass)" in frame.text_content("#progress")
+    questions = render_questions(exported)
+    made = [(call["name"], call["args"]) for call in calls(page)]
+    assert made[3:] == [
+        *(call for n, question in enumerate(questions) for call in interaction_calls(n, question, "", "neutral")),
+        ("LMSSetValue", ["cmi.core.score.min", "0"]),
+        ("LMSSetValue", ["cmi.core.score.max", "100"]),
+        ("LMSSetValue", ["cmi.core.score.raw", "0"]),
+        ("LMSSetValue", ["cmi.core.lesson_status", "failed"]),
+        ("LMSSetValue", ["cmi.suspend_data", made[-2][1][1]]),
+        ("LMSCommit", [""]),
     ]
+    assert json.loads(made[-2][1][1])["a"] == {}, "nothing answered"
 
     page.evaluate("unloadSco()")
     page.wait_for_function("window.calls.some(call => call.name === 'LMSFinish')", timeout=10_000)
@@ -500,18 +519,148 @@ def test_the_scorm_zip_plays_in_an_lms_frame_and_reports_completion(page, server
     made = calls(page)
     assert [call["name"] for call in made[-3:]] == ["LMSSetValue", "LMSCommit", "LMSFinish"]
     assert made[-3]["args"][0] == "cmi.core.session_time"
-    assert not any(call["args"][:1] in (["cmi.core.exit"], ["cmi.core.lesson_location"]) for call in made), "completed: no resume"
+    assert not any(call["args"][:1] in (["cmi.core.exit"], ["cmi.core.lesson_location"]) for call in made), "ended: no resume"
     session_time = made[-3]["args"][1]
     assert re.fullmatch(r"\d{4}:\d{2}:\d{2}\.\d{2}", session_time), session_time
     assert 0 < seconds(session_time) <= elapsed
     assert [call["name"] for call in made].count("LMSFinish") == 1
     assert all(call["result"] == "true" and call["error"] == "0" for call in made), made
     core = page.evaluate("core()")
-    assert core["lesson_status"] == "completed"
+    assert core["lesson_status"] == "failed" and core["score"] == {"raw": "0", "min": "0", "max": "100"}
     assert abs(seconds(core["session_time"]) - seconds(session_time)) < 1
     assert page.errors == [] and page.failures == []
     assert all(url.startswith(server) or url in ("about:blank", "about:srcdoc") for url in page.requests), page.requests
     assert server + "/sco/captions.vtt" in page.requests, "over HTTP the captions are the zip's captions.vtt"
+
+
+def answer_the_open_question(frame, number: int, question: dict, how: str) -> str:
+    """Answer question ``number`` (from 1) once its dialog is open: ``right``, ``wrong`` or ``skip``; return what was given."""
+    frame.get_by_role("dialog", name=f"Question {number} of 3").wait_for(timeout=15_000)
+    assert frame.evaluate("document.getElementById('video').paused"), "the video waits for the answer"
+    if how == "skip":
+        frame.get_by_role("button", name="Skip").click()
+        return ""
+    if question["kind"] == "numeric":
+        given = question["answer"] if how == "right" else str(question["value"] + 20 * question["tolerance"])
+        frame.get_by_label("Your answer").fill(given)
+    else:
+        given = next(o["text"] for o in question["options"] if o["correct"] == (how == "right"))
+        frame.get_by_role("radio", name=given, exact=True).check()
+    frame.get_by_role("button", name="Answer").click()
+    frame.get_by_role("button", name="Continue").wait_for(timeout=5_000)
+    frame.page.keyboard.press("Enter")  # Enter goes on, as Continue does
+    assert frame.get_by_role("dialog").count() == 0
+    return given
+
+
+def the_interaction_recorded(page, n: int) -> dict:
+    """What the LMS keeps of ``cmi.interactions.n``."""
+    record = page.evaluate(f"cmi().interactions['{n}']")
+    return {
+        "id": record["id"],
+        "type": record["type"],
+        "student_response": record["student_response"],
+        "result": record["result"],
+        "correct_responses": [pattern["pattern"] for pattern in record["correct_responses"].values()],
+    }
+
+
+@pytest.mark.render
+@pytest.mark.browser
+def test_one_answer_right_one_wrong_and_one_skipped_record_the_score_the_interactions_and_failed(page, server, site, exported):
+    questions = render_questions(exported)
+    assert [q["step"] for q in questions] == ["dot-products-grow", "divide-by-sqrt-dk", "softmax-with-scaling"]
+    assert manifest_mastery(site) == "80", "export's default --mastery, declared for the LMS"
+    page.goto(f"{server}/lms.html?mastery={manifest_mastery(site)}")
+    frame = sco_frame(page)
+    wait_until_playable(frame, site)
+    assert frame.evaluate("document.body.dataset.quiz") == "on", "quiz mode is on by default in the SCO"
+    assert frame.get_by_role("button", name="Questions: on").get_attribute("aria-pressed") == "true"
+
+    given = []
+    for number, (question, how) in enumerate(zip(questions, ["wrong", "right", "skip"]), start=1):
+        play_to_the_end_of(frame, question["step"])
+        given.append(answer_the_open_question(frame, number, question, how))
+        # Recorded at once, before the end: a learner who leaves keeps it.
+        assert len(page.evaluate("cmi().interactions")) == number
+    assert page.evaluate("core().lesson_status") == "incomplete" and page.evaluate("core().score.raw") == ""
+
+    frame.evaluate("(() => { const v = document.getElementById('video'); v.currentTime = v.duration - 0.5; v.play(); })()")
+    page.wait_for_function("core().lesson_status !== 'incomplete'", timeout=15_000)
+    wrong, right, _ = given
+    expected = [
+        (questions[0], letter_of(questions[0], wrong) if questions[0]["kind"] == "choice" else wrong, "wrong"),
+        (questions[1], right if questions[1]["kind"] == "numeric" else letter_of(questions[1], right), "correct"),
+        (questions[2], "", "neutral"),  # skipped: neither right nor wrong, with no response
+    ]
+    for n, (question, response, result) in enumerate(expected):
+        assert the_interaction_recorded(page, n) == {
+            "id": question["id"],
+            "type": "numeric" if question["kind"] == "numeric" else "choice",
+            "student_response": response,
+            "result": result,
+            "correct_responses": [right_pattern(question)],
+        }
+    assert "3" not in page.evaluate("Object.keys(cmi().interactions)"), "one record per question"
+    core = page.evaluate("core()")
+    assert core["score"] == {"raw": "33", "min": "0", "max": "100"}, "one of three right"
+    assert core["lesson_status"] == "failed", "33 is below the mastery score of 80"
+    assert "Not passed: your score is 33% (80% to pass)" in frame.text_content("#progress")
+    assert len(page.evaluate("cmi().suspend_data")) <= 4096
+
+    page.evaluate("unloadSco()")
+    page.wait_for_function("window.calls.some(call => call.name === 'LMSFinish')", timeout=10_000)
+    assert page.evaluate("core().lesson_status") == "failed" and page.evaluate("core().exit") == ""
+    assert all(call["result"] == "true" and call["error"] == "0" for call in calls(page)), calls(page)
+    assert page.errors == [] and page.failures == []
+
+
+@pytest.mark.render
+@pytest.mark.browser
+def test_a_learner_who_leaves_mid_quiz_comes_back_at_the_same_step_with_the_same_answers_and_passes(page, server, site, exported):
+    questions = render_questions(exported)
+    # The LMS's mastery score is the one that counts (a teacher may change it there): 60 here.
+    page.goto(f"{server}/lms.html?mastery=60")
+    frame = sco_frame(page)
+    wait_until_playable(frame, site)
+    play_to_the_end_of(frame, questions[0]["step"])
+    first = answer_the_open_question(frame, 1, questions[0], "right")
+    # Leaves during the next step.
+    frame.evaluate("document.getElementById('video').currentTime = 40")
+    frame.wait_for_function("document.getElementById('video').currentTime === 40 && !document.getElementById('video').seeking")
+    page.evaluate("unloadSco()")
+    page.wait_for_function("window.calls.some(call => call.name === 'LMSFinish')", timeout=10_000)
+    left = page.evaluate("cmi()")
+    assert left["core"]["exit"] == "suspend" and left["core"]["lesson_location"] == "40.0"
+    assert left["core"]["lesson_status"] == "incomplete" and left["core"]["score"]["raw"] == ""
+    assert list(left["interactions"]) == ["0"] and left["interactions"]["0"]["result"] == "correct"
+    saved = left["suspend_data"]
+    assert 0 < len(saved) <= 4096
+
+    # The next session: the LMS relaunches the SCO with what it kept (entry "resume").
+    page.goto(f"{server}/lms.html?mastery=60&reopen")
+    frame = sco_frame(page)
+    wait_until_playable(frame, site)
+    assert page.evaluate("cmi().core.entry") == "resume" and page.evaluate("cmi().suspend_data") == saved
+    frame.wait_for_function("Math.abs(document.getElementById('video').currentTime - 40) < 0.1", timeout=10_000)
+    assert frame.locator("#steps button[aria-current=step]").get_attribute("data-name") == questions[1]["step"]
+    assert "Welcome back: the video goes on from 0:40" in frame.text_content("#progress")
+    assert frame.evaluate("window.quizAnswers") == {questions[0]["id"]: {"response": first, "result": "correct"}}
+
+    # The first question is not asked again; the second is, as question 2 of 3.
+    play_to_the_end_of(frame, questions[1]["step"])
+    answer_the_open_question(frame, 2, questions[1], "right")
+    play_to_the_end_of(frame, questions[2]["step"])
+    answer_the_open_question(frame, 3, questions[2], "wrong")
+    frame.evaluate("(() => { const v = document.getElementById('video'); v.currentTime = v.duration - 0.5; v.play(); })()")
+    page.wait_for_function("core().lesson_status !== 'incomplete'", timeout=15_000)
+    held = page.evaluate("cmi()")
+    assert [held["interactions"][n]["id"] for n in ("0", "1", "2")] == [q["id"] for q in questions], "each once, in order"
+    assert [held["interactions"][n]["result"] for n in ("0", "1", "2")] == ["correct", "correct", "wrong"]
+    assert "3" not in held["interactions"]
+    assert held["core"]["score"] == {"raw": "67", "min": "0", "max": "100"}, "two of three right, across both sessions"
+    assert held["core"]["lesson_status"] == "passed", "67 reaches the LMS's mastery score of 60"
+    assert all(call["error"] == "0" for call in calls(page)) and page.errors == [] and page.failures == []
 
 
 @pytest.mark.render
