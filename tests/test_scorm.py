@@ -575,7 +575,7 @@ def test_one_answer_right_one_wrong_and_one_skipped_record_the_score_the_interac
     frame = sco_frame(page)
     wait_until_playable(frame, site)
     assert frame.evaluate("document.body.dataset.quiz") == "on", "quiz mode is on by default in the SCO"
-    assert frame.get_by_role("button", name="Questions: on").get_attribute("aria-pressed") == "true"
+    assert frame.get_by_role("button", name="Questions", exact=True).get_attribute("aria-pressed") == "true"
 
     given = []
     for number, (question, how) in enumerate(zip(questions, ["wrong", "right", "skip"]), start=1):
@@ -625,8 +625,8 @@ def test_a_learner_who_leaves_mid_quiz_comes_back_at_the_same_step_with_the_same
     wait_until_playable(frame, site)
     play_to_the_end_of(frame, questions[0]["step"])
     first = answer_the_open_question(frame, 1, questions[0], "right")
-    # Leaves during the next step.
-    frame.evaluate("document.getElementById('video').currentTime = 40")
+    # Leaves during the next step (paused there, so the place is exact).
+    frame.evaluate("(() => { const v = document.getElementById('video'); v.pause(); v.currentTime = 40; })()")
     frame.wait_for_function("document.getElementById('video').currentTime === 40 && !document.getElementById('video').seeking")
     page.evaluate("unloadSco()")
     page.wait_for_function("window.calls.some(call => call.name === 'LMSFinish')", timeout=10_000)
