@@ -335,6 +335,10 @@ def _check_integer(flag: str, value: Any, low: int, high: int) -> int:
     return int(text)
 
 
+DEFAULT_MASTERY = 80
+"""A SCORM package's passing score, percent of its questions answered right (``export --mastery``'s default)."""
+
+
 def check_mastery(value: Any) -> int:
     """``export --mastery``: the percent of a SCORM package's questions a learner must answer right to pass, 0 to 100.
 

@@ -27,6 +27,7 @@ from attention_explainer.exports.export import export_package
 from attention_explainer.pipeline import workers
 
 from . import fake_workers
+from .hardening import SCENE, fake_render
 from .helpers import RangeHandler, run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -300,6 +301,25 @@ def test_a_mastery_score_out_of_range_is_a_usage_error_before_anything_renders(g
     last = result.output.strip().splitlines()[-1]
     assert "--mastery" in last and "from 0 to 100" in last and repr(given) in last
     assert "Traceback" not in result.output and not media.exists()
+
+
+def test_the_clis_mastery_score_reaches_the_manifest_and_the_player(tmp_path):
+    media, cache = tmp_path / "media", tmp_path / "cache"
+    folder = fake_render(media, cache)  # a published render the pipeline finds up to date; it gets questions here
+    questions = json.dumps({"scene": SCENE, "title": "Softmax", "questions": [question(1, "the-step")]}).encode()
+    (folder / "questions.json").write_bytes(questions)
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    manifest["files"].append(
+        {"path": "questions.json", "bytes": len(questions), "sha256": hashlib.sha256(questions).hexdigest(), "part": "package"}
+    )
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    arguments = ["--quality", "low", "--media-dir", str(media), "--cache-dir", str(cache)]
+    result = run("export", SCENE, "--to", "scorm", "--mastery", "35", *arguments)
+    assert result.exit_code == 0, result.output
+    members = read_zip(folder / f"{SCENE}-scorm.zip")
+    [item] = ElementTree.fromstring(members["imsmanifest.xml"]).iter(f"{IMSCP}item")
+    assert item.findtext(f"{ADLCP}masteryscore") == "35"
+    assert "const MASTERY = 35;" in members["index.html"].decode()
 
 
 @pytest.mark.parametrize("given, expected", [("0", 0), ("80", 80), ("100", 100), (" 65 ", 65), ("90%", 90)])

@@ -31,9 +31,10 @@ import click
 
 from scenes import SCENES, build_trace
 
-from ..exports.export import DEFAULT_MASTERY, EXPORT_FORMATS
+from ..exports.export import EXPORT_FORMATS
 from ..files import write_atomic
 from ..options import (
+    DEFAULT_MASTERY,
     InvalidInput,
     MissingExtra,
     RenderJob,

@@ -9,12 +9,10 @@ import tempfile
 from pathlib import Path
 
 from ..files import FILE_MODE, writing_atomic
+from ..options import DEFAULT_MASTERY
 from ..package.reader import read_package
 
 __all__ = ["export_package", "export_all", "export_name", "EXPORT_FORMATS", "EXPORT_KINDS", "DEFAULT_MASTERY"]
-
-DEFAULT_MASTERY = 80
-"""The SCORM package's passing score, percent of its questions answered right (``export --mastery``'s default)."""
 
 EXPORT_FORMATS = ("scorm", "pptx", "gift")
 """What ``export --to`` makes: a SCORM 1.2 zip for an LMS, a PowerPoint deck, or the questions in Moodle's GIFT format."""

@@ -29,12 +29,12 @@ from xml.etree import ElementTree
 from attention_style import DARK, PALETTES
 
 from ..files import sha256_of, zip_member
+from ..options import DEFAULT_MASTERY
 from ..package.captions import cues_for
 from ..package.manifest import read_manifest
 from ..package.questions import QUESTIONS, QuestionsError, read_questions
 from ..package.reader import Package
 from ..pages import templating
-from .export import DEFAULT_MASTERY
 
 __all__ = ["write_scorm", "scorm_files", "scorm_questions", "player_page", "manifest_xml", "PLAYER", "DEFAULT_MASTERY"]
 
