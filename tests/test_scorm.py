@@ -768,3 +768,42 @@ def test_without_an_lms_the_player_plays_from_disk_and_throws_nothing(page, site
 def test_the_session_time_is_written_as_scorm_1_2_timespans(page, site, milliseconds, expected):
     page.goto((site / "sco" / "index.html").as_uri())
     assert page.evaluate(f"sessionTime({milliseconds})") == expected
+
+
+@pytest.mark.render
+@pytest.mark.browser
+def test_suspend_data_keeps_within_scorm_1_2s_4096_characters_and_ignores_what_it_did_not_write(page, site, exported):
+    page.goto((site / "sco" / "index.html").as_uri())
+    ids = [question["id"] for question in render_questions(exported)]
+    # A typed answer of ten thousand digits is kept cut short: the LMS has it whole in its interaction.
+    answers = {question_id: {"response": "9" * 10_000, "result": "wrong"} for question_id in ids}
+    data = page.evaluate("(answers) => lesson.suspendData(answers)", answers)
+    assert len(data) <= 4096
+    assert {key: value[0] for key, value in json.loads(data)["a"].items()} == dict.fromkeys(ids, "w")
+    assert all(0 < len(value[1]) < 100 for value in json.loads(data)["a"].values())
+    for foreign in ("", "not json", "[1, 2]", '{"v": 2, "a": {}}', '{"v": 1, "a": {"nobody": ["c", "1"]}}', "null"):
+        assert page.evaluate("(data) => { lesson.restored = {}; lesson.restore(data); return lesson.restored; }", foreign) == {}
+    assert page.errors == []
+
+
+@pytest.mark.render
+@pytest.mark.browser
+def test_questions_turned_off_let_the_video_play_through(page, site, exported):
+    questions = render_questions(exported)
+    page.goto((site / "sco" / "index.html").as_uri())
+    wait_until_playable(page, site)
+    toggle = page.get_by_role("button", name="Questions", exact=True)
+    page.keyboard.press("q")
+    assert toggle.get_attribute("aria-pressed") == "false" and page.evaluate("document.body.dataset.quiz") == "off"
+    play_to_the_end_of(page, questions[0]["step"])
+    page.wait_for_function(
+        "document.getElementById('video').currentTime > Number(document.querySelector("
+        f"'#steps button[data-name=\"{questions[0]['step']}\"]').dataset.end) + 0.3",
+        timeout=10_000,
+    )
+    assert page.get_by_role("dialog").count() == 0 and not page.evaluate("document.getElementById('video').paused")
+    toggle.click()  # on again, with the pointer
+    assert toggle.get_attribute("aria-pressed") == "true"
+    play_to_the_end_of(page, questions[0]["step"])
+    page.get_by_role("dialog", name="Question 1 of 3").wait_for(timeout=15_000)
+    assert page.errors == []
