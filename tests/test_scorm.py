@@ -66,7 +66,7 @@ STEPS = [
 
 
 def question(number: int, step: str, stem: str = "How big?") -> dict:
-    """A checked question at ``step`` (numeric when ``number`` is odd, else a choice of two), as ``questions.json`` holds it."""
+    """A checked question at ``step`` (a whole number when ``number`` is odd, else a choice of two), as ``questions.json`` holds it."""
     record = {
         "id": f"scaling-{number}",
         "step": step,
@@ -76,8 +76,8 @@ def question(number: int, step: str, stem: str = "How big?") -> dict:
         "feedback": "A quarter.",
         "source": {"worksheet_item": 1, "part": "answer", "table": "t", "entry": [0], "field": "f", "index": [0]},
     }
-    if number % 2:
-        return record | {"kind": "numeric", "value": 0.25, "tolerance": 0.005}
+    if number % 2:  # a whole number: its tolerance is half a unit, however decimals are given slack
+        return record | {"kind": "numeric", "answer": "12", "decimals": 0, "value": 12.0, "tolerance": 0.5}
     options = [
         {"text": "0.50", "correct": False, "feedback": "Twice too big.", "mistake": "no_scaling"},
         {"text": "0.25", "correct": True, "feedback": "Right."},
