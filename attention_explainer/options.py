@@ -335,6 +335,23 @@ def _check_integer(flag: str, value: Any, low: int, high: int) -> int:
     return int(text)
 
 
+DEFAULT_MASTERY = 80
+"""A SCORM package's passing score, percent of its questions answered right (``export --mastery``'s default)."""
+
+
+def check_mastery(value: Any) -> int:
+    """``export --mastery``: the percent of a SCORM package's questions a learner must answer right to pass, 0 to 100.
+
+    Anything else is :class:`InvalidInput` saying what it takes (a usage error, exit 2).
+    """
+    text = str(value).strip().removesuffix("%")
+    if not re.fullmatch(r"\d{1,3}", text) or int(text) > 100:
+        raise InvalidInput(
+            f"must be a whole number of percent from 0 to 100 (the score that passes), got {value!r}", param="--mastery"
+        )
+    return int(text)
+
+
 def describe_options(scene: type) -> str:
     """One line saying which options ``scene`` takes and their limits, for ``--list``."""
     parts = []

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import atexit
 import functools
+import http.server
 import json
 import os
 import re
@@ -410,3 +411,43 @@ def check_shown_numbers(scene) -> None:
                 assert on_screen == value, f"{shown.source}[{index}]"
             else:
                 assert abs(on_screen - value) <= tolerance, f"{shown.source}[{index}]: screen {on_screen}, trace {value}"
+
+
+# --- a web server as LMSs and course sites have ------------------------------------------------
+
+
+class RangeHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves byte ranges, as LMSs' web servers do: Chromium seeks in a video only when it can ask for a range."""
+
+    def send_head(self):
+        self.remaining = None
+        path = self.translate_path(self.path)
+        requested = re.fullmatch(r"bytes=(\d*)-(\d*)", self.headers.get("Range", "").strip())
+        if not requested or not os.path.isfile(path) or requested.groups() == ("", ""):
+            return super().send_head()
+        size = os.path.getsize(path)
+        first, last = requested.groups()
+        start, end = (size - int(last), size - 1) if first == "" else (int(first), min(size - 1, int(last or size - 1)))
+        if not 0 <= start <= end:
+            self.send_error(416)
+            return None
+        source = open(path, "rb")  # noqa: SIM115 (closed by the server once copied)
+        source.seek(start)
+        self.send_response(206)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Range", f"bytes {start}-{end}/{size}")
+        self.send_header("Content-Length", str(end - start + 1))
+        self.send_header("Accept-Ranges", "bytes")
+        self.end_headers()
+        self.remaining = end - start + 1
+        return source
+
+    def copyfile(self, source, outputfile):
+        if self.remaining is None:
+            return super().copyfile(source, outputfile)
+        while self.remaining > 0 and (chunk := source.read(min(1 << 16, self.remaining))):
+            outputfile.write(chunk)
+            self.remaining -= len(chunk)
+
+    def log_message(self, *args):
+        pass  # the test's output is the test's, not the server's

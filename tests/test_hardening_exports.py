@@ -71,7 +71,7 @@ def test_a_signal_during_an_export_exits_like_a_render(published, monkeypatch, s
     """Poor item: Ctrl-C or SIGTERM during an export said "Aborted!" with exit 1."""
     folder, media, cache = published
 
-    def interrupted(package, target):
+    def interrupted(package, target, **options):
         target.write_bytes(b"part of a zip")
         os.kill(os.getpid(), signum)  # the render command's handler turns it into an interrupt here
         raise AssertionError("the signal did not stop the export")
@@ -95,7 +95,7 @@ def test_a_full_disk_during_an_export_names_the_file(published, monkeypatch):
     """Poor item: "No space left on device" without the path."""
     folder, media, cache = published
 
-    def full(package, target):
+    def full(package, target, **options):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))  # as zipfile raises it: no file name
 
     monkeypatch.setattr(scorm, "write_scorm", full)

@@ -13,7 +13,6 @@ import hashlib
 import html.parser
 import http.server
 import json
-import os
 import re
 import shutil
 import threading
@@ -28,7 +27,8 @@ from attention_explainer.exports.export import export_package
 from attention_explainer.pipeline import workers
 
 from . import fake_workers
-from .helpers import run
+from .hardening import SCENE, fake_render
+from .helpers import RangeHandler, run
 
 ROOT = Path(__file__).resolve().parent.parent
 JS = ROOT / "tests" / "js"
@@ -65,8 +65,33 @@ STEPS = [
 ]
 
 
-def make_package(folder: Path, title: str = "Why divide by √d_k", description: str = "Scores, scaled.") -> Path:
-    """A folder laid out as a render publishes one: its files, and a manifest listing each with its SHA-256."""
+def question(number: int, step: str, stem: str = "How big?") -> dict:
+    """A checked question at ``step`` (a whole number when ``number`` is odd, else a choice of two), as ``questions.json`` holds it."""
+    record = {
+        "id": f"scaling-{number}",
+        "step": step,
+        "stem": stem,
+        "answer": "0.25",
+        "decimals": 2,
+        "feedback": "A quarter.",
+        "source": {"worksheet_item": 1, "part": "answer", "table": "t", "entry": [0], "field": "f", "index": [0]},
+    }
+    if number % 2:  # a whole number: its tolerance is half a unit, however decimals are given slack
+        return record | {"kind": "numeric", "answer": "12", "decimals": 0, "value": 12.0, "tolerance": 0.5}
+    options = [
+        {"text": "0.50", "correct": False, "feedback": "Twice too big.", "mistake": "no_scaling"},
+        {"text": "0.25", "correct": True, "feedback": "Right."},
+    ]
+    return record | {"kind": "choice", "options": options}
+
+
+def make_package(
+    folder: Path, title: str = "Why divide by √d_k", description: str = "Scores, scaled.", questions: list | None = None
+) -> Path:
+    """A folder laid out as a render publishes one: its files, and a manifest listing each with its SHA-256.
+
+    ``questions`` (a list, even empty) adds a ``questions.json`` holding them.
+    """
     files = {
         "scaling.mp4": b"\x00\x00\x00\x18ftypisom stands in for a video",
         "captions.vtt": b"WEBVTT\n\n00:00.000 --> 00:02.000\nWhy divide?\n",
@@ -77,6 +102,8 @@ def make_package(folder: Path, title: str = "Why divide by √d_k", description:
         "sections/02-takeaway.mp4": b"clip two",
         "sections.json": json.dumps(STEPS).encode(),
     }
+    if questions is not None:
+        files["questions.json"] = json.dumps({"scene": "scaling", "title": title, "questions": questions}).encode()
     for name, data in files.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_bytes(data)
@@ -213,7 +240,93 @@ def test_a_file_changed_after_the_render_is_one_clear_line_and_no_zip(tmp_path):
     assert [p.name for p in folder.iterdir() if p.name.startswith(".")] == []
 
 
+def test_a_render_with_questions_declares_its_mastery_score_and_the_player_asks_them(tmp_path):
+    hostile = '</script><script>alert("stem")</script> & <b>'
+    folder = make_package(tmp_path / "scaling" / "low", questions=[question(1, "the-question", hostile), question(2, "takeaway")])
+    for mastery, expected in ((None, "80"), (35, "35"), (0, "0"), (100, "100")):
+        target = export_package(folder, "scorm") if mastery is None else export_package(folder, "scorm", mastery=mastery)
+        members = read_zip(target)
+        manifest = ElementTree.fromstring(members["imsmanifest.xml"])
+        [item] = manifest.iter(f"{IMSCP}item")
+        # SCORM 1.2 CAM: adlcp:masteryscore belongs to the item, after its title.
+        assert [child.tag for child in item] == [f"{IMSCP}title", f"{ADLCP}masteryscore"]
+        assert item.findtext(f"{ADLCP}masteryscore") == expected
+        page = members["index.html"].decode()
+        assert f"const MASTERY = {expected};" in page, "the page passes with the manifest's score when the LMS gives none"
+    tags = Tags(page)
+    [dialog] = [attrs for tag, attrs in tags.tags if attrs.get("role") == "dialog"]
+    assert dialog["aria-labelledby"] == "question-title" and "hidden" in dialog
+    assert [attrs["id"] for tag, attrs in tags.tags if tag == "form"] == ["question-form"]
+    assert {"question-submit", "question-skip", "question-continue", "quiz-toggle"} <= {
+        attrs.get("id") for attrs in tags.all("button")
+    }
+    # The questions travel as data: the hostile stem stays inside its JSON, never markup.
+    [data] = [attrs for attrs in tags.all("script") if attrs.get("id") == "questions"]
+    assert data["type"] == "application/json"
+    assert page.count("</script>") == len(tags.all("script")) and tags.all("b") == []
+    scripts = dict(zip([attrs.get("id") for attrs in tags.all("script")], tags.text["script"]))
+    assert [q["stem"] for q in json.loads(scripts["questions"])] == [hostile, "How big?"]
+    # The steps carry their names and ends, so the page knows when a step with questions has been played.
+    buttons = [attrs for attrs in tags.all("button") if "data-start" in attrs]
+    assert [(b["data-name"], float(b["data-start"]), float(b["data-end"])) for b in buttons] == [
+        ("the-question", 0.0, 2.5),
+        ("takeaway", 2.5, 4.0),
+    ]
+
+
+def test_a_render_without_questions_declares_no_mastery_score_and_asks_nothing(tmp_path):
+    members = read_zip(export_package(make_package(tmp_path / "scaling" / "low"), "scorm"))
+    assert b"masteryscore" not in members["imsmanifest.xml"]
+    tags = Tags(members["index.html"].decode())
+    assert [attrs for tag, attrs in tags.tags if attrs.get("role") == "dialog"] == []
+    assert "questions" not in [attrs.get("id") for attrs in tags.all("script")]
+
+
+def test_questions_that_cannot_be_read_back_are_one_clear_line_and_no_zip(tmp_path):
+    folder = make_package(tmp_path / "scaling" / "low", questions=[question(1, "a-step-the-render-does-not-have")])
+    with pytest.raises(ValueError) as error:
+        export_package(folder, "scorm")
+    assert "questions.json" in str(error.value) and "\n" not in str(error.value)
+    assert not (folder / "scaling-scorm.zip").exists()
+
+
 # --- the command ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("given", ["101", "-5", "abc", "80.5", "", "1e2", "0x50"])
+def test_a_mastery_score_out_of_range_is_a_usage_error_before_anything_renders(given, tmp_path):
+    media = tmp_path / "media"
+    result = run("export", "scaling", "--to", "scorm", "--mastery", given, "--media-dir", str(media))
+    assert result.exit_code == 2, result.output
+    last = result.output.strip().splitlines()[-1]
+    assert "--mastery" in last and "from 0 to 100" in last and repr(given) in last
+    assert "Traceback" not in result.output and not media.exists()
+
+
+def test_the_clis_mastery_score_reaches_the_manifest_and_the_player(tmp_path):
+    media, cache = tmp_path / "media", tmp_path / "cache"
+    folder = fake_render(media, cache)  # a published render the pipeline finds up to date; it gets questions here
+    questions = json.dumps({"scene": SCENE, "title": "Softmax", "questions": [question(1, "the-step")]}).encode()
+    (folder / "questions.json").write_bytes(questions)
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    manifest["files"].append(
+        {"path": "questions.json", "bytes": len(questions), "sha256": hashlib.sha256(questions).hexdigest(), "part": "package"}
+    )
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    arguments = ["--quality", "low", "--media-dir", str(media), "--cache-dir", str(cache)]
+    result = run("export", SCENE, "--to", "scorm", "--mastery", "35", *arguments)
+    assert result.exit_code == 0, result.output
+    members = read_zip(folder / f"{SCENE}-scorm.zip")
+    [item] = ElementTree.fromstring(members["imsmanifest.xml"]).iter(f"{IMSCP}item")
+    assert item.findtext(f"{ADLCP}masteryscore") == "35"
+    assert "const MASTERY = 35;" in members["index.html"].decode()
+
+
+@pytest.mark.parametrize("given, expected", [("0", 0), ("80", 80), ("100", 100), (" 65 ", 65), ("90%", 90)])
+def test_a_mastery_score_is_a_whole_percent(given, expected):
+    from attention_explainer.options import check_mastery
+
+    assert check_mastery(given) == expected
 
 
 def test_an_unknown_format_is_a_usage_error(tmp_path):
@@ -286,43 +399,6 @@ def site(exported, tmp_path_factory):
     return site
 
 
-class RangeHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves byte ranges, as LMSs' web servers do: Chromium seeks in a video only when it can ask for a range."""
-
-    def send_head(self):
-        self.remaining = None
-        path = self.translate_path(self.path)
-        requested = re.fullmatch(r"bytes=(\d*)-(\d*)", self.headers.get("Range", "").strip())
-        if not requested or not os.path.isfile(path) or requested.groups() == ("", ""):
-            return super().send_head()
-        size = os.path.getsize(path)
-        first, last = requested.groups()
-        start, end = (size - int(last), size - 1) if first == "" else (int(first), min(size - 1, int(last or size - 1)))
-        if not 0 <= start <= end:
-            self.send_error(416)
-            return None
-        source = open(path, "rb")  # noqa: SIM115 (closed by the server once copied)
-        source.seek(start)
-        self.send_response(206)
-        self.send_header("Content-Type", self.guess_type(path))
-        self.send_header("Content-Range", f"bytes {start}-{end}/{size}")
-        self.send_header("Content-Length", str(end - start + 1))
-        self.send_header("Accept-Ranges", "bytes")
-        self.end_headers()
-        self.remaining = end - start + 1
-        return source
-
-    def copyfile(self, source, outputfile):
-        if self.remaining is None:
-            return super().copyfile(source, outputfile)
-        while self.remaining > 0 and (chunk := source.read(min(1 << 16, self.remaining))):
-            outputfile.write(chunk)
-            self.remaining -= len(chunk)
-
-    def log_message(self, *args):
-        pass  # the test's output is the test's, not the server's
-
-
 @pytest.fixture(scope="module")
 def server(site):
     handler = functools.partial(RangeHandler, directory=str(site))
@@ -360,6 +436,52 @@ def calls(page) -> list[dict]:
     return page.evaluate("window.calls")
 
 
+def render_questions(exported) -> list[dict]:
+    """The exported render's questions, as its ``questions.json`` holds them."""
+    folder = exported[1].parent
+    return json.loads((folder / "questions.json").read_text(encoding="utf-8"))["questions"]
+
+
+def manifest_mastery(site) -> str:
+    """The item's ``adlcp:masteryscore`` in the unzipped SCO's manifest: what an LMS gives the SCO as its mastery score."""
+    manifest = ElementTree.parse(site / "sco" / "imsmanifest.xml").getroot()
+    [item] = manifest.iter(f"{IMSCP}item")
+    return item.findtext(f"{ADLCP}masteryscore")
+
+
+def letter_of(question: dict, text: str) -> str:
+    """SCORM 1.2's response to a choice interaction: one character per option, ``a`` for the first (RTE 3.4.2.7.5)."""
+    return "abcdefghijklmnopqrstuvwxyz"[[option["text"] for option in question["options"]].index(text)]
+
+
+def right_pattern(question: dict) -> str:
+    if question["kind"] == "numeric":  # the value as a plain decimal: 1.00 is 1, 12,288 is 12288
+        text = question["answer"].replace("\u2212", "-").replace(",", "")
+        return text.rstrip("0").rstrip(".") if "." in text else text
+    return letter_of(question, question["answer"])
+
+
+def interaction_calls(n: int, question: dict, response: str, result: str) -> list[tuple[str, list[str]]]:
+    """The LMSSetValue calls of one ``cmi.interactions.n`` record, in the order the SCO makes them."""
+    kind = "numeric" if question["kind"] == "numeric" else "choice"
+    return [
+        ("LMSSetValue", [f"cmi.interactions.{n}.{name}", value])
+        for name, value in (
+            ("id", question["id"]),
+            ("type", kind),
+            ("student_response", response),
+            ("result", result),
+            ("correct_responses.0.pattern", right_pattern(question)),
+        )
+    ]
+
+
+def play_to_the_end_of(frame, step: str) -> None:
+    """Play the SCO's video from just before the end of ``step`` (a step's name), as a learner who watched it."""
+    end = float(frame.locator(f'#steps button[data-name="{step}"]').get_attribute("data-end"))
+    frame.evaluate(f"(() => {{ const v = document.getElementById('video'); v.currentTime = {end} - 0.6; v.play(); }})()")
+
+
 def seconds(timespan: str) -> float:
     hours, minutes, whole, fraction = TIMESPAN.match(timespan).groups()
     return int(hours) * 3600 + int(minutes) * 60 + int(whole) + float(fraction or 0)
@@ -367,7 +489,9 @@ def seconds(timespan: str) -> float:
 
 @pytest.mark.render
 @pytest.mark.browser
-def test_the_scorm_zip_plays_in_an_lms_frame_and_reports_completion(page, server, site):
+def test_the_scorm_zip_plays_in_an_lms_frame_and_reports_its_end_with_the_questions_seeked_past_as_unanswered(
+    page, server, site, exported
+):
     started = time.monotonic()
     page.goto(server + "/lms.html")
     frame = sco_frame(page)
@@ -393,12 +517,21 @@ def test_the_scorm_zip_plays_in_an_lms_frame_and_reports_completion(page, server
     assert last.get_attribute("aria-current") == "step"
     frame.evaluate("document.getElementById('video').playbackRate = 8")
     frame.wait_for_function("document.getElementById('video').ended", timeout=30_000)
-    page.wait_for_function("core().lesson_status === 'completed'", timeout=10_000)
-    assert "Completed" in frame.text_content("#progress")
-    assert calls(page)[-2:] == [
-        {"name": "LMSSetValue", "args": ["cmi.core.lesson_status", "completed"], "result": "true", "error": "0"},
-        {"name": "LMSCommit", "args": [""], "result": "true", "error": "0"},
+    # Its end reports the lesson: the three questions were seeked past, so each is unanswered and the score is 0.
+    page.wait_for_function("core().lesson_status === 'failed'", timeout=10_000)
+    assert "Not passed: your score is 0% (80% to pass)" in frame.text_content("#progress")
+    questions = render_questions(exported)
+    made = [(call["name"], call["args"]) for call in calls(page)]
+    assert made[3:] == [
+        *(call for n, question in enumerate(questions) for call in interaction_calls(n, question, "", "neutral")),
+        ("LMSSetValue", ["cmi.core.score.min", "0"]),
+        ("LMSSetValue", ["cmi.core.score.max", "100"]),
+        ("LMSSetValue", ["cmi.core.score.raw", "0"]),
+        ("LMSSetValue", ["cmi.core.lesson_status", "failed"]),
+        ("LMSSetValue", ["cmi.suspend_data", made[-2][1][1]]),
+        ("LMSCommit", [""]),
     ]
+    assert json.loads(made[-2][1][1])["a"] == {}, "nothing answered"
 
     page.evaluate("unloadSco()")
     page.wait_for_function("window.calls.some(call => call.name === 'LMSFinish')", timeout=10_000)
@@ -406,18 +539,148 @@ def test_the_scorm_zip_plays_in_an_lms_frame_and_reports_completion(page, server
     made = calls(page)
     assert [call["name"] for call in made[-3:]] == ["LMSSetValue", "LMSCommit", "LMSFinish"]
     assert made[-3]["args"][0] == "cmi.core.session_time"
-    assert not any(call["args"][:1] in (["cmi.core.exit"], ["cmi.core.lesson_location"]) for call in made), "completed: no resume"
+    assert not any(call["args"][:1] in (["cmi.core.exit"], ["cmi.core.lesson_location"]) for call in made), "ended: no resume"
     session_time = made[-3]["args"][1]
     assert re.fullmatch(r"\d{4}:\d{2}:\d{2}\.\d{2}", session_time), session_time
     assert 0 < seconds(session_time) <= elapsed
     assert [call["name"] for call in made].count("LMSFinish") == 1
     assert all(call["result"] == "true" and call["error"] == "0" for call in made), made
     core = page.evaluate("core()")
-    assert core["lesson_status"] == "completed"
+    assert core["lesson_status"] == "failed" and core["score"] == {"raw": "0", "min": "0", "max": "100"}
     assert abs(seconds(core["session_time"]) - seconds(session_time)) < 1
     assert page.errors == [] and page.failures == []
     assert all(url.startswith(server) or url in ("about:blank", "about:srcdoc") for url in page.requests), page.requests
     assert server + "/sco/captions.vtt" in page.requests, "over HTTP the captions are the zip's captions.vtt"
+
+
+def answer_the_open_question(frame, number: int, question: dict, how: str) -> str:
+    """Answer question ``number`` (from 1) once its dialog is open: ``right``, ``wrong`` or ``skip``; return what was given."""
+    frame.get_by_role("dialog", name=f"Question {number} of 3").wait_for(timeout=15_000)
+    assert frame.evaluate("document.getElementById('video').paused"), "the video waits for the answer"
+    if how == "skip":
+        frame.get_by_role("button", name="Skip").click()
+        return ""
+    if question["kind"] == "numeric":
+        given = question["answer"] if how == "right" else str(question["value"] + 20 * question["tolerance"])
+        frame.get_by_label("Your answer").fill(given)
+    else:
+        given = next(o["text"] for o in question["options"] if o["correct"] == (how == "right"))
+        frame.get_by_role("radio", name=given, exact=True).check()
+    frame.get_by_role("button", name="Answer").click()
+    frame.get_by_role("button", name="Continue").wait_for(timeout=5_000)
+    frame.page.keyboard.press("Enter")  # Enter goes on, as Continue does
+    assert frame.get_by_role("dialog").count() == 0
+    return given
+
+
+def the_interaction_recorded(page, n: int) -> dict:
+    """What the LMS keeps of ``cmi.interactions.n``."""
+    record = page.evaluate(f"cmi().interactions['{n}']")
+    return {
+        "id": record["id"],
+        "type": record["type"],
+        "student_response": record["student_response"],
+        "result": record["result"],
+        "correct_responses": [pattern["pattern"] for pattern in record["correct_responses"].values()],
+    }
+
+
+@pytest.mark.render
+@pytest.mark.browser
+def test_one_answer_right_one_wrong_and_one_skipped_record_the_score_the_interactions_and_failed(page, server, site, exported):
+    questions = render_questions(exported)
+    assert [q["step"] for q in questions] == ["dot-products-grow", "divide-by-sqrt-dk", "softmax-with-scaling"]
+    assert manifest_mastery(site) == "80", "export's default --mastery, declared for the LMS"
+    page.goto(f"{server}/lms.html?mastery={manifest_mastery(site)}")
+    frame = sco_frame(page)
+    wait_until_playable(frame, site)
+    assert frame.evaluate("document.body.dataset.quiz") == "on", "quiz mode is on by default in the SCO"
+    assert frame.get_by_role("button", name="Questions", exact=True).get_attribute("aria-pressed") == "true"
+
+    given = []
+    for number, (question, how) in enumerate(zip(questions, ["wrong", "right", "skip"]), start=1):
+        play_to_the_end_of(frame, question["step"])
+        given.append(answer_the_open_question(frame, number, question, how))
+        # Recorded at once, before the end: a learner who leaves keeps it.
+        assert len(page.evaluate("cmi().interactions")) == number
+    assert page.evaluate("core().lesson_status") == "incomplete" and page.evaluate("core().score.raw") == ""
+
+    frame.evaluate("(() => { const v = document.getElementById('video'); v.currentTime = v.duration - 0.5; v.play(); })()")
+    page.wait_for_function("core().lesson_status !== 'incomplete'", timeout=15_000)
+    wrong, right, _ = given
+    expected = [
+        (questions[0], letter_of(questions[0], wrong) if questions[0]["kind"] == "choice" else wrong, "wrong"),
+        (questions[1], right if questions[1]["kind"] == "numeric" else letter_of(questions[1], right), "correct"),
+        (questions[2], "", "neutral"),  # skipped: neither right nor wrong, with no response
+    ]
+    for n, (question, response, result) in enumerate(expected):
+        assert the_interaction_recorded(page, n) == {
+            "id": question["id"],
+            "type": "numeric" if question["kind"] == "numeric" else "choice",
+            "student_response": response,
+            "result": result,
+            "correct_responses": [right_pattern(question)],
+        }
+    assert "3" not in page.evaluate("Object.keys(cmi().interactions)"), "one record per question"
+    core = page.evaluate("core()")
+    assert core["score"] == {"raw": "33", "min": "0", "max": "100"}, "one of three right"
+    assert core["lesson_status"] == "failed", "33 is below the mastery score of 80"
+    assert "Not passed: your score is 33% (80% to pass)" in frame.text_content("#progress")
+    assert len(page.evaluate("cmi().suspend_data")) <= 4096
+
+    page.evaluate("unloadSco()")
+    page.wait_for_function("window.calls.some(call => call.name === 'LMSFinish')", timeout=10_000)
+    assert page.evaluate("core().lesson_status") == "failed" and page.evaluate("core().exit") == ""
+    assert all(call["result"] == "true" and call["error"] == "0" for call in calls(page)), calls(page)
+    assert page.errors == [] and page.failures == []
+
+
+@pytest.mark.render
+@pytest.mark.browser
+def test_a_learner_who_leaves_mid_quiz_comes_back_at_the_same_step_with_the_same_answers_and_passes(page, server, site, exported):
+    questions = render_questions(exported)
+    # The LMS's mastery score is the one that counts (a teacher may change it there): 60 here.
+    page.goto(f"{server}/lms.html?mastery=60")
+    frame = sco_frame(page)
+    wait_until_playable(frame, site)
+    play_to_the_end_of(frame, questions[0]["step"])
+    first = answer_the_open_question(frame, 1, questions[0], "right")
+    # Leaves during the next step (paused there, so the place is exact).
+    frame.evaluate("(() => { const v = document.getElementById('video'); v.pause(); v.currentTime = 40; })()")
+    frame.wait_for_function("document.getElementById('video').currentTime === 40 && !document.getElementById('video').seeking")
+    page.evaluate("unloadSco()")
+    page.wait_for_function("window.calls.some(call => call.name === 'LMSFinish')", timeout=10_000)
+    left = page.evaluate("cmi()")
+    assert left["core"]["exit"] == "suspend" and left["core"]["lesson_location"] == "40.0"
+    assert left["core"]["lesson_status"] == "incomplete" and left["core"]["score"]["raw"] == ""
+    assert list(left["interactions"]) == ["0"] and left["interactions"]["0"]["result"] == "correct"
+    saved = left["suspend_data"]
+    assert 0 < len(saved) <= 4096
+
+    # The next session: the LMS relaunches the SCO with what it kept (entry "resume").
+    page.goto(f"{server}/lms.html?mastery=60&reopen")
+    frame = sco_frame(page)
+    wait_until_playable(frame, site)
+    assert page.evaluate("cmi().core.entry") == "resume" and page.evaluate("cmi().suspend_data") == saved
+    frame.wait_for_function("Math.abs(document.getElementById('video').currentTime - 40) < 0.1", timeout=10_000)
+    assert frame.locator("#steps button[aria-current=step]").get_attribute("data-name") == questions[1]["step"]
+    assert "Welcome back: the video goes on from 0:40" in frame.text_content("#progress")
+    assert frame.evaluate("window.quizAnswers") == {questions[0]["id"]: {"response": first, "result": "correct"}}
+
+    # The first question is not asked again; the second is, as question 2 of 3.
+    play_to_the_end_of(frame, questions[1]["step"])
+    answer_the_open_question(frame, 2, questions[1], "right")
+    play_to_the_end_of(frame, questions[2]["step"])
+    answer_the_open_question(frame, 3, questions[2], "wrong")
+    frame.evaluate("(() => { const v = document.getElementById('video'); v.currentTime = v.duration - 0.5; v.play(); })()")
+    page.wait_for_function("core().lesson_status !== 'incomplete'", timeout=15_000)
+    held = page.evaluate("cmi()")
+    assert [held["interactions"][n]["id"] for n in ("0", "1", "2")] == [q["id"] for q in questions], "each once, in order"
+    assert [held["interactions"][n]["result"] for n in ("0", "1", "2")] == ["correct", "correct", "wrong"]
+    assert "3" not in held["interactions"]
+    assert held["core"]["score"] == {"raw": "67", "min": "0", "max": "100"}, "two of three right, across both sessions"
+    assert held["core"]["lesson_status"] == "passed", "67 reaches the LMS's mastery score of 60"
+    assert all(call["error"] == "0" for call in calls(page)) and page.errors == [] and page.failures == []
 
 
 @pytest.mark.render
@@ -505,3 +768,42 @@ def test_without_an_lms_the_player_plays_from_disk_and_throws_nothing(page, site
 def test_the_session_time_is_written_as_scorm_1_2_timespans(page, site, milliseconds, expected):
     page.goto((site / "sco" / "index.html").as_uri())
     assert page.evaluate(f"sessionTime({milliseconds})") == expected
+
+
+@pytest.mark.render
+@pytest.mark.browser
+def test_suspend_data_keeps_within_scorm_1_2s_4096_characters_and_ignores_what_it_did_not_write(page, site, exported):
+    page.goto((site / "sco" / "index.html").as_uri())
+    ids = [question["id"] for question in render_questions(exported)]
+    # A typed answer of ten thousand digits is kept cut short: the LMS has it whole in its interaction.
+    answers = {question_id: {"response": "9" * 10_000, "result": "wrong"} for question_id in ids}
+    data = page.evaluate("(answers) => lesson.suspendData(answers)", answers)
+    assert len(data) <= 4096
+    assert {key: value[0] for key, value in json.loads(data)["a"].items()} == dict.fromkeys(ids, "w")
+    assert all(0 < len(value[1]) < 100 for value in json.loads(data)["a"].values())
+    for foreign in ("", "not json", "[1, 2]", '{"v": 2, "a": {}}', '{"v": 1, "a": {"nobody": ["c", "1"]}}', "null"):
+        assert page.evaluate("(data) => { lesson.restored = {}; lesson.restore(data); return lesson.restored; }", foreign) == {}
+    assert page.errors == []
+
+
+@pytest.mark.render
+@pytest.mark.browser
+def test_questions_turned_off_let_the_video_play_through(page, site, exported):
+    questions = render_questions(exported)
+    page.goto((site / "sco" / "index.html").as_uri())
+    wait_until_playable(page, site)
+    toggle = page.get_by_role("button", name="Questions", exact=True)
+    page.keyboard.press("q")
+    assert toggle.get_attribute("aria-pressed") == "false" and page.evaluate("document.body.dataset.quiz") == "off"
+    play_to_the_end_of(page, questions[0]["step"])
+    page.wait_for_function(
+        "document.getElementById('video').currentTime > Number(document.querySelector("
+        f"'#steps button[data-name=\"{questions[0]['step']}\"]').dataset.end) + 0.3",
+        timeout=10_000,
+    )
+    assert page.get_by_role("dialog").count() == 0 and not page.evaluate("document.getElementById('video').paused")
+    toggle.click()  # on again, with the pointer
+    assert toggle.get_attribute("aria-pressed") == "true"
+    play_to_the_end_of(page, questions[0]["step"])
+    page.get_by_role("dialog", name="Question 1 of 3").wait_for(timeout=15_000)
+    assert page.errors == []

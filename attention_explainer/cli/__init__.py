@@ -34,10 +34,12 @@ from scenes import SCENES, build_trace
 from ..exports.export import EXPORT_FORMATS
 from ..files import write_atomic
 from ..options import (
+    DEFAULT_MASTERY,
     InvalidInput,
     MissingExtra,
     RenderJob,
     check_inputs,
+    check_mastery,
     check_voice,
     describe_options,
 )
@@ -224,20 +226,31 @@ def render(ctx: click.Context, scenes: tuple[str, ...], show_list: bool, **setti
     help="scorm: a SCORM 1.2 zip for a learning management system; pptx: a slide deck, one slide per step; "
     "gift: the video's questions in Moodle's GIFT format, for a question bank. Repeat for several.",
 )
+@click.option(
+    "--mastery",
+    default=str(DEFAULT_MASTERY),
+    show_default=True,
+    metavar="PERCENT",
+    help="SCORM: the score that passes, the percent of the video's questions answered right (0 to 100); "
+    "declared in imsmanifest.xml as the LMS's mastery score.",
+)
 @render_options
 @click.pass_context
-def export(ctx: click.Context, scenes: tuple[str, ...], formats: tuple[str, ...], **settings) -> None:
+def export(ctx: click.Context, scenes: tuple[str, ...], formats: tuple[str, ...], mastery: str, **settings) -> None:
     """Export SCENES' renders for a course: a SCORM 1.2 zip (--to scorm), a slide deck (--to pptx) or a quiz bank (--to gift).
 
     Takes a render's options; a render that is missing or stale is rendered first. The zip or
     deck goes into the render's folder, e.g. media/scaling/high/scaling-scorm.zip (scaling-gift.txt for GIFT).
+    The SCORM player asks the video's questions and reports the score: --mastery is the score that passes.
     """
     from ..exports.export import export_all
+
+    passing = check_mastery(mastery)  # before anything renders: a bad value is a usage error (exit 2)
 
     def export_finished(finished: dict) -> None:
         # All or nothing: every scene's every format is built before any is put in place.
         try:
-            written = export_all([(result.folder, formats) for result in finished.values()])
+            written = export_all([(result.folder, formats) for result in finished.values()], mastery=passing)
         except ValueError as error:  # a package whose files cannot be read back as written
             raise click.ClickException(f"cannot export: {error}; nothing was exported") from None
         except KeyboardInterrupt as interrupt:  # Ctrl-C or SIGTERM while building: nothing half-written stays

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import tempfile
 from pathlib import Path
 
 from ..files import FILE_MODE, writing_atomic
+from ..options import DEFAULT_MASTERY
 from ..package.reader import read_package
 
-__all__ = ["export_package", "export_all", "export_name", "EXPORT_FORMATS", "EXPORT_KINDS"]
+__all__ = ["export_package", "export_all", "export_name", "EXPORT_FORMATS", "EXPORT_KINDS", "DEFAULT_MASTERY"]
 
 EXPORT_FORMATS = ("scorm", "pptx", "gift")
 """What ``export --to`` makes: a SCORM 1.2 zip for an LMS, a PowerPoint deck, or the questions in Moodle's GIFT format."""
@@ -23,16 +25,19 @@ def export_name(scene: str, kind: str) -> str:
     return {"scorm": f"{scene}-scorm.zip", "pptx": f"{scene}.pptx", "gift": f"{scene}-gift.txt"}[kind]
 
 
-def export_package(folder: Path, kind: str) -> Path:
-    """Write the ``kind`` export (``scorm``, ``pptx`` or ``gift``) of the render in ``folder`` beside it; return its path."""
+def export_package(folder: Path, kind: str, mastery: int = DEFAULT_MASTERY) -> Path:
+    """Write the ``kind`` export (``scorm``, ``pptx`` or ``gift``) of the render in ``folder`` beside it; return its path.
+
+    ``mastery`` is the SCORM package's passing score (percent of its questions answered right).
+    """
     package = read_package(folder)
     target = folder / export_name(package.scene, kind)
     with writing_atomic(target) as temporary:
-        _builder(kind)(package, temporary)
+        _builder(kind, mastery)(package, temporary)
     return target
 
 
-def _builder(kind: str):
+def _builder(kind: str, mastery: int = DEFAULT_MASTERY):
     # Only the builder asked for is imported: python-pptx and lxml load for a deck alone.
     if kind == "pptx":
         from .deck import write_deck
@@ -44,7 +49,7 @@ def _builder(kind: str):
         return write_gift
     from .scorm import write_scorm
 
-    return write_scorm
+    return functools.partial(write_scorm, mastery=mastery)
 
 
 def stale_temporaries(folder: Path, scene: str) -> list[Path]:
@@ -57,9 +62,10 @@ def stale_temporaries(folder: Path, scene: str) -> list[Path]:
     )
 
 
-def export_all(requests: list[tuple[Path, tuple[str, ...]]]) -> list[Path]:
+def export_all(requests: list[tuple[Path, tuple[str, ...]]], mastery: int = DEFAULT_MASTERY) -> list[Path]:
     """Write every export ``requests`` asks for (a render's folder and its kinds), all of them or none; return their paths.
 
+    ``mastery`` is the passing score of the SCORM packages (see :func:`export_package`).
     Each export is built in a temporary file beside its target; only when every one of them is
     built are they renamed into place, so a failure (a deck that cannot be written, a full disk,
     Ctrl-C) leaves every render's folder as it was, with no temporary file. The temporary files a
@@ -78,7 +84,7 @@ def export_all(requests: list[tuple[Path, tuple[str, ...]]]) -> list[Path]:
                 os.close(handle)
                 staged.append((Path(name), target))
                 try:
-                    _builder(kind)(package, Path(name))
+                    _builder(kind, mastery)(package, Path(name))
                     os.chmod(name, FILE_MODE)
                 except OSError as error:
                     raise OSError(error.errno, error.strerror or str(error), str(target)) from None
