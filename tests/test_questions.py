@@ -127,10 +127,10 @@ def test_every_render_asks_two_to_four_questions_each_at_the_end_of_one_of_its_s
                     assert option["feedback"] == f"This is {MISTAKES[option['mistake']]}."
         else:
             unit = 10.0 ** -question["decimals"]
-            # Exact for a whole number; for a decimal, the slack of working from rounded numbers (at least 2 units, 1%).
-            slack = 0.5 * unit if question["decimals"] == 0 else max(2 * unit, 0.01 * abs(question["value"]))
+            # As rounded for a whole number or one decimal; from two decimals, the slack of working from rounded numbers (1 unit, or 1%).
+            slack = 0.5 * unit if question["decimals"] < 2 else max(unit, 0.01 * abs(question["value"]))
             assert slack <= question["tolerance"] < slack + unit
-            if question["decimals"]:
+            if question["decimals"] >= 2:
                 assert f"within ±{format_number(question['tolerance'], question['decimals'])}" in question["stem"]
 
 

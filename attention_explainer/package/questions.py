@@ -52,15 +52,16 @@ class UnreadableAnswer(ValueError):
 def tolerance_for(decimals: int, value: float) -> float:
     """How far a typed answer may be from the shown ``value`` and still count as right.
 
-    A whole number (``decimals`` 0: a count, a width) is exact: half a unit. A decimal answer is
-    worked out by hand from the rounded numbers on screen, which moves its last digits (the video
-    shows 1.51 ÷ 2, a learner types 0.755, the unrounded answer is 0.756): two units of the last
-    decimal, or 1% of the value when that is more, in whole units of the last decimal.
+    An answer to two or more decimals is worked out by hand from the rounded numbers on screen,
+    which moves its last digit (the video shows 1.51 ÷ 2, a learner types 0.755, the unrounded
+    answer is 0.756): one unit of the last decimal, or 1% of the value when that is more, in whole
+    units. A whole number (a count, a width) and a one-decimal answer are asked as rounded: half a
+    unit, since one unit of a single decimal can reach the next value on screen.
     """
     unit = 10.0**-decimals
-    if decimals == 0:
+    if decimals < 2:
         return 0.5 * unit
-    return unit * max(2, math.ceil(round(0.01 * abs(value) / unit, 9)))
+    return unit * max(1, math.ceil(round(0.01 * abs(value) / unit, 9)))
 
 
 def shown_value(text: str) -> float:

@@ -165,11 +165,11 @@ class QuestionPlan:
         table, exercise, part = found
         if kind == "numeric" and table.decimals:
             # The rounding the answer is checked at, said: a video may show fewer decimals than the worksheet.
-            slack = format_number(tolerance_for(table.decimals, shown_value(shown)), table.decimals)
-            stem = (
-                f"{stem} Give it to {table.decimals} decimal place{'s' if table.decimals > 1 else ''}"
-                f" (within ±{slack}: the numbers on screen are rounded)."
-            )
+            stem = f"{stem} Give it to {table.decimals} decimal place{'s' if table.decimals > 1 else ''}"
+            if table.decimals >= 2:
+                slack = format_number(tolerance_for(table.decimals, shown_value(shown)), table.decimals)
+                stem = f"{stem} (within ±{slack}: the numbers on screen are rounded)"
+            stem = f"{stem}."
         self.questions.append(
             Question(
                 id=f"{self.scene}-{len(self.questions) + 1}",
