@@ -381,7 +381,7 @@ class CausalMaskScene(ExplainerScene):
                 r = short_rows[0]
                 top = int(np.argmax(t.weights[r]))
                 self.say(
-                    f"A shorter word may not: “{self.tokens[r]}” gives “{self.tokens[top]}” "
+                    f"A word with a shorter vector may not: “{self.tokens[r]}” gives “{self.tokens[top]}” "
                     f"{format_number(t.weights[r, top], 2)}, itself {format_number(t.weights[r, r], 2)}. "
                     "That is the shortcut, not meaning."
                 )

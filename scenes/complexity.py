@@ -400,8 +400,8 @@ class ComplexityScene(ExplainerScene):
             )
             self.play(*[FadeIn(VGroup(*rows[p])) for p in range(len(rows) - 1) if p not in quadratic], run_time=1.0)
             self.say(
-                f"Q Kᵀ and weights · V, the n × n part, cost n² × d_model: {t.layer_heads} heads of {t.layer_d_head}.",
-                spoken=f"Q K transpose and the weights times V, the n by n part, cost n squared times d model: "
+                f"Q Kᵀ and weights · V, the n × n part, each cost n² × d_model: {t.layer_heads} heads of {t.layer_d_head}.",
+                spoken=f"Q K transpose and the weights times V, the n by n part, each cost n squared times d model: "
                 f"{t.layer_heads} heads of {t.layer_d_head}.",
             )
             self.play(*[FadeIn(VGroup(*rows[p])) for p in quadratic], run_time=1.0)

@@ -671,8 +671,10 @@ class MultiHeadScene(ExplainerScene):
             )
             titles = VGroup(self.head_titles(blocks), self.column_numbers(blocks))
             self.say(f"Every head does the same: {plural(t.n_heads, 'block')}.")
-            # The head outputs had two decimals a step ago; all the columns fit only with one.
-            rounding = self.note_lines((f"Rounded to one decimal from here on, so all {d_model} columns fit.",))
+            # Said as drawn: which share of the columns the picture keeps, and its rounding.
+            drawn = sum(end - first for _, first, end in column_plan(t.d_head, t.n_heads))
+            kept = f"{drawn} of the {d_model} columns shown (⋯ the rest), rounded to one decimal."
+            rounding = self.note_lines((kept if drawn < d_model else "Rounded to one decimal.",))
             self.play(FadeIn(heading), FadeIn(titles), FadeIn(blocks), FadeIn(rounding), run_time=1.2)
             concat = self.columns(lambda h, a, b: f"concat[:, {a}:{b}]", GRID_TOP, colored=True)
             joined_titles = VGroup(self.head_titles(concat), self.column_numbers(concat))

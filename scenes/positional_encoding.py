@@ -209,7 +209,7 @@ class PositionalEncodingScene(ExplainerScene):
         for r in others:
             top = int(np.argmax(weights[r]))
             self.say(
-                f"A shorter word may not: “{tokens[r]}” gives “{tokens[top]}” {format_number(weights[r, top], 2)}, "
+                f"A word with a shorter vector may not: “{tokens[r]}” gives “{tokens[top]}” {format_number(weights[r, top], 2)}, "
                 f"itself only {format_number(weights[r, r], 2)}."
             )
             # Yellow: the word it gives most; grey: itself. Only this line's two cells are outlined.
@@ -523,7 +523,7 @@ class PositionalEncodingScene(ExplainerScene):
                 )
             )
             self.say(
-                f"No pair scores below {format_number(t.similarity_min, 2)}: the slow dimensions barely change.",
+                f"The lowest pair scores about {format_number(t.similarity_min, 2)}: the slow dimensions barely change.",
             )
             self.play(FadeIn(floor))
             self.highlight(curve_ticks[1], scale[2])

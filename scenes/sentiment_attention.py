@@ -148,7 +148,7 @@ class SentimentAttentionScene(ExplainerScene):
             self.say("Softmax turns the scores into attention weights, and the review becomes the weighted sum of its words.")
             self.play(FadeIn(model[1:], shift=UP * 0.2, lag_ratio=0.3), run_time=1.5)
             self.say(
-                f"It learns from a small set of {count(t.n_reviews)} short reviews written for this video, "
+                f"The data: a small set of {count(t.n_reviews)} short reviews written for this video, "
                 "with sentiment words, plain words and negations."
             )
             self.play(FadeIn(data[0]))

@@ -22,7 +22,8 @@ def test_the_maps_axes_and_the_value_rows_are_named_and_the_rounding_is_said():
     # One head's output: every word beside its value row, and above its weight column.
     output = shown(scene, "one-head-output")
     assert all(token in output for token in tokens), (tokens, output)
-    assert "Rounded to one decimal from here on, so all 16 columns fit." in shown(scene, "concatenate")
+    # It once said "so all 16 columns fit" over a picture of heads 1, 2 and 8: two columns each, 6 of 16.
+    assert "6 of the 16 columns shown (⋯ the rest), rounded to one decimal." in shown(scene, "concatenate")
 
 
 def test_the_rows_the_share_lines_cross_are_dimmed_while_they_are_drawn():

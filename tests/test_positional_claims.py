@@ -25,7 +25,8 @@ def test_the_similarity_floor_and_the_diagonal_stripes_are_said_and_true():
     assert "depends only on how far apart two positions are" in said
     # The floor: no pair below it, and it is far above 0 (the axis starts there, which the screen says).
     assert s.min() == pytest.approx(t.similarity_min) and t.similarity_min > 0.4
-    assert f"No pair scores below {format_number(s.min(), 2)}" in said
+    # "No pair below 0.48" was false (the lowest is 0.478): the lowest, rounded, with "about".
+    assert f"The lowest pair scores about {format_number(s.min(), 2)}" in said
     assert "(the lowest similarity), not at zero." in shown(scene, "nearby-positions-look-alike")
     # Step 4 still says which shortcut its weights use.
     assert "Still the shortcut: Q = K = V = X + PE, no W_Q, W_K, W_V" in shown(scene, "positions-change-the-weights")
@@ -42,7 +43,7 @@ def test_minus_signs_clear_their_borders_and_old_outlines_go_before_new_ones():
             outlines[text] = max(outlines.get(text, 0), on_screen)
 
     scene = build_without_video(SCENES["positional-encoding"], observe=look, draw=False)
-    shorter = [text for text in outlines if text.startswith("A shorter word may not")]
+    shorter = [text for text in outlines if text.startswith("A word with a shorter vector may not")]
     # Only the row's top weight and the word itself: the "dog gives man" boxes of an earlier line are gone.
     assert shorter and all(outlines[text] == 2 for text in shorter)
     for _, x, _ in scene.columns:
