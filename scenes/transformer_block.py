@@ -34,8 +34,8 @@ from attention_math.traces.transformer_block import transformer_block_trace
 from .kit import ExplainerScene
 from .kit.heatmaps import Cells, weights_heatmap
 from .kit.layout import BODY_TOP, CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_BOTTOM, Region, center_in, hang_from, pin
-from .kit.tables import NumberGrid
-from .kit.text import elided_label, formula, label, word_rows
+from .kit.tables import NumberGrid, number_cell_width
+from .kit.text import elided_label, formula, label, on_one_baseline, word_rows
 from .theme import format_number
 
 CELL_W, CELL_H = 0.92, 0.46
@@ -54,8 +54,12 @@ ROW_TOP = 2.3
 """Height of the first token row of a step, under the heading and the row's name."""
 DIMMED = 0.3
 """Opacity of the rows not followed, so one row reads and the others stay in grey."""
-ROUNDED = "(rounded to 2 decimals: a shown sum can be 0.01 off)"
-"""Under an addition of rounded rows, whose shown digits need not add up exactly."""
+ROUNDED = "≈ by hand: the numbers shown are rounded, so a sum can be 0.01 off"
+"""Under an addition of rounded rows, whose shown digits need not add up exactly (the sums are of the unrounded ones)."""
+SHOWN_COLUMNS = 4
+"""Numbers of each token's vector printed in steps 2 and 3, in larger cells; "⋯" stands for the rest."""
+WIDE_CELL_H = 0.5
+"""Height of a cell in the larger, elided grids of steps 2 and 3 (numbers at the small size)."""
 TREE_AT = LEFT * 1.0 + DOWN * 0.3
 """Where GPT's parts are listed as a tree (the pointer to attention right of it)."""
 
@@ -74,18 +78,18 @@ def add_row_labels(theme, grid: NumberGrid, tokens, width: float, size: int, col
 
 
 def add_column_labels(theme, grid: NumberGrid, tokens, size: int, color: str | None = None) -> VGroup:
-    """Tokens above ``grid``'s columns, every other one higher so each may be two cells wide (longer ones elided)."""
+    """Tokens above ``grid``'s columns on one baseline, each at most a cell wide (longer ones elided).
+
+    Staggered at two heights they read as two header rows (review 7).
+    """
     cell_w = grid.cell(0, 0).width
     labels = VGroup(
         *[
-            elided_label(theme, token, 2 * cell_w - 0.12, size=size, color=color).next_to(grid.cell(0, j), UP, buff=0.1)
+            elided_label(theme, token, cell_w - 0.08, size=size, color=color).next_to(grid.cell(0, j), UP, buff=0.1)
             for j, token in enumerate(tokens)
         ]
     )
-    stagger = max(text.height for text in labels) + 0.08
-    for j, text in enumerate(labels):
-        if j % 2:
-            text.shift(UP * stagger)
+    on_one_baseline(list(labels))
     grid.col_labels = labels
     grid.add(labels)
     return labels
@@ -234,6 +238,34 @@ class TransformerBlockScene(ExplainerScene):
         """Shift ``mobject`` left as far as it reaches past the right edge (a narrow d_model's rows are short)."""
         return mobject.shift(LEFT * max(0.0, mobject.get_right()[0] - RIGHT_EDGE))
 
+    def elided_grid(self, source: str, cell_h: float = WIDE_CELL_H, size: int | None = None) -> NumberGrid:
+        """The first :data:`SHOWN_COLUMNS` numbers of every token's row of ``source``, in cells large enough for them.
+
+        The numbers are at the small size, or the smallest when ``cell_h`` is too short for it (six tokens).
+        """
+        theme, t = self.theme, self.trace
+        shown = min(SHOWN_COLUMNS, t.d_model)
+        size = size or (theme.small_size if cell_h >= 0.42 else theme.min_size)
+        cell_w = max(CELL_W, number_cell_width(theme, getattr(t, source)[:, :shown], 2, size=size))
+        return self.grid(f"{source}[:, 0:{shown}]", 2, cell_width=cell_w, cell_height=cell_h, font_size=size)
+
+    def elision(self, grid: NumberGrid, below: bool = False) -> VGroup:
+        """A "⋯" right of each of ``grid``'s rows for the numbers not shown, and (``below``) a line saying so."""
+        theme, t = self.theme, self.trace
+        shown = grid.shape[1]
+        if shown >= t.d_model:
+            return VGroup()
+        dots = VGroup(
+            *[
+                label(theme, "⋯", size=theme.small_size, color=theme.muted).next_to(grid.cell(i, shown - 1), RIGHT, buff=0.12)
+                for i in range(grid.shape[0])
+            ]
+        )
+        if below:
+            words = f"{shown} of {t.d_model} numbers a row; ⋯ the other {t.d_model - shown}"
+            dots.add(label(theme, words, size=theme.small_size, color=theme.muted).next_to(grid.cells, DOWN, buff=0.25))
+        return dots
+
     def stats(self, mean: str, variance: str, row: VGroup, decimals: int = 2) -> VGroup:
         """Mean and variance of a row, stacked left of its cells (``decimals`` each)."""
         theme = self.theme
@@ -330,14 +362,14 @@ class TransformerBlockScene(ExplainerScene):
             words = word_rows(theme, t.tokens, CONTENT_WIDTH)
             hang_from(words, BODY_TOP)
             note = None if self.course_input else self.source_note(t.embeddings_source)
-            grid = self.grid("embeddings", 2, cell_width=CELL_W, cell_height=0.42, font_size=theme.min_size)
+            grid = self.elided_grid("embeddings", 0.62, theme.body_size)  # the screen's only grid: large
             label_w = min(MAX_LABEL_WIDTH, max(label(theme, w, size=theme.small_size).width for w in t.tokens))
             add_row_labels(theme, grid, t.tokens, label_w, theme.small_size, color=theme.muted)
             hang_from(grid, words.get_bottom()[1] - 0.45)
             self.say(f"Our sentence: {n} tokens.")
             self.play(FadeIn(heading), FadeIn(words, lag_ratio=0.1), run_time=1.0)
             self.say(f"Each token becomes a vector of {d} numbers: its token embedding.")
-            self.play(FadeIn(grid), run_time=1.0)
+            self.play(FadeIn(grid), FadeIn(self.elision(grid, below=True)), run_time=1.0)
             if note is None:
                 self.say("In GPT they are learned; ours are random, drawn with a fixed random seed.")
                 self.wait(0.5)
@@ -359,33 +391,42 @@ class TransformerBlockScene(ExplainerScene):
                 label(theme, "= x, the block's input", size=theme.small_size, color=theme.highlight),
             )
             top, bottom, gap = 2.75, SAFE_BOTTOM + 0.05, 0.3
-            cell_h = min(0.42, (top - bottom - 2 * gap) / (3 * n))
-            grid_w = t.d_model * CELL_W
+            shown = min(SHOWN_COLUMNS, t.d_model)
             positions = [f"pos {i + 1}" for i in range(n)]  # a position embedding belongs to a place, not a word
-            natural = max(label(theme, name, size=theme.min_size).width for name in (*t.tokens, *positions))
-            label_w = min(natural, MAX_LABEL_WIDTH, CONTENT_WIDTH - grid_w - 0.15 - 0.35 - names.width)
-            grids = VGroup()
+            natural = max(label(theme, name, size=theme.small_size).width for name in (*t.tokens, *positions))
+            grids, dots = VGroup(), VGroup()
             for source in ("embeddings", "positions", "x"):
-                grid = self.grid(source, 2, cell_width=CELL_W, cell_height=cell_h, font_size=theme.min_size)
-                rows = positions if source == "positions" else t.tokens
-                add_row_labels(theme, grid, rows, label_w, theme.min_size, color=theme.muted)
-                for i in range(n):  # one row to read (the followed token's), the others in grey: no wall of numbers
+                grid = self.elided_grid(source, min(WIDE_CELL_H, (top - bottom - 2 * gap) / (3 * n)))
+                # Only the followed token's row printed; the others are empty grey cells: no wall of numbers.
+                self.print_only(grid, [(t.focus, j) for j in range(shown)], path=lambda i, j, s=source: f"{s}[{i}, {j}]")
+                for i in range(n):
                     if i != t.focus:
                         grid.row(i).set_opacity(DIMMED)
                 grids.add(grid)
+            grid_w = grids[0].cells.width + (0.45 if shown < t.d_model else 0.0)
+            label_w = min(natural, MAX_LABEL_WIDTH, CONTENT_WIDTH - grid_w - 0.15 - 0.35 - names.width)
+            for source, grid in zip(("embeddings", "positions", "x"), grids):
+                rows = positions if source == "positions" else t.tokens
+                add_row_labels(theme, grid, rows, label_w, theme.small_size, color=theme.muted)
             grids.arrange(DOWN, buff=gap, aligned_edge=RIGHT)
             total = label_w + 0.15 + grid_w + 0.35 + names.width
-            right = LEFT_EDGE + (CONTENT_WIDTH - total) / 2 + label_w + 0.15 + grid_w
+            right = LEFT_EDGE + (CONTENT_WIDTH - total) / 2 + label_w + 0.15 + grids[0].cells.width
             grids.shift(RIGHT * (right - grids.get_right()[0]) + UP * (top - grids.get_top()[1]))
+            for grid in grids:
+                dots.add(self.elision(grid))
             for name, grid in zip(names, grids):
-                name.next_to(grid, RIGHT, buff=0.35)
+                name.next_to(grid, RIGHT, buff=0.35 + grid_w - grid.cells.width)
+            rounded = label(
+                theme, "≈ by hand: rounded numbers,\nso a sum can be 0.01 off", size=theme.min_size, color=theme.muted
+            )
+            rounded.next_to(names[2], DOWN, buff=0.15).align_to(names[2], LEFT)
             self.say("GPT adds a position embedding: one learned vector per position.")
-            self.play(FadeIn(heading), FadeIn(names[0]), FadeIn(grids[0]), run_time=1.0)
+            self.play(FadeIn(heading), FadeIn(names[0]), FadeIn(grids[0]), FadeIn(dots[0]), run_time=1.0)
             too = " too" if self.course_input else ""
             self.say(f"Ours are random{too}, as before training (a fixed random seed).")
-            self.play(FadeIn(names[1]), FadeIn(grids[1]), run_time=1.0)
+            self.play(FadeIn(names[1]), FadeIn(grids[1]), FadeIn(dots[1]), run_time=1.0)
             self.say(f"Their sum, x, is what enters the first block: for “{t.tokens[t.focus]}”, the bright row.")
-            self.play(FadeIn(names[2]), FadeIn(grids[2]), run_time=1.0)
+            self.play(FadeIn(names[2]), FadeIn(grids[2]), FadeIn(dots[2]), FadeIn(rounded), run_time=1.0)
 
     # --- 4. layer norm before attention --------------------------------------------------
 
@@ -541,8 +582,20 @@ class TransformerBlockScene(ExplainerScene):
                 )
                 for k in range(parts)
             ]
-            ff = self.token_row(r"\mathrm{ff} = h\,W_2 + b_2", f"ff[{f}]", hidden_top - parts * CELL_H - 0.75, color=theme.value)
-            wrapped = label(theme, f"one token: {t.d_ff} numbers, {d} per line", size=theme.min_size, color=theme.muted)
+            # The widened layer's numbers are printed only where a line reads them (GELU's examples): no wall of 32.
+            for k, row in enumerate(hidden):
+                self.print_only(
+                    row[1],
+                    [(0, j) for j in range(d) if k * d + j in t.gelu_examples],
+                    path=lambda i, j, k=k: f"hidden[{f}, {k * d + j}]",
+                )
+            ff = self.token_row(r"\mathrm{ff} = h\,W_2 + b_2", f"ff[{f}]", hidden_top - parts * CELL_H - 1.1, color=theme.value)
+            wrapped = label(
+                theme,
+                f"one token: {t.d_ff} numbers, {d} per line\nprinted: only the examples below",
+                size=theme.min_size,
+                color=theme.muted,
+            )
             if wrapped.width <= hidden[-1][1].width:
                 wrapped.next_to(hidden[-1][1], DOWN, buff=0.1).align_to(hidden[-1][1], RIGHT)
             else:  # a narrow model: left of the lower lines (only the first has a formula there), clear of ff's
@@ -572,7 +625,7 @@ class TransformerBlockScene(ExplainerScene):
                 FadeIn(shapes[0]),
                 run_time=1.2,
             )
-            examples = self.gelu_examples(t).next_to(ff, DOWN, buff=0.45).align_to(ff[1], LEFT)
+            examples = self.gelu_examples(t).next_to(ff, DOWN, buff=0.35).align_to(ff[1], LEFT)
             self.keep_inside(examples)
             self.say(
                 "GELU multiplies each number x by Φ(x), between 0 and 1: the chance a standard normal is below x.",

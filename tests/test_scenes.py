@@ -217,9 +217,10 @@ REQUIRED_SOURCES = {
         "gqa_shrink",
     },
     "transformer-block": {
-        "embeddings",
-        "positions",
-        "x",
+        "embeddings[:, 0:4]",
+        "embeddings[1, 0]",
+        "positions[1, 0]",
+        "x[1, 0]",
         "attention_weights[0]",
         "attention_weights[1]",
         "attention[1]",
@@ -230,8 +231,6 @@ REQUIRED_SOURCES = {
         "norm1_mean[1]",
         "norm1_var[1]",
         "norm2[1]",
-        "hidden[1, 0:8]",
-        "hidden[1, 24:32]",
         "ff[1]",
         "output[1]",
         "layer_outputs[2, 1]",
@@ -580,13 +579,21 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
         assert any("one token: 32 numbers, 8 per line" in text for text in scene.recording.texts["feed-forward"])
         # Shown additions of rounded rows carry a note wherever their shown digits do not add up.
         for step, (left, right, total) in {
+            "embeddings-plus-positions": (t.embeddings, t.positions, t.x),
             "residual": (t.x, t.attention, t.residual1),
             "add-again": (t.residual1, t.ff, t.output),
         }.items():
             f = t.focus
             off = [k for k in range(t.d_model) if round(round(left[f, k], 2) + round(right[f, k], 2), 2) != round(total[f, k], 2)]
-            noted = any("rounded to 2 decimals" in text for text in scene.recording.texts[step])
+            noted = any(text.startswith("≈ by hand") for text in scene.recording.texts[step])
             assert noted or not off, (step, off)
+        # No walls of numbers (review 7): step 3 prints only the followed token's row, 4 of its 8 numbers
+        # in each of its three grids, and step 7 prints only the widened layer's numbers GELU's examples read.
+        printed = [s.source for s in scene.shown if s.source.split("[")[0] in ("embeddings", "positions", "x")]
+        step3 = [src for src in printed if re.fullmatch(r"\w+\[\d+, \d+\]", src)]
+        assert sorted(step3) == sorted(f"{name}[{f}, {j}]" for name in ("embeddings", "positions", "x") for j in range(4))
+        hidden = {s.source for s in scene.shown if s.source.startswith("hidden[")}
+        assert hidden == {f"hidden[{f}, {int(k)}]" for k in t.gelu_examples}
         assert "seed 4" not in everything and not any("seed 4" in x for texts in scene.recording.texts.values() for x in texts)
         assert any(text.startswith("pos 1") for text in scene.recording.texts["embeddings-plus-positions"])
         assert "d_model" in said["feed-forward"]

@@ -335,13 +335,14 @@ class ExplainerScene(Scene):
         self.shown.append(Shown(source, tuple(grid.numbers), decimals))
         return grid
 
-    def print_only(self, grid: NumberGrid, keep) -> NumberGrid:
+    def print_only(self, grid: NumberGrid, keep, path=None) -> NumberGrid:
         """Leave numbers in ``grid`` only at the cells ``keep`` ((row, column) pairs): colour carries the rest.
 
         For a heatmap that would be a wall of numbers: the lines name a few cells, and those print
         their value. The others' numbers become empty (``grid.number`` still indexes every cell), and
         what is shown is recorded cell by cell (``"weights[3, 0]"``), so tests still find each printed
-        number's trace value. ``grid`` must come from :meth:`grid` with a path of whole-number indices.
+        number's trace value. ``grid`` must come from :meth:`grid` with a path of whole-number indices,
+        or ``path(i, j)`` must give the trace path of cell (i, j) (a grid drawn from a slice).
         """
         entry = next(shown for shown in reversed(self.shown) if shown.texts == tuple(grid.numbers))
         self.shown.remove(entry)
@@ -349,8 +350,13 @@ class ExplainerScene(Scene):
         for i in range(rows):
             for j in range(columns):
                 if (i, j) in keep:
-                    path = f"{entry.source[:-1]}, {i}, {j}]" if entry.source.endswith("]") else f"{entry.source}[{i}, {j}]"
-                    self.shown.append(Shown(path, (grid.number(i, j),), entry.decimals))
+                    if path is not None:
+                        at = path(i, j)
+                    elif entry.source.endswith("]"):
+                        at = f"{entry.source[:-1]}, {i}, {j}]"
+                    else:
+                        at = f"{entry.source}[{i}, {j}]"
+                    self.shown.append(Shown(at, (grid.number(i, j),), entry.decimals))
                 else:
                     grid.numbers.submobjects[i * columns + j] = VMobject()
         return grid
