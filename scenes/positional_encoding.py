@@ -433,7 +433,7 @@ class PositionalEncodingScene(ExplainerScene):
                 self.say(f"Dimension {t.curve_dims[k]} has a period of {format_number(t.curve_wavelengths[k], 1)} positions.")
                 self.play(FadeIn(names), FadeIn(baseline), Create(curve), FadeIn(dots), run_time=1.2)
             self.say("Fast waves tell neighbours apart; slow ones tell where in a long text a word is.")
-            self.highlight(plots[0][3], plots[-1][3])
+            self.highlight(plots[0][3], plots[-1][3], buff=0.05)  # the names start at the safe area's edge
 
     def show_similarity(self):
         """Step 7: cosine similarity of every two positions' fingerprints."""
