@@ -483,7 +483,6 @@ class CrossAttentionScene(ExplainerScene):
             for before, part in zip(self_line, self_line[1:]):
                 part.next_to(before, RIGHT, buff=0.03 if part.text[0] in ",)." else 0.12)
             self_line.next_to(note, UP, buff=0.12)
-            rows = " and ".join(f"“{t.target_tokens[r]}”" for r in copies)
             self.say("In self-attention, Q, K and V come from one sequence, so the matrix is square.")
             self.play(FadeIn(heading))
             # Colour carries the weights; the numbers come only where a line reads them (diagonal, copied rows).
@@ -498,8 +497,8 @@ class CrossAttentionScene(ExplainerScene):
             self.play(FadeIn(self.without_numbers(maps[1])), run_time=1.2)
             self.say(f"{n_q} rows, one per decoder position, against {n_k} columns, one per English word.")
             self.say(
-                f"The numbers look alike because we built each query from its partner: the rows that write {rows} "
-                f"both copy “{self.english[shared]}”.",
+                f"The numbers look alike because we built each query from its partner: the {len(copies)} rows "
+                f"that write the Spanish for “{self.english[shared]}” both copy “{self.english[shared]}”.",
                 # Not the Spanish words in the English voice.
                 spoken=f"The numbers look alike because we built each query from its partner: the {len(copies)} rows "
                 f"that write the Spanish for {self.english[shared]} both copy the word {self.english[shared]}.",

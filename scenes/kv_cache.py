@@ -373,7 +373,9 @@ class KVCacheScene(ExplainerScene):
             for row in new_rows:
                 row.set_y(made_at)
             self.say("One query row, one key row and one value row.")
-            self.play(FadeIn(q_name), FadeIn(q), FadeIn(new_rows), run_time=0.8)
+            # A long sentence's query row stands low: the new rows would cover the formula, which then goes.
+            covered = new_rows.get_bottom()[1] < projection.get_top()[1] + 0.1
+            self.play(FadeIn(q_name), FadeIn(q), FadeIn(new_rows), *([FadeOut(projection)] if covered else []), run_time=0.8)
             self.say("The key and value are appended to the caches: one row more per step.")
             self.play(
                 *[row.animate.move_to(place) for row, place in zip(new_rows, in_cache)],
@@ -385,7 +387,7 @@ class KVCacheScene(ExplainerScene):
                 f"{format_number(t.scale, 0)}."
             )
             self.play(FadeIn(scores), run_time=0.4)
-            self.say("Softmax turns them into weights, which mix the cached values into the output.")
+            self.say("Softmax turns them into weights, which mix the cached values.")
             self.play(ReplacementTransform(scores.copy(), weights), run_time=0.5)
             self.play(FadeIn(out, shift=DOWN * 0.2), FadeIn(out_name), run_time=0.5)
             if last > 1:
@@ -397,7 +399,9 @@ class KVCacheScene(ExplainerScene):
                 else:
                     words = middle[0] if len(middle) == 1 else ", ".join(middle[:-1]) + " and " + middle[-1]
                 self.say(f"Then {words}: each adds a key row and a value row; nothing cached is recomputed.")
-                self.play(FadeOut(scores), FadeOut(weights), FadeOut(out), FadeOut(out_name), run_time=0.5)
+                # The projection formula goes too: a long sentence's caches reach down to where it stands.
+                gone = [FadeOut(scores), FadeOut(weights), FadeOut(out), FadeOut(out_name)]
+                self.play(*gone, *([] if covered else [FadeOut(projection)]), run_time=0.5)
                 for step in range(1, last):
                     new_q = self.query_row(step, k)
                     new_name = self.q_name(t, step).next_to(new_q, UP, buff=0.1)
@@ -441,7 +445,10 @@ class KVCacheScene(ExplainerScene):
             )
             self.play(ReplacementTransform(new_scores.copy(), new_weights), run_time=1.0)
             # The key, weight and value of one token, its name left outside (a box around the name touched it).
-            box = SurroundingRectangle(VGroup(k.row(top), new_weights.cells[top], v.row(top)), color=theme.highlight, buff=0.04)
+            framed = VGroup(k.row(top), new_weights.cells[top], v.row(top))
+            # A long sentence's caches reach the safe area's right edge: the outline keeps inside it.
+            buff = max(0.0, min(0.04, RIGHT_EDGE - framed.get_right()[0] - 0.02))
+            box = SurroundingRectangle(framed, color=theme.highlight, buff=buff)
             self.play(FadeIn(box), run_time=0.6)
             self.say("The output is the weighted sum of the cached values.")
             self.play(
@@ -822,7 +829,7 @@ class KVCacheScene(ExplainerScene):
             self.play(FadeIn(gqa), FadeIn(source), run_time=0.6)
             self.play(FadeIn(picture[0]), run_time=0.6)
             self.play(FadeIn(picture[1]), FadeIn(picture[2]), run_time=0.8)
-            self.say(f"So each token adds {format_number(t.gqa_shrink, 0)} times fewer numbers to every layer's cache.")
+            self.say(f"So {format_number(t.gqa_shrink, 0)} times fewer numbers per token and layer.")
             self.play(FadeIn(fewer, shift=UP * 0.2), run_time=0.8)
 
     def shared_heads_picture(self, t) -> VGroup:

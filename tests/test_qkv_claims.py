@@ -42,7 +42,7 @@ def test_qkv_top_score_line_says_every_query_scores_that_key_highest_and_names_t
     # The table shows two decimals: where a row's top is not alone there, the line says the margin is smaller.
     shown_rows = np.round(t.scaled_scores, 2)
     alone = all(np.count_nonzero(r == r.max()) == 1 for r in shown_rows)
-    assert ("by less than two decimals can show" in said) == (not alone)
+    assert ("by less than the two decimals shown" in said) == (not alone)
     # The bright columns are the largest embeddings with these random matrices, not in general.
     assert "With these random matrices, the bright columns" in said
     # The runner-up is the very score step 6 worked out, said as such.

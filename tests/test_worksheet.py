@@ -128,7 +128,9 @@ def test_cross_attention_worksheet_follows_its_scene_without_masks(tmp_path):
     trace = cross_attention_trace()
     page = write_worksheet(CrossAttentionScene, trace, tmp_path / "w.html").read_text()
     questions = " ".join(e.question + " " + e.note for e in exercises_for(trace))
-    assert "−∞" not in page and "masked" not in questions.lower() and "The mask hides" not in questions
+    # No mask in use: no −∞, no masked-key note (the only "masked" is the remark on a padded batch's pads).
+    assert "−∞" not in page and "A masked key" not in questions and "The mask hides" not in questions
+    assert questions.lower().count("masked") == questions.count("the English pads would still be masked")
     assert "reads “El” and writes “gato”" in page
     q, k = torch.tensor(np.array(trace.q)), torch.tensor(np.array(trace.k))
     weights = torch.softmax(q @ k.T / np.sqrt(k.shape[1]), dim=-1).numpy()  # V = K: no projections

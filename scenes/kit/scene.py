@@ -288,7 +288,7 @@ class ExplainerScene(Scene):
         self._end_highlights()
         return line
 
-    def highlight(self, *targets: Mobject, color: str | None = None, buff: float = 0.1, run_time: float = 0.6) -> VGroup:
+    def highlight(self, *targets: Mobject, color: str | None = None, buff: float = 0.06, run_time: float = 0.6) -> VGroup:
         """Outline ``targets`` until the line being said ends: a highlight that stays while the line talks about it.
 
         An ``Indicate`` or ``Circumscribe`` is gone within a second, while the voice still names the
