@@ -43,7 +43,7 @@ from .kit.layout import (
     pin,
 )
 from .kit.scene import Shown
-from .kit.tables import NumberGrid
+from .kit.tables import NumberGrid, number_cell_width
 from .kit.text import elided_label, formula, label, word_rows
 from .theme import format_number
 
@@ -53,6 +53,8 @@ WIDE_CELL_WIDTH = 1.15
 """Cells of the values and the output of one head, shown with two decimals: "−0.46" at the small size is
 0.97 wide, so it keeps the size of "0.57" and stays clear of both borders."""
 PRODUCT_GAP = 0.4
+MIN_LABEL_ROOM = 1.0
+"""Room step 7 keeps for each column of word labels, so a long word keeps a few letters before its "…"."""
 """Gap between the matrices of "weights × values = output" and their signs."""
 LABEL_BUFF = 0.15
 """Gap between a row label and its row (as NumberGrid draws it)."""
@@ -143,6 +145,11 @@ class MultiHeadScene(ExplainerScene):
         """How wide the token labels left of ``cells_width`` of cells may be: as needed, at most what the frame leaves."""
         natural = max(label(self.theme, token, size=size).width for token in self.trace.tokens)
         return min(natural, CONTENT_WIDTH - cells_width - LABEL_BUFF, MAX_LABEL_WIDTH)
+
+    def label_room(self, room: float, size: int) -> float:
+        """How wide token labels at ``size`` may be given ``room``: as needed, at most ``room`` and :data:`MAX_LABEL_WIDTH`."""
+        natural = max(label(self.theme, token, size=size).width for token in self.trace.tokens)
+        return min(natural, room, MAX_LABEL_WIDTH)
 
     def row_labels(self, grid: NumberGrid, width: float, size: int, color: str | None = None) -> VGroup:
         """The tokens left of ``grid``'s rows, each at most ``width`` wide (a long word elided, never shrunk past the minimum)."""
@@ -617,26 +624,30 @@ class MultiHeadScene(ExplainerScene):
             # Few, large cells: a head wider than 2 numbers (one head of 16) shows its first 2 columns, said below.
             shown = min(t.d_head, 2)
             columns = "" if shown == t.d_head else f", :, 0:{shown}"
-            values = self.grid(
-                f"v_heads[0{columns}]",
-                2,
-                cell_width=WIDE_CELL_WIDTH,
-                cell_height=CELL_HEIGHT,
-                mono_numbers=False,
-                row_labels=t.tokens,
-                row_label_color=theme.key,
-                label_size=theme.min_size,
-                row_label_width=MAX_LABEL_WIDTH,
+            value_source, output_source = f"v_heads[0{columns}]", f"head_outputs[0{columns}]"
+            # Cells as wide as the widest number needs, minus sign included: none is drawn smaller than the rest.
+            cell_width = max(
+                WIDE_CELL_WIDTH,
+                *(
+                    number_cell_width(theme, lookup(t, source), 2, size=theme.small_size, mono=False)
+                    for source in (value_source, output_source)
+                ),
             )
+            values = self.grid(value_source, 2, cell_width=cell_width, cell_height=CELL_HEIGHT, mono_numbers=False)
             values.cells.set_stroke(theme.value, width=2.5)
-            output = self.grid(
-                f"head_outputs[0{columns}]", 2, cell_width=WIDE_CELL_WIDTH, cell_height=CELL_HEIGHT, mono_numbers=False
-            )
+            output = self.grid(output_source, 2, cell_width=cell_width, cell_height=CELL_HEIGHT, mono_numbers=False)
             output.cells.set_fill(theme.head_color(0), opacity=0.22).set_stroke(theme.head_color(0), width=2.5)
             times, equals = self.maths(r"\times", theme.text), self.maths("=", theme.text)
-            product = VGroup(weights, times, values, equals, output).arrange(RIGHT, buff=PRODUCT_GAP)
+            # The word labels share what the cells leave of the frame: a long word is cut ("…"), never shrunk.
+            parts = (weights, times, values, equals, output)
+            free = CONTENT_WIDTH - sum(part.width for part in parts) - 2 * LABEL_BUFF
+            # Six words leave the labels little room: the gaps close up (not below 0.2) before a word is cut to "w…".
+            gap = min(PRODUCT_GAP, max(0.2, (free - 2 * MIN_LABEL_ROOM) / (len(parts) - 1)))
+            free -= (len(parts) - 1) * gap
+            self.row_labels(weights, self.label_room(free / 2, theme.small_size), theme.small_size, theme.query)
+            self.row_labels(values, self.label_room(free / 2, theme.min_size), theme.min_size, theme.key)
+            product = VGroup(*parts).arrange(RIGHT, buff=gap)
             product.move_to(BODY.center)
-            self.row_labels(weights, self.token_label_width(product.width, theme.small_size), theme.small_size, theme.query)
             keep_inside(product)
             if columns:
                 product.add(
