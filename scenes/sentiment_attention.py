@@ -410,7 +410,7 @@ class SentimentAttentionScene(ExplainerScene):
             group = VGroup(rows, alone, scored, negated).arrange(DOWN, buff=0.35)
             # Tighter gaps before any shrinking: the weights are drawn at the least readable size already
             # (a teacher's ten words give narrow cells), and a shrink of 2 % put them under it.
-            for gap, row_gap in ((0.25, 0.35), (0.15, 0.2)):
+            for gap, row_gap in ((0.25, 0.35), (0.15, 0.2), (0.1, 0.15)):
                 if group.height <= BODY.height:
                     break
                 rows.arrange(DOWN, buff=row_gap, aligned_edge=LEFT)
