@@ -481,6 +481,9 @@ class LearningToAttendScene(ExplainerScene):
         # What "one 48-number state" names, under the row it explains.
         state = label(theme, f"one state of {count(t.hidden_size)} numbers", size=theme.min_size, color=self.baseline_color)
         state.next_to(names[2], DOWN, buff=0.12).align_to(names[2], RIGHT)
+        # Wider than the row name it hangs under: keep it inside the safe area, reaching right under the row instead.
+        if state.get_left()[0] < LEFT_EDGE:
+            state.shift(RIGHT * (LEFT_EDGE - state.get_left()[0]))
         keeps_up = [int(length) for length, same in zip(t.lengths, t.baseline_keeps_up) if same]
         falls = [i for i, same in enumerate(t.baseline_keeps_up) if not same]
         # Around the cells, not the digits: a box on the digits touched them.

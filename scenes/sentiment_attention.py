@@ -132,7 +132,7 @@ class SentimentAttentionScene(ExplainerScene):
             data.next_to(model, DOWN, buff=0.5)
             example = self.shown_reviews()[0]
             opening = VGroup(
-                label(theme, quoted(t.sentences[example]), size=theme.body_size),
+                self.wrapped_review(t.sentences[example], BODY.width),
                 label(theme, "positive or negative?", size=theme.body_size, color=theme.highlight),
             ).arrange(DOWN, buff=0.35)
             center_in(opening, BODY)
@@ -154,6 +154,27 @@ class SentimentAttentionScene(ExplainerScene):
             self.play(FadeIn(data[0]))
             self.say(f"{count(t.n_heldout)} of them are held out: the classifier never trains on them.")
             self.play(FadeIn(data[1]))
+
+    def wrapped_review(self, words, width: float) -> VGroup:
+        """A quoted review at the body size, broken between words onto centred lines no wider than ``width``.
+
+        A teacher's long sentence on one line ran far off the frame; a single word wider than ``width`` is
+        shrunk to it on a line of its own.
+        """
+        theme, lines, current = self.theme, [], []
+        for k, word in enumerate(words):
+            piece = ("“" if k == 0 else "") + word + ("”" if k == len(words) - 1 else "")
+            trial = current + [piece]
+            if current and label(theme, " ".join(trial), size=theme.body_size).width > width:
+                lines.append(current)
+                trial = [piece]
+            current = trial
+        lines.append(current)
+        texts = [label(theme, " ".join(line), size=theme.body_size) for line in lines]
+        for text in texts:
+            if text.width > width:
+                text.scale_to_fit_width(width)
+        return VGroup(*texts).arrange(DOWN, buff=0.15)
 
     # --- 2. training ----------------------------------------------------------------------------
 
@@ -387,6 +408,13 @@ class SentimentAttentionScene(ExplainerScene):
             )
             negated.arrange(DOWN, buff=0.2, aligned_edge=RIGHT)
             group = VGroup(rows, alone, scored, negated).arrange(DOWN, buff=0.35)
+            # Tighter gaps before any shrinking: the weights are drawn at the least readable size already
+            # (a teacher's ten words give narrow cells), and a shrink of 2 % put them under it.
+            for gap, row_gap in ((0.25, 0.35), (0.15, 0.2), (0.1, 0.15)):
+                if group.height <= BODY.height:
+                    break
+                rows.arrange(DOWN, buff=row_gap, aligned_edge=LEFT)
+                group.arrange(DOWN, buff=gap)
             BODY.shrink_to_fit(group)
             hang_from(group, BODY_TOP)
             box = SurroundingRectangle(rows[0][0].column(top), color=theme.highlight, buff=0.04)

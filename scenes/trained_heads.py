@@ -585,9 +585,10 @@ class TrainedHeadsScene(ExplainerScene):
             label(theme, f"{t.model.split('/')[-1]} on this sentence", size=theme.small_size, color=theme.muted),
         ).arrange(RIGHT, buff=0.6)
         fit(legend, CONTENT_WIDTH).next_to(heading, DOWN, buff=0.2).align_to(heading, LEFT)
-        # Key labels stand upright on one baseline above their columns: a long word ("because") on a
-        # staggered second row spilled over its neighbours' columns.
-        key_labels = VGroup(*[label(theme, token, size=theme.min_size, color=theme.key).rotate(PI / 2) for token in t.tokens])
+        # Key labels sit on one baseline above their columns, at the readable size. A piece that fits its
+        # column stays level ("'", "it": turned upright, a piece narrower than tall read as shrunk); a longer
+        # one stands upright (a long word such as "because" on a staggered second row spilled over its neighbours).
+        key_labels = VGroup(*[self.key_label(token, cell_width) for token in t.tokens])
         grid_top = legend.get_bottom()[1] - 0.25 - key_labels.height - 0.2
         cell_height = min(0.55, (grid_top - SAFE_BOTTOM) / n)
         # Narrow cells take the body font, whose digits are 13 % narrower: a gap between neighbours.
@@ -650,6 +651,12 @@ class TrainedHeadsScene(ExplainerScene):
                 f"Each of the {format_number(t.n_layers * t.n_heads, 0)} heads learns its own pattern; the model combines them all."
             )
             self.wait(0.5)
+
+    def key_label(self, token: str, cell_width: float) -> Text:
+        """A column's key at the readable size: level when it fits ``cell_width`` (a gap each side), else upright."""
+        theme = self.theme
+        text = label(theme, token, size=theme.min_size, color=theme.key)
+        return text if text.width <= cell_width - 0.1 else text.rotate(PI / 2)
 
     def row_box(self, heatmap, i: int) -> SurroundingRectangle:
         """A box around row ``i`` and its label, tight above and below (rows touch) but clear of the label's ink on the left."""
