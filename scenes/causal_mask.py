@@ -36,7 +36,7 @@ from .kit import ExplainerScene
 from .kit.heatmaps import AxisLabels, Cells, axis_names, weights_heatmap
 from .kit.layout import BODY_TOP, CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, keep_inside
 from .kit.tables import NumberGrid, TokenRow, shade_mask
-from .kit.text import elided_label, fit_label, formula, label
+from .kit.text import elided_label, fit_label, formula, label, label_lines
 from .theme import format_number
 
 CHECK, CROSS = "✓", "✗"
@@ -493,16 +493,20 @@ class CausalMaskScene(ExplainerScene):
         """The 1/0 causal mask with the words along both sides, allowed cells tinted (a probe to measure when not ``shown``)."""
         theme = self.theme
         build = partial(self.grid, "mask") if shown else partial(NumberGrid, theme, self.trace.mask)
+        # The key words over narrow cells: on as many staggered lines as they need (three at most), each
+        # cut with "…" to the room its lines give at the readable size; shrunk whole, they were too small.
+        lines = label_lines(theme, self.short, cell_width * 0.85, theme.small_size)
+        keys = [short(theme, token, cell_width * lines * 0.95) for token in self.short]
         mask = build(
             0,
             cell_width=cell_width,
             cell_height=min(0.55, 4.0 / self.n),
             row_labels=self.short,
-            col_labels=self.short,
+            col_labels=keys,
             row_label_color=theme.query,
             col_label_color=theme.key,
             row_label_width=LABEL_WIDTH,
-            col_label_lines=0,
+            col_label_lines=lines,
         )
         return shade_mask(theme, mask, self.trace.mask)
 

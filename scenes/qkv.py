@@ -21,6 +21,7 @@ from manim import (
     Indicate,
     ReplacementTransform,
     SurroundingRectangle,
+    Text,
     TransformFromCopy,
     VGroup,
     Write,
@@ -42,7 +43,7 @@ from attention_math.traces.qkv import (
 
 from .kit import ExplainerScene
 from .kit.heatmaps import attention_heatmap, axis_names
-from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, SAFE_LEFT, center_between, keep_inside
+from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_LEFT, center_between, keep_inside
 from .kit.scene import Shown
 from .kit.tables import NumberGrid
 from .kit.text import elided_label, formula, label, word_rows
@@ -73,6 +74,9 @@ PROJECTION_GAP = 0.5
 
 LABEL_WIDTH = 2.6
 """Widest a word left of a matrix may be; longer words lose their end to an ellipsis."""
+
+NAME_GAP = 0.25
+"""Least room between two names side by side above their matrices."""
 
 MEET_GAP = 0.6
 """Room between Q and K where a query meets a key."""
@@ -639,19 +643,28 @@ class QKVScene(ExplainerScene):
             times.set_y(values.cells.get_y())
             output.next_to(values.cells, DOWN, buff=0.5).align_to(values.cells, LEFT)
             equals = formula(theme, "=").next_to(output, LEFT, buff=0.3)
-            names = VGroup(
-                label(theme, f"weights of “{word}”", size=theme.small_size, color=theme.muted).next_to(
-                    weights.cells, UP, buff=0.2
-                ),
-                label(theme, "V: the values", size=theme.small_size, color=theme.value).next_to(values.cells, UP, buff=0.2),
-                label(theme, f"output of “{word}”", size=theme.small_size, color=theme.highlight).next_to(
-                    output, RIGHT, buff=0.3
-                ),
-            )
-            names[1].set_y(names[0].get_y())
-            picture = VGroup(table, output, equals, names)
+            values_name = label(theme, "V: the values", size=theme.small_size, color=theme.value)
+            values_name.next_to(values.cells, UP, buff=0.2)
+            # The weights' name may reach from the words' left edge to just short of V's name: a long
+            # word loses its end to "…" there, at the small size, never shrunk and never over V's name.
+            room = values_name.get_left()[0] - NAME_GAP - weights.get_left()[0]
+            weights_name = self.quoted("weights of “{}”", word, room, theme.muted)
+            weights_name.next_to(weights.cells, UP, buff=0.2).set_y(values_name.get_y())
+            keep_inside(weights_name, left=weights.get_left()[0], right=values_name.get_left()[0] - NAME_GAP)
+            picture = VGroup(table, output, equals, weights_name, values_name)
             picture.move_to(DOWN * 0.3)
             keep_inside(picture)
+            # The output's name takes what is left right of the output, up to the safe area's edge.
+            # When that is too little for the name (a wide V), it goes left of "=", under the weights.
+            room = RIGHT_EDGE - output.get_right()[0] - 0.3
+            output_name = self.quoted("output of “{}”", word, room, theme.highlight)
+            if output_name.width <= room:
+                output_name.next_to(output, RIGHT, buff=0.3)
+            else:
+                room = equals.get_left()[0] - 0.3 - LEFT_EDGE
+                output_name = self.quoted("output of “{}”", word, room, theme.highlight)
+                output_name.next_to(equals, LEFT, buff=0.3)
+            names = VGroup(weights_name, values_name, output_name)
             self.play(FadeIn(heading), FadeIn(weights), FadeIn(names[0]))
             self.say("Each weight scales the value row beside it, one row per word,")
             self.play(FadeIn(times), FadeIn(values), FadeIn(names[1]))
@@ -662,6 +675,20 @@ class QKVScene(ExplainerScene):
             )
             self.play(FadeIn(equals), TransformFromCopy(values, output), FadeIn(names[2]), run_time=1.5)
             self.highlight(weights.row(top), values.row(top))
+
+    def quoted(self, template: str, word: str, width: float, color: str) -> Text:
+        """``template`` with ``word`` in it at the small size, the word cut with "…" until it fits ``width``.
+
+        The text around the word (its quotes included) stays whole; only the word loses its end, one
+        letter at a time, so the label keeps the readable size however long the teacher's word is.
+        """
+        theme = self.theme
+        text = label(theme, template.format(word), size=theme.small_size, color=color)
+        kept = len(word)
+        while text.width > width and kept > 1:
+            kept -= 1
+            text = label(theme, template.format(word[:kept] + "…"), size=theme.small_size, color=color)
+        return text
 
     @staticmethod
     def listed(words: list[str]) -> str:

@@ -231,6 +231,9 @@ class TransformerBlockScene(ExplainerScene):
         if name_tex:
             name = formula(theme, name_tex, size=theme.aside_formula_size).set_color(color or theme.text)
             name.next_to(grid, UP, buff=0.1).align_to(grid, LEFT)
+            # A narrow d_model's row is shorter than a long name (h = GELU(...) at d_model 4): the name then
+            # ends at the right edge instead of past it.
+            self.keep_inside(name)
         return VGroup(name, grid)
 
     @staticmethod
