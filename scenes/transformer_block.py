@@ -365,7 +365,11 @@ class TransformerBlockScene(ExplainerScene):
             words = word_rows(theme, t.tokens, CONTENT_WIDTH)
             hang_from(words, BODY_TOP)
             note = None if self.course_input else self.source_note(t.embeddings_source)
-            grid = self.elided_grid("embeddings", 0.62, theme.body_size)  # the screen's only grid: large
+            # The screen's only grid: large, unless six long words wrap and the note leaves it less room.
+            floor = (note.get_top()[1] + 0.2) if note is not None else SAFE_BOTTOM
+            room = words.get_bottom()[1] - 0.45 - floor - 0.55  # the "4 of 8 numbers" line below the cells
+            cell_h = min(0.62, room / n)
+            grid = self.elided_grid("embeddings", cell_h, theme.body_size if cell_h >= 0.55 else theme.small_size)
             label_w = min(MAX_LABEL_WIDTH, max(label(theme, w, size=theme.small_size).width for w in t.tokens))
             add_row_labels(theme, grid, t.tokens, label_w, theme.small_size, color=theme.muted)
             hang_from(grid, words.get_bottom()[1] - 0.45)
@@ -406,19 +410,21 @@ class TransformerBlockScene(ExplainerScene):
                     if i != t.focus:
                         grid.row(i).set_opacity(DIMMED)
                 grids.add(grid)
-            grid_w = grids[0].cells.width + (0.45 if shown < t.d_model else 0.0)
+            # The three grids' cells can differ in width (a minus sign widens a column): the widest sets the room.
+            grid_w = max(grid.cells.width for grid in grids) + (0.45 if shown < t.d_model else 0.0)
             label_w = min(natural, MAX_LABEL_WIDTH, CONTENT_WIDTH - grid_w - 0.15 - 0.35 - names.width)
             for source, grid in zip(("embeddings", "positions", "x"), grids):
                 rows = positions if source == "positions" else t.tokens
                 add_row_labels(theme, grid, rows, label_w, theme.small_size, color=theme.muted)
             grids.arrange(DOWN, buff=gap, aligned_edge=RIGHT)
             total = label_w + 0.15 + grid_w + 0.35 + names.width
-            right = LEFT_EDGE + (CONTENT_WIDTH - total) / 2 + label_w + 0.15 + grids[0].cells.width
+            right = LEFT_EDGE + (CONTENT_WIDTH - total) / 2 + label_w + 0.15 + max(grid.cells.width for grid in grids)
             grids.shift(RIGHT * (right - grids.get_right()[0]) + UP * (top - grids.get_top()[1]))
             for grid in grids:
                 dots.add(self.elision(grid))
+            names_left = grids.get_right()[0] + grid_w - max(grid.cells.width for grid in grids) + 0.35
             for name, grid in zip(names, grids):
-                name.next_to(grid, RIGHT, buff=0.35 + grid_w - grid.cells.width)
+                name.next_to(grid, RIGHT).set_x(names_left + name.width / 2)
             rounded = label(
                 theme, "≈ by hand: rounded numbers,\nso a sum can be 0.01 off", size=theme.min_size, color=theme.muted
             )
