@@ -137,3 +137,19 @@ def test_pin_to_a_corner_matches_what_headings_did_by_hand():
     square = Square(side_length=0.7).move_to([1.1, 0.2, 0])
     by_hand = square.copy().move_to([SAFE_AREA.left + square.width / 2, SAFE_AREA.top - square.height / 2, 0])
     assert np.array_equal(pin(square, UL, SAFE_AREA).points, by_hand.points)
+
+
+@pytest.mark.parametrize(
+    "word, width",
+    [("counterproductive", 0.9), ("wwwwwwwwwwwwwwwwwwwwwwwwwwwwww", 1.6), ("internationalize", 0.35), ("猫🙂 café", 0.5)],
+)
+def test_an_elided_label_keeps_the_most_letters_that_fit_at_the_smallest_size(word, width):
+    from scenes.kit.text import elided_label, label
+
+    drawn = elided_label(DARK, word, width, size=DARK.small_size)
+    assert drawn.text.endswith("…") and drawn.font_size == pytest.approx(DARK.min_size)
+    kept = len(drawn.text) - 1
+    assert word.startswith(drawn.text[:-1])
+    # Independently: every shorter cut fits (or is the last resort of one letter), the next longer one does not.
+    fits = [label(DARK, word[:k] + "…", size=DARK.min_size).width <= width for k in range(1, len(word))]
+    assert kept == 1 and not any(fits) or fits[kept - 1] and not any(fits[kept:])

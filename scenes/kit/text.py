@@ -13,7 +13,9 @@ from typing import Sequence, TypeVar
 
 from manim import DOWN, RIGHT, UP, MathTex, Mobject, Rectangle, Text, TexTemplate, VGroup, config
 from manim.constants import START_X, START_Y
+from manim.mobject.svg.svg_mobject import SVG_HASH_TO_MOB_MAP, SVGMobject
 from manim.mobject.text.text_mobject import TEXT2SVG_ADJUSTMENT_FACTOR
+from manim.utils.iterables import hash_obj
 from manimpango import MarkupUtils
 
 from ..theme import Theme, format_number
@@ -50,6 +52,14 @@ def cheap_to_copy(mobject: T) -> T:
     for part in mobject.get_family():
         if getattr(part, "path_obj", None) is not None:
             part.path_obj = None
+        if isinstance(part, SVGMobject):
+            # manim builds every later text or formula with the same characters by copying the one it cached
+            # when it built the first: keep that one light too (a 30-letter word took 0.2 s to draw, 45 % of a
+            # build's time in words elided letter by letter; measured in this file's benchmark, tests/bench_text.py).
+            cached = SVG_HASH_TO_MOB_MAP.get(hash_obj(part.hash_seed))
+            if cached is not None and cached is not part:
+                for glyph in cached.get_family():
+                    glyph.path_obj = None
     return mobject
 
 
@@ -160,14 +170,29 @@ def elided_label(theme: Theme, content: str, max_width: float, size: int | None 
     then loses letters from its end, an ellipsis standing for them ("wwwwwwwwww…").
     """
     text = fit_label(theme, content, max_width, size=size, color=color)
-    if text.font_size >= theme.min_size - 1e-6:
-        return text
-    kept = len(content)
-    while kept > 1:
-        kept -= 1
-        text = label(theme, content[:kept] + "…", size=theme.min_size, color=color)
-        if text.width <= max_width:
-            break
+    if text.font_size >= theme.min_size - 1e-6 or len(content) < 2:
+        return text  # (a one-letter word has nothing to elide: it stays shrunk)
+
+    def cut(kept: int) -> Text:
+        return label(theme, content[:kept] + "…", size=theme.min_size, color=color)
+
+    # The most letters that fit, found from a guess in proportion to the width (each try draws a text, and a
+    # letter-by-letter search drew up to 40 for one word): walk up while one more fits, down while this one does not.
+    whole = text.width * theme.min_size / text.font_size  # the whole word's width at the smallest size
+    kept = max(1, min(len(content) - 1, int(len(content) * max_width / whole)))
+    text = cut(kept)
+    if text.width <= max_width:
+        while kept < len(content) - 1:
+            longer = cut(kept + 1)
+            if longer.width > max_width:
+                break
+            kept, text = kept + 1, longer
+    else:
+        while kept > 1:
+            kept -= 1
+            text = cut(kept)
+            if text.width <= max_width:
+                break
     return text
 
 
