@@ -175,14 +175,16 @@ class PaddingMaskScene(ExplainerScene):
             for w, more in looks_past:
                 favour += f"; short “{w}” looks more at " + " and ".join(f"“{m}”" for m in more) + " than at itself"
                 favour_spoken += f"; the short word {w} looks more at " + " and ".join(more) + " than at itself"
+            # Three lines: at the small size they would touch the table's name below them.
+            first = {"size": theme.min_size, "color": theme.muted}
             note = VGroup(
                 VGroup(
-                    label(theme, "Shortcut: Q = K = V = X, no W_Q, W_K, W_V.", **self.aside),
-                    label(theme, f"Embeddings made up by hand; a {PAD} is a zero vector.", **self.aside),
+                    label(theme, "Shortcut: Q = K = V = X, no W_Q, W_K, W_V.", **first),
+                    label(theme, f"Embeddings made up by hand; a {PAD} is a zero vector.", **first),
                 ).arrange(DOWN, buff=0.12, aligned_edge=LEFT),
                 VGroup(
-                    label(theme, f"Small embeddings, close scores: most weights near an even 1/{n} =", **self.aside),
-                    self.number("uniform_weight", 2, **self.aside),
+                    label(theme, f"Small embeddings, close scores: most weights near an even 1/{n} =", **first),
+                    self.number("uniform_weight", 2, **first),
                 ).arrange(RIGHT, buff=0.12),
             ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
             note.next_to(heading, DOWN, buff=0.25).align_to(heading, LEFT)
@@ -418,12 +420,12 @@ class PaddingMaskScene(ExplainerScene):
 
     @property
     def aside(self) -> dict:
-        """How a note under a heading is drawn: small and muted."""
-        return {"size": self.theme.min_size, "color": self.theme.muted}
+        """How a note under a heading is drawn: small and muted (not the smallest size: read from the back of a room)."""
+        return {"size": self.theme.small_size, "color": self.theme.muted}
 
     def reminder(self, heading) -> VGroup:
         """Under ``heading``: the weights still come from the shortcut and the hand-made embeddings of step 3."""
-        text = f"Still Q = K = V = X, no W_Q, W_K, W_V; embeddings made up by hand, {PAD} = zeros."
+        text = f"Still Q = K = V = X; embeddings made up by hand, {PAD} = zeros."
         return label(self.theme, text, **self.aside).next_to(heading, DOWN, buff=0.2).align_to(heading, LEFT)
 
     def token_box(self, token: str, width: float = 1.3) -> VGroup:
