@@ -20,6 +20,7 @@ from manim import (
     UP,
     Arrow,
     FadeIn,
+    FadeOut,
     GrowFromEdge,
     SurroundingRectangle,
     TransformFromCopy,
@@ -303,7 +304,10 @@ class CrossAttentionScene(ExplainerScene):
                 "as the query was built to make it."
             )
             self.play(FadeIn(SurroundingRectangle(scores.cells[top], color=theme.highlight, buff=0.06)))
-            self.say(f"Softmax gives “{self.english[top]}” {format_number(t.weights[i, top], 2)} of its attention weight.")
+            self.say(
+                f"Softmax gives “{self.english[top]}” {format_number(t.weights[i, top], 2)} of its attention weight; "
+                "the rest is chance overlap between random vectors."
+            )
             self.play(FadeIn(bars_name), FadeIn(bars.labels), GrowFromEdge(bars.bars, DOWN), run_time=1.2)
             self.play(FadeIn(bars.numbers, lag_ratio=0.1))
 
@@ -373,7 +377,7 @@ class CrossAttentionScene(ExplainerScene):
             self.say("then the scaled rows are added, column by column.")
             self.play(FadeIn(total.rule), FadeIn(total.output_name), FadeIn(total.output), FadeIn(rounded), run_time=1.2)
             self.say(f"Mostly “{self.english[top]}”: the English summary the decoder uses to write “{self.writes}”.")
-            self.highlight(total.row(top), buff=0.05)
+            self.highlight(total.row(top), buff=0.1)
 
     def weight_matrix(self):
         """Step 6: every decoder position against every English word, a 7 × 6 matrix."""
@@ -399,7 +403,7 @@ class CrossAttentionScene(ExplainerScene):
             follows = all(int(j) == k for j, k in zip(t.weights.argmax(axis=1), t.alignment))
             self.say(f"Every decoder position does the same: {n_q} queries against {n_k} keys.")
             self.play(FadeIn(heading), FadeIn(heatmap.row_labels), FadeIn(heatmap.col_labels), FadeIn(names))
-            self.say(f"That is a {n_q} by {n_k} matrix, not a square, and each row sums to 1.")
+            self.say(f"That is a {n_q} by {n_k} matrix, not a square, and each row sums to 1, up to rounding.")
             for r in range(n_q):
                 self.play(FadeIn(heatmap.row(r)), run_time=0.4)
             built = self.note_lines(
@@ -415,10 +419,12 @@ class CrossAttentionScene(ExplainerScene):
             )
             self.play(*[FadeIn(box) for box in boxes], FadeIn(built))
             self.say("That demonstrates the mechanism; a trained decoder has to learn such queries.")
-            self.say(
-                "No causal mask here: the English sentence is complete, so every position may see all of it."
-                " In a padded batch, the English pads would still be masked."
-            )
+            # What the next line says, on the heading's line: nothing in the matrix is masked.
+            no_mask = label(theme, f"no mask: each row sees all {n_k} English words", size=theme.small_size, color=theme.muted)
+            no_mask.next_to(names[1], UP, buff=0.12).align_to(heatmap.cells, RIGHT)
+            self.say("No causal mask here: the English sentence is complete, so every position may see all of it.")
+            self.play(FadeIn(no_mask))
+            self.say("In a padded batch, the English pads would still be masked.")
 
     def self_versus_cross(self):
         """Step 7: the encoder's square self-attention beside the rectangular cross-attention."""
@@ -430,7 +436,7 @@ class CrossAttentionScene(ExplainerScene):
             maps = []
             n_q, n_k = len(self.positions), len(self.english)
             for source, rows, title, row_color, width in (
-                ("self_weights", self.english, f"Self, {n_k} × {n_k}: Q, K, V English", theme.key, 1.0),
+                ("self_weights", self.english, f"Self, {n_k} × {n_k}: Q = K = V = English", theme.key, 1.0),
                 ("weights", self.positions, f"Cross, {n_q} × {n_k}: Q decoder, K, V English", theme.query, 2.0),
             ):
                 labels = AxisLabels(width, theme.min_size, key_lines=1, query_color=row_color)
@@ -443,8 +449,10 @@ class CrossAttentionScene(ExplainerScene):
                 m.shift(UP * (2.6 - m.get_top()[1]))
             t = self.trace
             own = [j for j in range(n_k) if int(t.self_weights[j].argmax()) == j]
-            # Inside each cell (negative buff): an outline around a small cell would cross its neighbours.
-            diagonal = VGroup(*[SurroundingRectangle(maps[0][1].cell(j, j), color=theme.highlight, buff=-0.03) for j in own])
+            # Thin and just outside each cell, clear of its digits: the neighbours it crosses show colour, no numbers.
+            diagonal = VGroup(
+                *[SurroundingRectangle(maps[0][1].cell(j, j), color=theme.highlight, buff=0.02, stroke_width=2.5) for j in own]
+            )
             # The English word two decoder positions share as partner: their rows copy that word's self row.
             shared = next((k for k in range(n_k) if list(t.alignment).count(k) > 1), t.alignment[t.focus])
             copies = [r for r, k in enumerate(t.alignment) if k == shared]
@@ -465,13 +473,12 @@ class CrossAttentionScene(ExplainerScene):
                 (
                     "Cross rows nearly repeat their partner's self row: the queries were built from those vectors.",
                     f"In those rows, weights under {format_number(READ_LEAST, 2)} are shown by colour only.",
-                    "In a decoder layer: masked self-attention, then cross-attention, then the feed-forward.",
                 )
             )
             # The numbers of the first line come from the trace, each drawn as a shown number.
             aside = {"size": theme.min_size, "color": theme.muted}
             self_line = VGroup(
-                label(theme, "Self: all length", **aside),
+                label(theme, "Self, no projections: all length", **aside),
                 self.number("embedding_length", 0, **aside),
                 label(theme, ", so a self dot product,", **aside),
                 self.number("encoder_self_dots[0]", 0, **aside),
@@ -488,14 +495,13 @@ class CrossAttentionScene(ExplainerScene):
             # Colour carries the weights; the numbers come only where a line reads them (diagonal, copied rows).
             self.play(FadeIn(self.without_numbers(maps[0])), run_time=1.2)
             self.say(
-                f"Here the English attends to itself. All {n_k} vectors have length {format_number(t.embedding_length, 0)}, "
+                f"With no projections, all {n_k} English vectors have length {format_number(t.embedding_length, 0)}, "
                 f"so a word's dot product with itself, {format_number(t.encoder_self_dots[0], 0)}, beats any other, "
                 f"at most {format_number(t.encoder_other_dot, 1)}: the diagonal wins."
             )
             self.play(FadeIn(diagonal), FadeIn(self_line), FadeIn(self_read[: len(own)]))
-            self.say("In cross-attention, Q comes from the decoder and K and V from the encoder:")
+            self.say(f"In cross-attention, Q comes from the decoder and K and V from the encoder: {n_q} rows, {n_k} columns.")
             self.play(FadeIn(self.without_numbers(maps[1])), run_time=1.2)
-            self.say(f"{n_q} rows, one per decoder position, against {n_k} columns, one per English word.")
             self.say(
                 f"The numbers look alike because we built each query from its partner: the {len(copies)} rows "
                 f"that write the Spanish for “{self.english[shared]}” both copy “{self.english[shared]}”.",
@@ -503,7 +509,29 @@ class CrossAttentionScene(ExplainerScene):
                 spoken=f"The numbers look alike because we built each query from its partner: the {len(copies)} rows "
                 f"that write the Spanish for {self.english[shared]} both copy the word {self.english[shared]}.",
             )
-            self.play(FadeIn(echoes), FadeIn(self_read[len(own) :]), FadeIn(cross_read), FadeIn(note[:2]))
+            self.play(FadeIn(echoes), FadeIn(self_read[len(own) :]), FadeIn(cross_read), FadeOut(self_line), FadeIn(note))
             self.say("What differs is where the queries come from, and so the shape.")
-            self.say("In a decoder layer, cross-attention comes after masked self-attention and before the feed-forward.")
-            self.play(FadeIn(note[2]))
+            self.say("A decoder layer runs masked self-attention, then cross-attention, then the feed-forward.")
+            self.play(FadeOut(note), FadeIn(self.decoder_layer()))
+
+    def decoder_layer(self) -> VGroup:
+        """At the bottom of the frame: a decoder layer's three parts in order, cross-attention outlined."""
+        theme = self.theme
+        parts = VGroup(
+            *[label(theme, part, size=theme.small_size) for part in ("masked self-attention", "cross-attention", "feed-forward")]
+        ).arrange(RIGHT, buff=0.7)
+        boxes = VGroup(
+            *[
+                SurroundingRectangle(part, color=theme.highlight if k == 1 else theme.line, buff=0.15)
+                for k, part in enumerate(parts)
+            ]
+        )
+        arrows = VGroup(
+            *[
+                label(theme, "→", size=theme.small_size, color=theme.muted).move_to((a.get_right() + b.get_left()) / 2)
+                for a, b in zip(boxes, boxes[1:])
+            ]
+        )
+        name = label(theme, "a decoder layer:", size=theme.small_size, color=theme.muted)
+        layer = VGroup(name, VGroup(boxes, parts, arrows)).arrange(DOWN, buff=0.15)
+        return pin(layer.move_to([0, 0, 0]), DOWN)

@@ -13,7 +13,19 @@ where every prompt must end at the last position) need the padding mask as well.
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Rectangle, SurroundingRectangle, TransformFromCopy, VGroup
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    DashedVMobject,
+    FadeIn,
+    FadeOut,
+    Rectangle,
+    SurroundingRectangle,
+    TransformFromCopy,
+    VGroup,
+)
 
 from attention_math.masks import PAD
 from attention_math.traces.padding_mask import padding_mask_trace
@@ -163,18 +175,23 @@ class PaddingMaskScene(ExplainerScene):
             for w, more in looks_past:
                 favour += f"; short “{w}” looks more at " + " and ".join(f"“{m}”" for m in more) + " than at itself"
                 favour_spoken += f"; the short word {w} looks more at " + " and ".join(more) + " than at itself"
+            # Three lines: at the small size they would touch the table's name below them.
+            first = {"size": theme.min_size, "color": theme.muted}
             note = VGroup(
                 VGroup(
-                    label(theme, "Shortcut: Q = K = V = X, no W_Q, W_K, W_V.", **self.aside),
-                    label(theme, f"Embeddings made up by hand; a {PAD} is a zero vector.", **self.aside),
+                    label(theme, "Shortcut: Q = K = V = X, no W_Q, W_K, W_V.", **first),
+                    label(theme, f"Embeddings made up by hand; a {PAD} is a zero vector.", **first),
                 ).arrange(DOWN, buff=0.12, aligned_edge=LEFT),
                 VGroup(
-                    label(theme, f"Small embeddings, close scores: most weights near an even 1/{n} =", **self.aside),
-                    self.number("uniform_weight", 2, **self.aside),
+                    label(theme, f"Small embeddings, close scores: most weights near an even 1/{n} =", **first),
+                    self.number("uniform_weight", 2, **first),
                 ).arrange(RIGHT, buff=0.12),
             ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
             note.next_to(heading, DOWN, buff=0.25).align_to(heading, LEFT)
-            favour_note = self.note_lines(("No projections, so a score with itself is a squared length:", f"{favour}."))
+            scale = format_number(t.scale, 0)
+            favour_note = self.note_lines(
+                (f"No projections, so a score with itself is a squared length (÷ √d_k = {scale}):", f"{favour}.")
+            )
             unmasked = self.heatmap("unmasked_weights", tokens, tokens)
             unmasked.move_to(LEAK_AT)
             shares = self.grid("pad_share", 2, **self.cells)
@@ -194,7 +211,7 @@ class PaddingMaskScene(ExplainerScene):
             self.say("In an encoder such as BERT, every token may look at every other token.")
             self.play(FadeIn(heading), FadeIn(unmasked.row_labels), FadeIn(unmasked.col_labels), FadeIn(unmasked_name))
             self.say(
-                "A shortcut keeps the numbers few: Q, K and V are the embeddings themselves, with no W_Q, W_K or W_V.",
+                "A shortcut keeps the numbers few: Q, K and V are the embeddings themselves, with no projection matrices.",
                 spoken="A shortcut keeps the numbers few: the queries, keys and values are the embeddings themselves.",
             )
             # The note's second line (weights near an even share) is read off the screen, not said: the scene must fit 3 minutes.
@@ -203,18 +220,23 @@ class PaddingMaskScene(ExplainerScene):
             for r in range(n):
                 self.play(FadeIn(unmasked.row(r)), run_time=0.4)
             self.say(
-                f"With no projections, a word's score with itself is its squared length: {favour}.",
-                spoken=f"With no projections, a word's score with itself is its squared length: {favour_spoken}.",
+                f"With no projections, a word's score with itself is its squared length, divided by {scale}: {favour}.",
+                spoken=f"With no projections, a word's score with itself is its squared length, divided by {scale}: {favour_spoken}.",
             )
             self.play(FadeIn(favour_note))
             self.say(
-                "Here a pad's vector is all zeros, yet softmax still gives it weight.",
+                "Here a pad's vector is all zeros, yet softmax still gives it weight; "
+                "in BERT a pad even carries position and segment embeddings, like every token."
             )
             self.play(FadeIn(pad_boxes))
-            self.say("In BERT a pad is not even zeros: position and segment embeddings are added to every token, pads too.")
             self.say(f"“{tokens[t.focus]}” spends {share} of its attention on the {len(self.pads)} pads, which mean nothing.")
             self.play(FadeIn(shares_name), FadeIn(shares, lag_ratio=0.1))
-            self.say("Without the mask, a sentence's result depends on how much padding the rest of its batch forced on it:")
+            with_pads = ", ".join(format_number(t.unmasked_weights[t.focus, j], 2) for j in self.real)
+            no_pads = ", ".join(format_number(t.weights[t.focus, j], 2) for j in self.real)
+            self.say(
+                "Without the mask, the result depends on how much padding the batch forced on a sentence: "
+                f"with no pads, “{tokens[t.focus]}” gives {no_pads}; with {len(self.pads)} pads, only {with_pads}."
+            )
             self.play(FadeOut(favour_note), FadeIn(unpadded_name), FadeIn(unpadded), run_time=0.8)
             self.highlight(VGroup(*[unmasked.cell(t.focus, j) for j in self.real]), unpadded.cells, buff=0.05)
 
@@ -235,7 +257,6 @@ class PaddingMaskScene(ExplainerScene):
                 formula(theme, r"\mathrm{softmax}").next_to(weights.col_labels, UP, buff=0.3).align_to(masked_name, DOWN)
             )
             arrow = label(theme, "→", size=theme.title_size).move_to((masked.get_right() + weights.cells.get_left()) / 2)
-            kept = ", ".join(format_number(t.weights[t.focus, j], 2) for j in self.real)
             reminder = self.reminder(heading)
             self.say("First the scores, with no mask: a pad's vector is all zeros, so every score with a pad key is 0.")
             self.play(FadeIn(heading), FadeIn(reminder), FadeIn(scores_name), FadeIn(scores), run_time=1.2)
@@ -254,10 +275,9 @@ class PaddingMaskScene(ExplainerScene):
             self.play(
                 TransformFromCopy(VGroup(masked.cells, masked.numbers), VGroup(weights.cells, weights.numbers)), run_time=1.8
             )
-            self.say(
-                f"Each row now sums to 1 over the {len(self.real)} real keys, up to rounding: “{tokens[t.focus]}” gives {kept}."
-            )
+            self.say(f"Each row now sums to 1 over the {len(self.real)} real keys, up to rounding, as with no pads.")
             self.play(*[FadeIn(SurroundingRectangle(weights.column(j), color=theme.masked, buff=0.04)) for j in self.pads])
+            self.highlight(VGroup(*[weights.cell(t.focus, j) for j in self.real]), buff=0.05)
             self.say("So an encoder that sees in both directions, like BERT, needs the padding mask.")
 
     def causal_hides_right_pads(self):
@@ -296,7 +316,7 @@ class PaddingMaskScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(causal_name), FadeIn(causal), run_time=1.2)
             self.say("With padding on the right, every pad comes after every real token.")
             self.play(*[FadeIn(SurroundingRectangle(causal.column(j), color=theme.masked, buff=0.04)) for j in self.pads])
-            self.say("So in the rows of the real tokens, the causal mask has already hidden the pads.")
+            self.say("So for the real tokens, the causal mask has already hidden the pads.")
             self.play(FadeIn(corner_box), FadeIn(corner_note))
 
     def right_padding_changes_only_pad_rows(self):
@@ -313,6 +333,8 @@ class PaddingMaskScene(ExplainerScene):
                 label(theme, "causal mask alone", size=theme.small_size).next_to(alone.col_labels, UP, buff=0.3),
                 label(theme, "padding & causal", size=theme.small_size).next_to(both.col_labels, UP, buff=0.3),
             )
+            # Level headings: the two tables' key labels differ in height ("<pad>" against "The").
+            names[1].align_to(names[0], DOWN)
             real_rows = VGroup(
                 *[
                     SurroundingRectangle(VGroup(*[grid.row(r) for r in self.real]), color=theme.highlight, buff=0.04)
@@ -340,8 +362,10 @@ class PaddingMaskScene(ExplainerScene):
             heading = self.heading("Pads on the left: both masks needed")
             row = VGroup(*[self.token_box(token) for token in t.left_tokens]).arrange(RIGHT, buff=0.12)
             row.move_to(LEFT_PADDED_AT)
-            end = label(theme, "← the next token goes here", size=theme.small_size, color=theme.muted)
-            end.next_to(row, RIGHT, buff=0.3)
+            # An empty slot after the prompt: the next token is appended there, predicted from the last position.
+            slot = DashedVMobject(Rectangle(width=2.0, height=0.75, stroke_color=theme.muted, stroke_width=2), num_dashes=24)
+            slot_name = label(theme, "next token", size=theme.small_size, color=theme.muted).move_to(slot)
+            end = VGroup(slot, slot_name).next_to(row, RIGHT, buff=0.12)
             alone = self.heatmap("left_causal_weights", t.left_queries, t.left_tokens)
             both = self.heatmap("left_combined_weights", None, t.left_tokens)
             alone.move_to(LOW_PAIR_AT)
@@ -351,6 +375,8 @@ class PaddingMaskScene(ExplainerScene):
                 label(theme, "padding & causal", size=theme.small_size).next_to(both.col_labels, UP, buff=0.3),
             )
             pads = [j for j, valid in enumerate(t.left_valid) if not valid]
+            rows_note = label(theme, f"{PAD} query rows left out: their outputs are thrown away", **self.aside)
+            rows_note.next_to(row, DOWN, buff=0.3).align_to(row, LEFT)
             pad_columns = VGroup(
                 *[SurroundingRectangle(grid.column(j), color=theme.masked, buff=0.04) for grid in (alone, both) for j in pads]
             )
@@ -372,21 +398,21 @@ class PaddingMaskScene(ExplainerScene):
             on_pads = " and ".join(weights[j] for j in pads)
             self.say("To generate text for a batch, prompts are padded on the left instead,")
             self.play(FadeIn(heading), FadeIn(self.reminder(heading)), FadeIn(row, lag_ratio=0.1), run_time=1.2)
-            self.say("so that every prompt ends at the last position, where the next token goes.")
+            self.say("so that every prompt ends at the last position, whose output predicts the next token.")
             self.play(FadeIn(end))
             self.say("Now the pads come first, and the causal mask lets real tokens see them.")
-            self.play(FadeIn(names[0]), FadeIn(alone), run_time=1.2)
+            self.play(FadeIn(names[0]), FadeIn(alone), FadeIn(rows_note), run_time=1.2)
             self.say(f"“{first}” gives {on_pads} to the {len(pads)} pads.")
             self.play(FadeIn(pad_columns[: len(pads)]))
             self.say("Add the padding mask, and the pads get exactly 0 again.")
             self.play(FadeIn(names[1]), FadeIn(both), FadeIn(pad_columns[len(pads) :]), run_time=1.2)
-            self.say("The real rows are then exactly those of the sentence without padding, as these vectors carry no position.")
+            self.say("The real rows then equal those of the sentence without pads, as these vectors carry no position.")
             self.play(FadeOut(alone), FadeOut(names[0]), FadeOut(pad_columns[: len(pads)]), run_time=0.6)
             self.play(FadeIn(unpadded), FadeIn(unpadded_name), run_time=1.0)
             self.highlight(unpadded.cells, VGroup(*[both.column(j) for j in real_columns]), buff=0.05)
             self.play(FadeIn(positions_note))
             self.say(
-                "GPT-2 adds a learned vector per position: with pads on the left, its position numbers must start at the first real token.",
+                "GPT-2 adds a learned vector per position, so its position numbers must start at the first real token.",
             )
             self.say("A padding mask is needed wherever a real token could otherwise see a pad.")
 
@@ -394,12 +420,12 @@ class PaddingMaskScene(ExplainerScene):
 
     @property
     def aside(self) -> dict:
-        """How a note under a heading is drawn: small and muted."""
-        return {"size": self.theme.min_size, "color": self.theme.muted}
+        """How a note under a heading is drawn: small and muted (not the smallest size: read from the back of a room)."""
+        return {"size": self.theme.small_size, "color": self.theme.muted}
 
     def reminder(self, heading) -> VGroup:
         """Under ``heading``: the weights still come from the shortcut and the hand-made embeddings of step 3."""
-        text = f"Still Q = K = V = X, no W_Q, W_K, W_V; embeddings made up by hand, {PAD} = zeros."
+        text = f"Still Q = K = V = X; embeddings made up by hand, {PAD} = zeros."
         return label(self.theme, text, **self.aside).next_to(heading, DOWN, buff=0.2).align_to(heading, LEFT)
 
     def token_box(self, token: str, width: float = 1.3) -> VGroup:

@@ -382,7 +382,8 @@ def block_exercises(trace: TransformerBlockTrace) -> list[Exercise]:
         Exercise(
             f"Before attention, a GPT block normalises each token's vector. For “{trace.tokens[f]}”: compute the mean "
             "and variance of x, then (x − mean) / √(variance + ε) with ε ≈ 0 (γ = 1, β = 0).",
-            given=[Table("x = token embedding + position embedding", trace.x[f], 2)],
+            # Three decimals, as the answer: worked from x at two, the variance came out 0.485 against the key's 0.482.
+            given=[Table("x = token embedding + position embedding", trace.x[f], 3)],
             answer=[
                 Table("mean and variance", np.array([trace.x_mean[f], trace.x_var[f]]), 3, columns=["mean", "variance"]),
                 Table("norm₁(x)", trace.norm1[f], 2),
