@@ -157,7 +157,7 @@ class LearningToAttendScene(ExplainerScene):
             self.play(FadeIn(same_start))
             self.say(
                 "Both are encoder–decoder GRUs. With attention, each output step scores every input position, "
-                "and reads c, their weighted average."
+                "and reads c, the weighted average of the encoder outputs."
             )
             self.play(FadeIn(with_attention, shift=UP * 0.2), run_time=1.2)
             self.say(
@@ -234,9 +234,8 @@ class LearningToAttendScene(ExplainerScene):
             self.play(Create(accuracy_attention), Create(accuracy_baseline), run_time=2)
             # The loss is measured with the right letters fed in, accuracy with the model's own: different measures.
             self.say(
-                f"Accuracy is another measure: writing on its own, with no right letters fed in as the loss has, the model "
-                f"with attention gets {percent(t.final_attention_accuracy)} of the letters right; "
-                f"without, {percent(t.final_baseline_accuracy)}."
+                f"Accuracy is another measure: the model writes on its own, fed its own letters, not the right ones as for the loss. With attention it gets "
+                f"{percent(t.final_attention_accuracy)} of the letters right; without, {percent(t.final_baseline_accuracy)}."
             )
             self.play(FadeIn(accuracy_ends))
             self.highlight(*accuracy_ends)
@@ -350,8 +349,8 @@ class LearningToAttendScene(ExplainerScene):
                 else:
                     self.say(
                         f"After {count(t.checkpoints[index])} batches, {self.aligned_words} "
-                        f"{format_number(t.example_mirror_weight[index], 2)} on average on this sequence, where some rows "
-                        f"put less on it; {format_number(t.mirror_weight_curve[index], 2)} over all "
+                        f"{format_number(t.example_mirror_weight[index], 2)} on average on this sequence; "
+                        f"{format_number(t.mirror_weight_curve[index], 2)} over all "
                         f"{count(t.heldout_per_length)} held-out sequences."
                     )
                 self.play(
@@ -559,7 +558,7 @@ class LearningToAttendScene(ExplainerScene):
             ),
             label(
                 theme,
-                "Without attention, one state carried the whole sequence: here, fine short, behind long."
+                "Without attention, one state carried the sequence: in this run it fell behind on long ones."
                 if falls
                 else "Without attention, one state carried these short sequences as well.",
                 size=theme.body_size,

@@ -17,8 +17,8 @@ from attention_math.traces.sentiment_attention import sentiment_attention_trace
 from .kit import ExplainerScene
 from .kit.charts import LineChart
 from .kit.heatmaps import AxisLabels, Cells, weights_heatmap
-from .kit.layout import BODY, BODY_TOP, CONTENT, LEFT_EDGE, RIGHT_EDGE, Region, center_in, hang_from, pin
-from .kit.text import formula, label
+from .kit.layout import BODY, BODY_TOP, LEFT_EDGE, RIGHT_EDGE, Region, center_in, hang_from
+from .kit.text import formula, label, on_one_baseline
 from .theme import format_number
 from .training import trained
 
@@ -139,12 +139,11 @@ class SentimentAttentionScene(ExplainerScene):
             self.say("A classifier reads a film review and says whether it is positive.")
             self.play(FadeIn(heading), FadeIn(opening[0]))
             self.play(FadeIn(opening[1], shift=UP * 0.2))
-            self.say(
-                "Each word gets a score from its embedding: the additive form of Bahdanau's attention, but with no query, "
-                "so a word's score is the same in every review."
-            )
+            self.say("Each word gets a score from its embedding: the additive form of Bahdanau's attention, but with no query.")
             self.play(FadeOut(opening), run_time=0.4)
             self.play(FadeIn(model[0], shift=UP * 0.2))
+            self.say("So a word's score is the same in every review.")
+            self.highlight(words[0], color=theme.highlight)
             self.say("Softmax turns the scores into attention weights, and the review becomes the weighted sum of its words.")
             self.play(FadeIn(model[1:], shift=UP * 0.2, lag_ratio=0.3), run_time=1.5)
             self.say(
@@ -152,7 +151,7 @@ class SentimentAttentionScene(ExplainerScene):
                 "with sentiment words, plain words and negations."
             )
             self.play(FadeIn(data[0]))
-            self.say(f"{count(t.n_heldout)} of them are held out: the classifier never trains on them.")
+            self.say(f"It trains on {count(t.n_training)} of them and holds out {count(t.n_heldout)}: those it never trains on.")
             self.play(FadeIn(data[1]))
 
     def wrapped_review(self, words, width: float) -> VGroup:
@@ -183,7 +182,7 @@ class SentimentAttentionScene(ExplainerScene):
         t, theme = self.trace, self.theme
         last = len(t.curve_epochs) - 1
         high_loss = float(max(1.0, t.train_loss.max()))
-        loss = LineChart(theme, t.train_loss, LOSS_CHART, 0.0, high_loss, color=theme.key)
+        loss = LineChart(theme, t.train_loss, LOSS_CHART, 0.0, high_loss, color=theme.text)  # not the accuracy legend's colours
         train = LineChart(theme, t.train_accuracy, ACCURACY_CHART, 0.0, 1.0, color=theme.key)
         heldout = LineChart(theme, t.heldout_accuracy, ACCURACY_CHART, 0.0, 1.0, color=theme.value)
         frames = VGroup()
@@ -212,10 +211,12 @@ class SentimentAttentionScene(ExplainerScene):
             upper, lower = (ends[0], ends[1]) if ends[0].get_y() >= ends[1].get_y() else (ends[1], ends[0])
             lower.next_to(upper, DOWN, buff=0.1).align_to(upper, LEFT)
         legend = VGroup(
-            label(theme, "on the training reviews", size=theme.small_size, color=theme.key),
-            label(theme, "on the held-out reviews", size=theme.small_size, color=theme.value),
-        ).arrange(RIGHT, buff=0.8)
-        pin(legend, DOWN, CONTENT).set_x(0)
+            label(theme, "training reviews", size=theme.min_size, color=theme.key),
+            label(theme, "held-out reviews", size=theme.min_size, color=theme.value),
+        ).arrange(DOWN, buff=0.1, aligned_edge=RIGHT)
+        # Inside the accuracy chart, low on the right (the curves end high there): it names those two curves only.
+        corner = train.to_point(last, 0)
+        legend.move_to(corner + LEFT * (legend.width / 2 + 0.2) + UP * (legend.height / 2 + 0.2))
         with self.step("training", "Training: attention weights are learned"):
             self.clear()
             heading = self.heading("Training: the attention weights are learned with the classifier")
@@ -225,9 +226,9 @@ class SentimentAttentionScene(ExplainerScene):
             self.say("Nobody tells it which words matter: the attention weights are whatever helps the loss.")
             self.play(FadeIn(legend), Create(train.curve), Create(heldout.curve), run_time=2)
             self.say(
-                f"It ends right on {format_number(t.train_accuracy[-1], 2)} of the training reviews "
-                f"and {format_number(t.heldout_accuracy[-1], 2)} of the held-out ones.",
-                spoken=f"It ends right on {percent(t.train_accuracy[-1])} of the training reviews "
+                f"It ends with {percent(t.train_accuracy[-1], '%')} of the training reviews right "
+                f"and {percent(t.heldout_accuracy[-1], '%')} of the held-out ones.",
+                spoken=f"It ends with {percent(t.train_accuracy[-1])} of the training reviews right "
                 f"and {percent(t.heldout_accuracy[-1])} of the held-out ones.",
             )
             self.play(FadeIn(ends))
@@ -272,8 +273,34 @@ class SentimentAttentionScene(ExplainerScene):
                     color=theme.muted if lucky else theme.value if right else theme.masked,
                 )
             )
-        answer.arrange(DOWN, buff=0.1, aligned_edge=LEFT).next_to(grid.cells, RIGHT, buff=0.4)
+        answer.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        self.words_on_one_line(grid, list(t.sentences[index]), BODY.width - answer.width - 0.4)
+        answer.next_to(grid.cells, RIGHT, buff=0.4)
         return VGroup(grid, answer)
+
+    def words_on_one_line(self, grid, words, room: float) -> None:
+        """Widen each column of a one-row map to its word, so the words stand on one line over their cells.
+
+        The kit staggers words wider than their cells onto two lines, which read as stacked phrases. Kept
+        staggered only when the widened row would pass ``room`` (a teacher's long words).
+        """
+        theme = self.theme
+        texts = [label(theme, word, size=theme.min_size, color=theme.text) for word in words]
+        widths = [max(grid.cell(0, j).width, text.width + 0.2) for j, text in enumerate(texts)]
+        if sum(widths) > room:
+            return
+        x = grid.cell(0, 0).get_left()[0]
+        for j, (text, width) in enumerate(zip(texts, widths)):
+            cell = grid.cell(0, j)
+            middle = x + width / 2
+            cell.stretch_to_fit_width(width).set_x(middle)
+            grid.number(0, j).move_to(cell)
+            text.next_to(cell, UP, buff=0.12)
+            x += width
+        on_one_baseline(texts)
+        grid.remove(grid.col_labels)
+        grid.col_labels = VGroup(*texts)
+        grid.add(grid.col_labels)
 
     def lucky(self, index: int) -> bool:
         """Whether review ``index`` is the contrast, right with the same verdict as the misleading review it reads like."""
@@ -397,7 +424,7 @@ class SentimentAttentionScene(ExplainerScene):
                     self.number("n_heldout_with_top_word", 0, size=theme.body_size),
                     label(theme, f"held-out reviews with “{word}”", size=theme.small_size, color=theme.muted),
                 ).arrange(RIGHT, buff=0.2),
-            ).arrange(DOWN, buff=0.15)
+            ).arrange(DOWN, buff=0.25)
             negated.add(
                 VGroup(
                     label(theme, "of those with a negation, the negation word weighted most in", size=theme.small_size),
@@ -407,16 +434,22 @@ class SentimentAttentionScene(ExplainerScene):
                 ).arrange(RIGHT, buff=0.2)
             )
             negated.arrange(DOWN, buff=0.2, aligned_edge=RIGHT)
-            group = VGroup(rows, alone, scored, negated).arrange(DOWN, buff=0.35)
+            # The counts replace the word's scores under the reviews (all at once they were eight lines, a wall).
+            details = VGroup(alone, scored).arrange(DOWN, buff=0.35)
+            group = VGroup(rows, details).arrange(DOWN, buff=0.35)
+            negated.move_to(details).align_to(details, UP)
             # Tighter gaps before any shrinking: the weights are drawn at the least readable size already
             # (a teacher's ten words give narrow cells), and a shrink of 2 % put them under it.
             for gap, row_gap in ((0.25, 0.35), (0.15, 0.2), (0.1, 0.15)):
-                if group.height <= BODY.height:
+                if VGroup(group, negated).height <= BODY.height:
                     break
                 rows.arrange(DOWN, buff=row_gap, aligned_edge=LEFT)
+                details.arrange(DOWN, buff=gap)
                 group.arrange(DOWN, buff=gap)
-            BODY.shrink_to_fit(group)
-            hang_from(group, BODY_TOP)
+                negated.move_to(details).align_to(details, UP)
+            everything = VGroup(group, negated)
+            BODY.shrink_to_fit(everything)
+            hang_from(everything, BODY_TOP)
             box = SurroundingRectangle(rows[0][0].column(top), color=theme.highlight, buff=0.04)
             review, weight = t.sentences[t.misleading], t.weights[t.misleading, top]
             self.say(
@@ -431,27 +464,29 @@ class SentimentAttentionScene(ExplainerScene):
             most = "Almost all its weight is" if weight > 0.995 else f"Most of its weight, {format_number(weight, 2)}, is"
             self.say(f"{most} on “{word}”, and “{word}” alone reads P = {format_number(t.word_alone[t.misleading, top], 2)}.")
             self.play(Create(box), FadeIn(alone))
+            self.say(f"A word's score has no query, so it is the same in every review: “{word}” outscores the words around it.")
+            self.play(FadeIn(scored[:2]), run_time=1)
             self.say(
-                f"A word's score has no query, so it is the same in every review: “{word}” outscores the words around it, "
-                f"and takes the most weight in {count(t.n_heldout_top_word_first)} of the "
+                f"It takes the most weight in {count(t.n_heldout_top_word_first)} of the "
                 f"{count(t.n_heldout_with_top_word)} held-out reviews with “{word}”."
             )
-            self.play(FadeIn(scored[:2]), run_time=1)
             self.play(FadeIn(scored[2]), run_time=0.8)
             if t.contrast >= 0:
                 other = t.sentences[t.contrast]
-                luck = " It is right only by luck." if self.lucky(t.contrast) else ""
+                luck = self.lucky(t.contrast)
                 self.say(
                     f"The review: {quoted(other)}. It means the opposite, yet its weights look the same: "
-                    f"P = {format_number(t.probabilities[t.contrast], 2)}.{luck}",
+                    f"P = {format_number(t.probabilities[t.contrast], 2)}.",
                     spoken=f"The review: {' '.join(other)}. It means the opposite, yet its weights look the same: "
-                    f"P = {format_number(t.probabilities[t.contrast], 2)}.{luck}",
+                    f"P = {format_number(t.probabilities[t.contrast], 2)}.",
                 )
                 self.play(FadeIn(rows[1]), run_time=1.2)
-            self.say(
-                f"Seeing all the weight on “{word}”, one might think the classifier handled the negation. It did not: "
-                "the weights say which words were pooled, not what they mean together."
-            )
+                if luck:
+                    self.say("It is right only by luck.")
+                    self.wait(0.5)
+            self.say(f"Seeing all the weight on “{word}”, one might think the classifier handled the negation.")
+            self.wait(0.5)
+            self.say("It did not: the weights say which words were pooled, not what they mean together.")
             self.wait(0.5)
             negated_right = f"{count(t.n_heldout_negated_right)} of {count(t.n_heldout_negated)}"
             plain_right = f"{count(t.n_heldout_plain_right)} of {count(t.n_heldout_plain)}"
@@ -461,25 +496,47 @@ class SentimentAttentionScene(ExplainerScene):
                 spoken=f"With a negation, {negated_right} held-out reviews are right, {percent(t.heldout_accuracy_negated)}; "
                 f"without one, {plain_right}, {percent(t.heldout_accuracy_plain)}.",
             )
+            self.play(FadeOut(details), run_time=0.4)
             self.play(FadeIn(negated[:2]))
             self.say(
-                f"In {count(t.n_heldout_negation_first)} of those {count(t.n_heldout_negated)}, the negation word takes "
-                "the most weight, so its own lean, not what it negates, pulls the verdict: worse than a coin flip here."
+                f"In {count(t.n_heldout_negation_first)} of those {count(t.n_heldout_negated)}, "
+                "the negation word takes the most weight."
             )
             self.play(FadeIn(negated[2]))
+            self.say("So its own lean, not what it negates, pulls the verdict: worse than a coin flip here.")
             self.play(Indicate(negated[2], color=theme.highlight), run_time=1.2)
 
     # --- 5. takeaway ----------------------------------------------------------------------------------
 
+    def shown_pair(self) -> tuple[str, str] | None:
+        """The two negated phrases step 4 showed with one verdict ("not great", "not bad"), or None when it showed no such pair."""
+        t = self.trace
+        if t.misleading < 0 or t.contrast < 0 or not self.lucky(t.contrast):
+            return None
+        phrases = []
+        for index, top in ((t.misleading, t.misleading_top), (t.contrast, t.contrast_top)):
+            words = t.sentences[index][top : top + 2]
+            if len(words) < 2:
+                return None
+            phrases.append(" ".join(words))
+        return phrases[0], phrases[1]
+
     def sum_up(self):
         """Step 5: what the run showed."""
         theme = self.theme
+        pair = self.shown_pair()
         points = VGroup(
             label(theme, "The attention weights were learned with the classifier, not written.", size=theme.body_size),
             label(theme, "They land on the words that carry sentiment.", size=theme.body_size),
             label(theme, "A weight says where the classifier looked, not what the words mean together.", size=theme.body_size),
             label(theme, "A weighted average of words read one at a time", size=theme.body_size),
-            label(theme, "cannot get both “not good” and “not bad” right.", size=theme.body_size),
+            label(
+                theme,
+                f"gave “{pair[0]}” and “{pair[1]}” one verdict: one had to be wrong."
+                if pair
+                else "cannot get both “not good” and “not bad” right.",
+                size=theme.body_size,
+            ),
         ).arrange(DOWN, buff=0.4, aligned_edge=LEFT)
         BODY.shrink_to_fit(points)
         center_in(points, BODY)
@@ -491,12 +548,19 @@ class SentimentAttentionScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(points[:2], lag_ratio=0.3), run_time=1.5)
             self.say("But a weight says where the classifier looked, not what the words mean together.")
             self.play(FadeIn(points[2]), run_time=1)
-            self.say(
-                "Its verdict is a weighted average of what each word means alone, "
-                "so it cannot get both “not good” and “not bad” right.",
-                spoken="Its verdict is a weighted average of what each word means alone, "
-                "so it cannot get both of these right: not good, and not bad.",
-            )
+            if pair:  # the pair step 4 showed, not one the video never showed
+                self.say(
+                    f"Averaging what each word means alone gave “{pair[0]}” and “{pair[1]}” one verdict: one had to be wrong.",
+                    spoken=f"Averaging what each word means alone gave {pair[0]}, and {pair[1]}, one verdict: "
+                    "one had to be wrong.",
+                )
+            else:
+                self.say(
+                    "Its verdict is a weighted average of what each word means alone, "
+                    "so it cannot get both “not good” and “not bad” right.",
+                    spoken="Its verdict is a weighted average of what each word means alone, "
+                    "so it cannot get both of these right: not good, and not bad.",
+                )
             self.play(FadeIn(points[3:], lag_ratio=0.3), FadeIn(note), run_time=1.5)
 
 
@@ -506,9 +570,9 @@ def equals(value: float) -> str:
     return "≈" if (shown == "1.00" and value < 1) or (shown == "0.00" and value > 0) else "="
 
 
-def percent(value: float) -> str:
-    """A share as a person says it: 0.78 is "78 percent"."""
-    return f"{round(100 * float(value))} percent"
+def percent(value: float, sign: str = " percent") -> str:
+    """A share as a person says it: 0.78 is "78 percent" (written "78%" with ``sign="%"``)."""
+    return f"{round(100 * float(value))}{sign}"
 
 
 def spoken_probability(value: float) -> str:

@@ -151,13 +151,19 @@ class TrainedHeadsScene(ExplainerScene):
                 sentence = label(theme, f"“{' '.join(words[:half])}\n{' '.join(words[half:])}”", color=theme.muted)
             fit(sentence, 12.6)
             sentence.next_to(heading, DOWN, buff=0.4).set_x(0)
+            # The uncased tokenizer lower-cases first ("The" becomes the piece "the"): said, and noted under the sentence.
+            lowered = t.sentence != t.sentence.lower()
+            above_pieces = VGroup(sentence)
+            if lowered:
+                lower_note = label(theme, "lower-cased first", size=theme.min_size, color=theme.muted)
+                above_pieces.add(lower_note.next_to(sentence, DOWN, buff=0.12).align_to(sentence, RIGHT))
             ids = self.grid("token_ids", 0, font_size=theme.small_size, grouped=False)  # ids are labels: 1996
             for size in (theme.body_size, theme.small_size):  # smaller pieces when they need three rows
                 boxes = [self.piece_box(t, j, ids, size) for j in range(len(t.tokens))]
                 piece_rows = self.wrap(boxes)
                 if len(piece_rows) <= 2:
                     break
-            piece_rows.next_to(sentence, DOWN, buff=0.5).set_x(0)
+            piece_rows.next_to(above_pieces, DOWN, buff=0.4).set_x(0)
 
             notes = VGroup()
             for w in split_words[:1]:
@@ -179,7 +185,10 @@ class TrainedHeadsScene(ExplainerScene):
 
             self.say("A trained model does not read words: it reads pieces.")
             self.play(FadeIn(heading), FadeIn(sentence))
-            self.say(f"Each piece comes from a WordPiece vocabulary of {format_number(t.vocab_size, 0)} entries.")
+            lower = " lower-case" if lowered else ""
+            self.say(f"Each piece comes from a WordPiece vocabulary of {format_number(t.vocab_size, 0)}{lower} entries.")
+            if lowered:
+                self.play(FadeIn(lower_note), run_time=0.4)
             self.play(*[FadeIn(VGroup(box[0], box[1])) for box in boxes], lag_ratio=0.08, run_time=2)
             self.say("Every piece has its id in that vocabulary, shown underneath.")
             self.play(*[FadeIn(box[2]) for box in boxes], run_time=0.8)
@@ -265,6 +274,29 @@ class TrainedHeadsScene(ExplainerScene):
         ).arrange(RIGHT, buff=0.15)
         pick.next_to(frames, DOWN, buff=0.3).align_to(frames, LEFT)
         looks_back = "earlier word" if self.candidates_look_back else "other word"
+        # The thumbnails are too small for row and column labels: the rule, beside the heading.
+        orientation = VGroup(
+            label(theme, "in each square:", size=theme.min_size, color=theme.muted),
+            VGroup(
+                label(theme, "rows = queries", size=theme.min_size, color=theme.query),
+                label(theme, "columns = keys", size=theme.min_size, color=theme.key),
+            ).arrange(RIGHT, buff=0.3),
+        ).arrange(DOWN, buff=0.1, aligned_edge=RIGHT)
+        between = (SAFE_TOP + head_labels.get_top()[1]) / 2  # between the heading's top and the head numbers
+        orientation.align_to(scale_ends, RIGHT).set_y(between)
+        # A head that "just watches the previous piece", pointed to while the line says so.
+        previous = None
+        if self.candidates_look_back and t.previous_layer >= 0:
+            before = frames[t.previous_layer * n_heads + t.previous_head]
+            previous_name = f"layer {format_number(t.previous_layer + 1, 0)}, head {format_number(t.previous_head + 1, 0)}"
+            previous_pick = VGroup(
+                label(theme, f"{previous_name}:", size=theme.small_size, color=theme.key),
+                self.number("previous_weight", 2, size=theme.small_size, color=theme.key),
+                fit(label(theme, f"on “{t.tokens[t.focus - 1]}”", size=theme.small_size, color=theme.key), 4.0),
+                label(theme, "(the piece just before)", size=theme.small_size, color=theme.muted),
+            ).arrange(RIGHT, buff=0.15)
+            fit(previous_pick, frames.width).next_to(frames, DOWN, buff=0.3).align_to(frames, LEFT)
+            previous = (SurroundingRectangle(before, color=theme.key, buff=0.04, stroke_width=5), previous_pick, previous_name)
 
         with self.step("all-72-heads", "All 72 heads of the trained model"):
             self.clear()
@@ -294,19 +326,26 @@ class TrainedHeadsScene(ExplainerScene):
             for patches in layers[:3]:
                 self.play(FadeIn(patches), run_time=0.6)
             self.say("One row per query piece, one column per key: brighter means more weight.")
-            self.play(FadeIn(scale), FadeIn(scale_ends))
+            self.play(FadeIn(scale), FadeIn(scale_ends), FadeIn(orientation))
             for patches in layers[3:]:
                 self.play(FadeIn(patches), run_time=0.6)
             self.say("These are trained weights: each head has learned its own pattern.")
             self.wait(0.5)
             self.say(f"We follow the head where “{self.query_piece}” puts the most weight on one {looks_back}.")
             self.play(FadeIn(box))
-            if self.candidates_look_back:
-                self.say("The word right before it is left out: some heads just watch the previous piece.")
-                self.wait(0.5)
+            if previous is not None:
+                previous_box, previous_pick, previous_name = previous
+                self.say(f"The piece just before “{self.query_piece}” is left out: some heads only watch that one.")
+                self.play(FadeIn(previous_box))
+                self.say(
+                    f"{previous_name.capitalize()} is one: {format_number(t.previous_weight, 2)} on “{t.tokens[t.focus - 1]}”."
+                )
+                self.play(FadeIn(previous_pick, shift=UP * 0.2))
             self.say(f"That is {self.head_name}: {format_number(t.top_weight, 2)} on “{self.top_piece}”.")
             # Each indicated on its own: one Indicate over the box and both far-apart labels scaled the group
             # about its middle and threw the labels off the edge for a moment.
+            if previous is not None:  # the previous-piece head gives way to the chosen one, in the same place
+                self.play(FadeOut(previous[0]), FadeOut(previous[1]), run_time=0.4)
             self.play(
                 FadeIn(pick),
                 Indicate(box, color=theme.highlight),
@@ -361,7 +400,7 @@ class TrainedHeadsScene(ExplainerScene):
                 f"a query and a key of {format_number(t.d_head, 0)} numbers."
             )
             self.play(FadeIn(query), run_time=1.2)
-            self.say("The projection matrices W_Q and W_K that make them were learned in training.")
+            self.say("W_Q and W_K, which make them, were learned in training.")
             self.play(FadeIn(key), run_time=1.2)
             self.say(f"The score of “{self.query_piece}” for “{self.top_piece}”: multiply them number by number.")
             self.play(FadeIn(terms, shift=DOWN * 0.2), run_time=1.5)
@@ -375,6 +414,14 @@ class TrainedHeadsScene(ExplainerScene):
 
     def row_y(self, j: int) -> float:
         return self.rows_top - (j + 0.5) * self.row_height
+
+    def row_span(self, j: int, *parts) -> Rectangle:
+        """An unseen box exactly one row high around ``parts`` of row ``j``: outlined, it stays off the rows above and below."""
+        group = VGroup(*parts)
+        left, right = group.get_left()[0] - ROW_BOX_LABEL_ROOM, group.get_right()[0] + 0.06
+        span = Rectangle(width=right - left, height=self.row_height, stroke_opacity=0)
+        middle = (left + right) / 2
+        return span.set_x(middle).set_y(self.row_y(j))
 
     def column(self, source: str, decimals: int, x: float):
         """The query's row of trace values as a column of cells, one beside each piece."""
@@ -412,7 +459,7 @@ class TrainedHeadsScene(ExplainerScene):
             self.highlight(raw.cells[int(t.focus_raw_scores.argmin())], raw.cells[int(t.focus_raw_scores.argmax())], buff=0.0)
             self.say(f"The highest belongs to “{t.tokens[int(t.focus_raw_scores.argmax())]}”.")
             top_raw = int(t.focus_raw_scores.argmax())
-            self.highlight(VGroup(self.piece_labels[top_raw], raw.cells[top_raw]), buff=0.1)
+            self.highlight(self.row_span(top_raw, self.piece_labels[top_raw], raw.cells[top_raw]), buff=0.0)
 
     def scale_the_scores(self):
         """Step 5: every score divided by the square root of the head's width."""
@@ -482,17 +529,21 @@ class TrainedHeadsScene(ExplainerScene):
             self.play(FadeIn(bars.numbers, lag_ratio=0.05), run_time=1)
             self.say(f"“{self.query_piece}” puts {format_number(t.top_weight, 2)} on “{self.top_piece}”.")
             self.play(
-                FadeIn(SurroundingRectangle(VGroup(self.piece_labels[top], bars.numbers[top]), color=theme.highlight, buff=0.1))
+                FadeIn(
+                    SurroundingRectangle(
+                        self.row_span(top, self.piece_labels[top], bars.numbers[top]), color=theme.highlight, buff=0
+                    )
+                )
             )
             if rival is not None and rival != top:
                 self.say(f"“{t.tokens[rival]}” gets {format_number(t.focus_weights[rival], 2)}.")
-                self.highlight(VGroup(self.piece_labels[rival], bars.numbers[rival]), color=theme.key, buff=0.1)
+                self.highlight(self.row_span(rival, self.piece_labels[rival], bars.numbers[rival]), color=theme.key, buff=0.0)
             cls_weight = format_number(t.focus_weights[0], 2)
-            self.say(f"[CLS], a piece that stands for no word, gets {cls_weight}.")
-            self.play(FadeIn(SurroundingRectangle(VGroup(self.piece_labels[0], bars.numbers[0]), color=theme.key, buff=0.1)))
-            if t.focus_weights[0] >= 0.1:
-                self.say("Heads often park spare weight on such special pieces.")
-                self.wait(0.5)
+            spare = ": heads often park spare weight there" if t.focus_weights[0] >= 0.1 else ""
+            self.say(f"[CLS], which stands for no word, gets {cls_weight}{spare}.")
+            self.play(
+                FadeIn(SurroundingRectangle(self.row_span(0, self.piece_labels[0], bars.numbers[0]), color=theme.key, buff=0))
+            )
 
     def change_one_word(self):
         """Step 7: the counter-example. The same head on a sentence where "it" means something else."""
@@ -564,7 +615,7 @@ class TrainedHeadsScene(ExplainerScene):
             )
             self.play(*[FadeIn(table.number(1, k)) for k in range(table.shape[1])], run_time=1.2)
             self.highlight(table.cell(1, 1), table.cell(1, len(t.compared_keys) - 1), buff=0.0)
-            self.say(f"So it does not work out what “{self.query_piece}” means: it looks at “{t.tokens[top]}” either way.")
+            self.say(f"So this head does not work out what “{self.query_piece}” means: it looks at “{t.tokens[top]}” either way.")
             self.play(FadeIn(verdict, shift=UP * 0.2))
             self.say("One head on one sentence shows a pattern, not understanding.")
             self.wait(0.5)
@@ -604,6 +655,9 @@ class TrainedHeadsScene(ExplainerScene):
         keep_inside(heatmap, left=LEFT_EDGE + 0.05 + ROW_BOX_LABEL_ROOM, right=RIGHT_EDGE - 0.05)
         for j, key in enumerate(key_labels):
             key.next_to(heatmap.cell(0, j), UP, buff=0.15)
+            if not key.upright:
+                # Level: on the text's baseline (an apostrophe at the bottom read as a comma or a dash).
+                key.shift(UP * self.ink_lift(t.tokens[j]))
         heatmap.col_labels = key_labels
         heatmap.add(key_labels)
         if t.top_key == i - 1:
@@ -615,10 +669,10 @@ class TrainedHeadsScene(ExplainerScene):
         shown_weight = format_number(t.top_weight, decimals)
         with self.step("whole-head", "The whole head: all its weights"):
             self.clear()
-            self.say(f"Here is all of {self.head_name}: every piece as a query, one row each.")
+            self.say(f"Here is all of {self.head_name}: one row per query piece.")
             self.play(FadeIn(heading), FadeIn(heatmap.row_labels), FadeIn(heatmap.col_labels), FadeIn(legend))
             self.play(FadeIn(heatmap.cells), run_time=1.5)
-            self.say("Brighter means more weight, and every row adds up to 1.")
+            self.say("Every row adds up to 1.")
             self.wait(0.5)
             row_box = self.row_box(heatmap, i)
             self.say(f"The row of “{self.query_piece}” is the one we followed: {shown_weight} on {pattern}")
@@ -656,7 +710,13 @@ class TrainedHeadsScene(ExplainerScene):
         """A column's key at the readable size: level when it fits ``cell_width`` (a gap each side), else upright."""
         theme = self.theme
         text = label(theme, token, size=theme.min_size, color=theme.key)
-        return text if text.width <= cell_width - 0.1 else text.rotate(PI / 2)
+        text.upright = text.width > cell_width - 0.1
+        return text.rotate(PI / 2) if text.upright else text
+
+    def ink_lift(self, token: str) -> float:
+        """How far ``token``'s lowest ink sits above the text's baseline, at the key labels' size ("'" high, "the" at 0)."""
+        reference = label(self.theme, f"x{token}", size=self.theme.min_size)
+        return float(reference[1:].get_bottom()[1] - reference[0].get_bottom()[1])
 
     def row_box(self, heatmap, i: int) -> SurroundingRectangle:
         """A box around row ``i`` and its label, tight above and below (rows touch) but clear of the label's ink on the left."""

@@ -354,3 +354,22 @@ def test_the_catalog_lists_both_with_their_options(name):
     result = CliRunner().invoke(render.main, ["list"])
     assert result.exit_code == 0 and name in result.output
     assert "--length (4-10, default 10)" in result.output
+
+
+@SENTIMENT
+def test_the_takeaway_names_the_pair_step_4_showed_and_step_4_is_no_wall():
+    """Review 9: 05-03 spoke of "not good", which was never shown; 04-06/04-07 stacked eight lines of text."""
+    scene = built_scene("sentiment-attention")
+    t = scene.trace
+    m, c = t.misleading, t.contrast
+    # The pair: the words from the top-weighted one on, in the two reviews step 4 shows, given one verdict.
+    pair = [" ".join(t.sentences[k][top : top + 2]) for k, top in ((m, t.misleading_top), (c, t.contrast_top))]
+    assert pair == ["not great", "not bad"]
+    assert t.predictions[m] == t.predictions[c] and t.labels[m] != t.labels[c]  # one verdict, so one is wrong
+    mislead = " ".join(scene.recording.texts["where-weights-mislead"])
+    assert all(phrase in mislead for phrase in ("not", "great", "bad"))
+    card = " ".join(scene.recording.texts["takeaway"])
+    assert f"“{pair[0]}” and “{pair[1]}” one verdict" in card and "not good" not in card
+    # Step 4's last picture: the reviews and the three count lines, not the word's scores as well.
+    step = next(step for step in scene.steps if step.name == "where-weights-mislead")
+    assert len(step.lines) >= 8 and all(len(line.text.split()) <= 24 for step in scene.steps for line in step.lines)

@@ -408,3 +408,30 @@ def test_the_models_facts_are_on_screen_while_said(default_scene):
     texts = default_scene.recording.texts["all-72-heads"]
     assert f"{default_scene.trace.d_model} numbers per piece" in texts
     assert any("distilled" in text for text in texts) and any("fine-tuned" in text for text in texts)
+
+
+def test_the_previous_piece_head_is_the_models_own_and_is_pointed_to(reference, default_scene):
+    """Review 9: 02-07 said "some heads just watch the previous piece" with nothing on screen showing one."""
+    ref = reference(DEFAULT_SENTENCE)
+    focus = ref["tokens"].index("it")
+    on_previous = ref["attentions"][:, :, focus, focus - 1]  # (layers, heads): weight of "it" on "because"
+    trace = default_scene.trace
+    assert (trace.previous_layer, trace.previous_head) == np.unravel_index(on_previous.argmax(), on_previous.shape)
+    assert trace.previous_weight == pytest.approx(on_previous.max(), abs=1e-5)
+    name = f"layer {trace.previous_layer + 1}, head {trace.previous_head + 1}"
+    weight = format_number(on_previous.max(), 2)
+    assert weight == "1.00"  # layer 1, head 3 of the real model: all of "it"'s weight on "because"
+    texts = default_scene.recording.texts["all-72-heads"]
+    assert f"{name}:" in texts and weight in texts and "on “because”" in texts
+    step = next(step for step in default_scene.steps if step.name == "all-72-heads")
+    assert any(name.capitalize() in line.text and weight in line.text for line in step.lines)
+    # The grid's rows and columns are named beside it (the thumbnails carry no labels).
+    assert {"rows = queries", "columns = keys"} <= texts
+
+
+def test_the_lower_casing_and_the_unambiguous_verdict_are_said(default_scene):
+    """Review 9: "The" became the piece "the" unexplained; 07-04's "it does not work out what the word it means"."""
+    assert "lower-cased first" in default_scene.recording.texts["wordpiece-pieces"]
+    words = said(default_scene)
+    assert "lower-case entries" in words
+    assert "So it does not" not in words and "So this head does not work out" in words

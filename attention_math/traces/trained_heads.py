@@ -90,6 +90,9 @@ class TrainedHeadsTrace(Trace):
         ``(n,)``: the query piece's row of each.
     row_top_keys
         ``(n,)``: for every query piece of the chosen head, the key piece it weights most.
+    previous_layer, previous_head, previous_weight
+        The head (0-based) where the query puts the most weight on the piece right before it, and
+        that weight; -1, -1 and 0.0 when the query is the first piece.
     top_key, top_weight
         The candidate piece the query weights most in the chosen head, and that weight.
     contrast_sentence
@@ -145,6 +148,9 @@ class TrainedHeadsTrace(Trace):
     focus_scaled_scores: np.ndarray
     focus_weights: np.ndarray
     row_top_keys: tuple[int, ...]
+    previous_layer: int
+    previous_head: int
+    previous_weight: float
     top_key: int
     top_weight: float
     layer_number: int
@@ -288,6 +294,13 @@ def trained_heads_trace(
     weights = forward.weights[layer, head]
     top_key = int(head_top_keys[layer, head])
     contrast = _contrast(sentence, tokens, focus, token, top_key, layer, head, weights[focus], model)
+    # The heads that "just watch the previous piece" (left out of the candidates above): the strongest of them.
+    if focus > 0:
+        on_previous = forward.weights[:, :, focus, focus - 1]  # (layers, heads)
+        previous_layer, previous_head = (int(i) for i in np.unravel_index(on_previous.argmax(), on_previous.shape))
+        previous_weight = float(on_previous[previous_layer, previous_head])
+    else:
+        previous_layer, previous_head, previous_weight = -1, -1, 0.0
     return TrainedHeadsTrace(
         sentence=sentence,
         tokens=tuple(tokens),
@@ -323,6 +336,9 @@ def trained_heads_trace(
         focus_scaled_scores=scaled[focus],
         focus_weights=weights[focus],
         row_top_keys=tuple(int(j) for j in weights.argmax(axis=-1)),
+        previous_layer=previous_layer,
+        previous_head=previous_head,
+        previous_weight=previous_weight,
         top_key=top_key,
         top_weight=float(weights[focus, top_key]),
         layer_number=layer + 1,
