@@ -156,7 +156,9 @@ REQUIRED_SOURCES = {
         # Step 6 prints the query's row ("sat") of each map; colour carries the rest. "mat included (0.20)":
         "bidirectional_weights[2, 5]",
         "self_scores[1]",
-        "even_shares[2]",
+        # "in the same ratios", shown: sat's unmasked weights on its visible keys, their sum, and each divided by it.
+        "bidirectional_weights[2, 0]",
+        "visible_shares[2]",
     },
     "padding-mask": {
         "batch_valid",
