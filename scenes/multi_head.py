@@ -661,7 +661,9 @@ class MultiHeadScene(ExplainerScene):
                 product.add(
                     self.words(f"values and output: first {shown} of {t.d_head} columns").next_to(product, DOWN, buff=0.3)
                 )
-            average = self.weighted_sum(t, focus).next_to(product, DOWN, buff=0.45)
+            average = self.weighted_sum(t, focus).next_to(product, DOWN, buff=0.45 if not columns else 0.3)
+            # Under a columns note (one head of 16) the sum may reach below the safe area: all of it moves up.
+            VGroup(product, average).shift(UP * max(0.0, SAFE_BOTTOM + 0.02 - average.get_bottom()[1]))
             keep_inside(average)
             names = VGroup(
                 self.words("attention weights").next_to(weights.col_labels, UP, buff=0.15),
