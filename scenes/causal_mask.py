@@ -134,17 +134,23 @@ class CausalMaskScene(ExplainerScene):
             )
             self.say("GPT writes text one token at a time; here every token is a word.")
             self.play(FadeIn(heading))
-            # One word after another, as they are written.
-            for box in row:
+            # One word after another, as they are written: only up to the query (the rest come in training).
+            for box in row[: i + 1]:
                 self.play(FadeIn(box), run_time=0.3)
             self.say(f"When it reaches “{tokens[i]}”, the words after it are not written yet.")
             self.play(FadeIn(query_name, shift=DOWN * 0.2))
-            self.play(FadeIn(marks, lag_ratio=0.15), run_time=1.5)
+            self.play(FadeIn(marks[: i + 1], lag_ratio=0.15), run_time=1.5)
             self.play(FadeIn(notes))
             self.say("In training it reads whole sentences and predicts every next word at once,")
             hidden = self.word_list(f"{CROSS} written, but hidden:", unseen, size, theme.masked)
             hidden.move_to(notes[1], aligned_edge=LEFT)
-            self.play(ReplacementTransform(notes[1], hidden))
+            # The later words now exist, in grey, each with its ✗.
+            self.play(
+                ReplacementTransform(notes[1], hidden),
+                FadeIn(VGroup(*row[i + 1 :]), lag_ratio=0.15),
+                FadeIn(marks[i + 1 :], lag_ratio=0.15),
+                run_time=1.5,
+            )
             self.say("so each word must be stopped from looking ahead at the words it should predict.")
             self.play(Indicate(hidden, color=theme.masked, scale_factor=1.03))
 
@@ -309,6 +315,7 @@ class CausalMaskScene(ExplainerScene):
             weights = weights_heatmap(
                 self, "weights", None, self.short, cells=Cells(width, cells["cell_height"], cells["font_size"])
             )
+            self.set_apart_masked(weights, lambda r, c: t.mask[r, c])
             if beside:
                 weights.next_to(masked, RIGHT, buff=0.9).align_to(masked, UP)
                 weights.shift(UP * (masked.get_top()[1] - weights.cells.get_top()[1]))
@@ -429,29 +436,43 @@ class CausalMaskScene(ExplainerScene):
             if self.course:
                 k = len(seen)
                 before = [format_number(w, 2) for w in t.bidirectional_weights[i, :k]]
-                # Same scores, fewer keys: each visible weight is the unmasked one divided by their sum, so the ratios stay.
+                # Same scores, fewer keys: each visible weight is the unmasked one divided by their share, so the ratios stay.
                 self.say(f"Softmax shares all the weight of “{tokens[i]}” among its {k} visible keys, in the same ratios:")
                 visible_cells = [maps[m][0].cell(row, j) for m in (0, 1) for j in range(k)]
                 self.highlight(*visible_cells, buff=0.0)
-                self.say(", ".join(before[:-1]) + " and " + before[-1] + f" become {visible}.")
-                self.highlight(*visible_cells, buff=0.0)
-                note = self.note_with_numbers(
+                share = format_number(t.visible_shares[i], 2)
+                # Shown parts that do not add up to the shown total (rounding) are joined by "≈", not "=".
+                adds_up = abs(sum(float(b) for b in before) - float(share)) < 0.005
+                parts = [part for j in range(k) for part in ("+", (f"bidirectional_weights[{i}, {j}]", 2))][1:]
+                after = [part for j in range(k) for part in (",", (f"weights[{i}, {j}]", 2))][1:]
+                self.ratio_note = note = self.note_with_numbers(
                     (
-                        ("Even share of the keys a row may see:",),
                         (
-                            f"no mask, 1/{n} =",
-                            ("uniform_weight", 2),
-                            f"; causal mask, “{tokens[i]}”: 1/{k} =",
-                            (f"even_shares[{i}]", 2),
+                            f"No mask: “{tokens[i]}” gives its {k} visible keys",
+                            *parts,
+                            "=" if adds_up else "≈",
+                            (f"visible_shares[{i}]", 2),
                         ),
+                        ("Causal mask: each divided by", (f"visible_shares[{i}]", 2), "→", *after),
                     )
                 )
+                # A comma sits against the number before it, as in text (the note spaces every part alike).
+                for part_row in note:
+                    for k_part in range(1, len(part_row)):
+                        part = part_row[k_part]
+                        if getattr(part, "original_text", "") == ",":
+                            gap = part.get_left()[0] - part_row[k_part - 1].get_right()[0] - 0.03
+                            VGroup(*part_row[k_part:]).shift(LEFT * gap)
                 self.say(
-                    f"An even share of the keys a row may see: 1/{n} without the mask, 1/{k} for “{tokens[i]}” with it.",
-                    spoken=f"An even share of the keys a row may see: one in {n} without the mask, "
-                    f"one in {k} for the word {tokens[i]} with it.",
+                    f"Without the mask they hold {' + '.join(before)} {'=' if adds_up else '≈'} {share} of its weight;",
+                    spoken=f"Without the mask they hold {' plus '.join(before)}, {'which is' if adds_up else 'about'} {share} "
+                    "of its weight;",
                 )
-                self.play(FadeIn(note))
+                self.play(FadeIn(note[0]))
+                self.highlight(*visible_cells[:k], buff=0.0)
+                self.say(f"the mask divides each by {share}: {', '.join(before[:-1])} and {before[-1]} become {visible}.")
+                self.play(FadeIn(note[1]))
+                self.highlight(*visible_cells[k:], buff=0.0)
 
     def which_is_which(self):
         """Step 7: BERT against GPT, each column as the voice names it."""
@@ -462,7 +483,7 @@ class CausalMaskScene(ExplainerScene):
                 ("", "BERT", "GPT"),
                 ("Attention", "Bidirectional", "Causal"),
                 ("Sees", "All positions", "The past and itself"),
-                ("Training", "Fill in blanked-out words", "Predict the next word"),
+                ("Training", "Fill in [MASK] words", "Predict the next word"),
                 ("Use case", "Understanding", "Generation"),
             )
             table = self.table(rows)
@@ -473,10 +494,10 @@ class CausalMaskScene(ExplainerScene):
             bert = VGroup(table[0][0], *[line[1] for line in table[1:]])
             gpt = VGroup(table[0][1], *[line[2] for line in table[1:]])
             self.say(
-                "BERT sees every position and learns to fill in blanked-out words, marked by a [MASK] token: "
+                "BERT sees every position and learns to fill in blanked-out words, most of them marked by a [MASK] token: "
                 "a word in its input, not an attention mask.",
-                spoken="BERT sees every position and learns to fill in words that were blanked out, marked by a special "
-                "mask token: a word in its input, not an attention mask.",
+                spoken="BERT sees every position and learns to fill in words that were blanked out, most of them marked "
+                "by a special mask token: a word in its input, not an attention mask.",
             )
             self.play(FadeIn(heading), FadeIn(names))
             self.play(FadeIn(bert[:4], lag_ratio=0.3), run_time=1.5)
@@ -510,6 +531,19 @@ class CausalMaskScene(ExplainerScene):
         )
         return shade_mask(theme, mask, self.trace.mask)
 
+    def set_apart_masked(self, heatmap, visible) -> None:
+        """Draw the cells ``visible(row, column)`` says the mask hides as the masked scores were: no colour, red numbers.
+
+        Their weight is exactly 0, but on the colour map 0 is the same dark end as a small weight
+        such as 0.11: on the background, in the masked colour, the hidden triangle differs in kind.
+        """
+        rows, columns = heatmap.shape
+        for r in range(rows):
+            for c in range(columns):
+                if not visible(r, c):
+                    heatmap.cell(r, c).set_fill(self.theme.background, opacity=1)
+                    heatmap.number(r, c).set_color(self.theme.masked)
+
     def label_width(self) -> float:
         """Width of the widest word as a row label (at most :data:`LABEL_WIDTH`)."""
         return min(
@@ -531,9 +565,12 @@ class CausalMaskScene(ExplainerScene):
             # The readable size keeps the digits of neighbouring cells apart.
             # Numbers only in the query's row, at the small size: colour shows the rest (two 6 × 6 walls of
             # numbers at the least size were too small to read).
-            cells = Cells(cell_width, min(0.62, 4.0 / len(tokens)), theme.small_size)
+            # The body font's digits are narrower: a row of "0.12" "0.21" keeps gaps between its cells' numbers.
+            cells = Cells(cell_width, min(0.62, 4.0 / len(tokens)), theme.small_size, mono=False)
             heatmap = weights_heatmap(self, source, self.short, self.short, cells=cells, labels=AxisLabels(LABEL_WIDTH))
             self.print_only(heatmap, [(t.focus, j) for j in range(len(tokens))])
+            if source == "weights":
+                self.set_apart_masked(heatmap, lambda r, c: t.mask[r, c])
             heatmap.move_to(MAPS_AT)
             name = label(theme, title, color=theme.text).next_to(heatmap.col_labels, UP, buff=0.35)
             box = SurroundingRectangle(heatmap.row(t.focus), color=theme.highlight, buff=0.03)
@@ -563,7 +600,9 @@ class CausalMaskScene(ExplainerScene):
             first = not maps
             keys = [short(theme, token, 2.8 * cell_width) for token in t.key_tokens] if first else None
             labels = AxisLabels(name_width, query_color=color)
-            row = weights_heatmap(self, source, [title], keys, cells=Cells(cell_width, 0.62), labels=labels)
+            row = weights_heatmap(self, source, [title], keys, cells=Cells(cell_width, 0.62, mono=False), labels=labels)
+            if not first:
+                self.set_apart_masked(row, lambda r, c: t.mask[i, c])
             if not first:
                 row.shift(maps[0].cells.get_corner(DL) + DOWN * 0.3 - row.cells.get_corner(UL))
             maps.append(row)

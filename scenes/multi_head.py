@@ -372,7 +372,9 @@ class MultiHeadScene(ExplainerScene):
                 )
                 strips.append(strip.align_to(box, LEFT).align_to(box, UP))
                 box.add(strip)
-            matrix = VGroup(square, self.maths(weight, color).next_to(square, DOWN, buff=0.12))
+            # Its size inside it: "W_Q is a random 16 by 16 matrix" is said over this square.
+            size = label(theme, f"{d_model} × {d_model}", size=theme.min_size, color=theme.muted).move_to(square)
+            matrix = VGroup(square, size, self.maths(weight, color).next_to(square, DOWN, buff=0.12))
             out = VGroup(block, self.maths(result, color).next_to(block, DOWN, buff=0.12))
             equation = VGroup(self.maths(r"X\,\cdot", theme.text), matrix, self.maths("=", theme.text), out)
             equation.arrange(RIGHT, buff=0.2)
@@ -497,7 +499,7 @@ class MultiHeadScene(ExplainerScene):
             rows = [
                 ("W_Q, W_K, W_V, W_O: numbers", r"4\, d_{model}^2", "cost_projection_params"),
                 ("scores: multiply-adds", r"n^2 d_{model} = h\, n^2 d_{head}", "cost_score_macs"),
-                ("weights × values: multiply-adds", "", "cost_value_macs"),
+                ("weights × values: multiply-adds", r"h\, n^2 d_{head}", "cost_value_macs"),
                 ("attention weights", r"h\, n^2", "cost_weights"),
             ]
             table = VGroup(
@@ -611,16 +613,19 @@ class MultiHeadScene(ExplainerScene):
             heading = self.heading("Head 1: its weights times its values")
             # The keys above the weights' columns and beside the value rows: the weight over a word goes with its value row.
             keys = [elided_label(theme, token, 0.75, size=theme.min_size).original_text for token in t.tokens]
+            # Wide enough that "0.34" keeps its gap to both borders (at 0.8 the digits of neighbours ran together).
+            weight_width = max(0.8, number_cell_width(theme, t.weights[0, focus], 2, size=theme.small_size, mono=False) + 0.02)
             weights = weights_heatmap(
                 self,
                 "weights[0]",
                 None,
                 keys,
                 2,
-                cells=Cells(0.8, CELL_HEIGHT, mono=False),
+                cells=Cells(weight_width, CELL_HEIGHT, mono=False),
                 labels=AxisLabels(size=theme.min_size),
             )
             self.keep_row_numbers(weights, focus)
+            self.head_weights = weights  # tests measure its numbers' gaps
             # Few, large cells: a head wider than 2 numbers (one head of 16) shows its first 2 columns, said below.
             shown = min(t.d_head, 2)
             columns = "" if shown == t.d_head else f", :, 0:{shown}"
@@ -644,8 +649,11 @@ class MultiHeadScene(ExplainerScene):
             # Six words leave the labels little room: the gaps close up (not below 0.2) before a word is cut to "w…".
             gap = min(PRODUCT_GAP, max(0.2, (free - 2 * MIN_LABEL_ROOM) / (len(parts) - 1)))
             free -= (len(parts) - 1) * gap
-            self.row_labels(weights, self.label_room(free / 2, theme.small_size), theme.small_size, theme.query)
-            self.row_labels(values, self.label_room(free / 2, theme.min_size), theme.min_size, theme.key)
+            # The room is shared as the two columns of words need it (the values' words are smaller).
+            needs = [self.label_room(free, size) for size in (theme.small_size, theme.min_size)]
+            share = min(1.0, free / sum(needs))
+            self.row_labels(weights, needs[0] * share, theme.small_size, theme.query)
+            self.row_labels(values, needs[1] * share, theme.min_size, theme.key)
             product = VGroup(*parts).arrange(RIGHT, buff=gap)
             product.move_to(BODY.center)
             keep_inside(product)
@@ -653,6 +661,10 @@ class MultiHeadScene(ExplainerScene):
                 product.add(
                     self.words(f"values and output: first {shown} of {t.d_head} columns").next_to(product, DOWN, buff=0.3)
                 )
+            average = self.weighted_sum(t, focus).next_to(product, DOWN, buff=0.45 if not columns else 0.3)
+            # Under a columns note (one head of 16) the sum may reach below the safe area: all of it moves up.
+            VGroup(product, average).shift(UP * max(0.0, SAFE_BOTTOM + 0.02 - average.get_bottom()[1]))
+            keep_inside(average)
             names = VGroup(
                 self.words("attention weights").next_to(weights.col_labels, UP, buff=0.15),
                 self.words("its values", theme.value).next_to(values.cells, UP, buff=0.2),
@@ -668,7 +680,10 @@ class MultiHeadScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(product), FadeIn(names), run_time=1.2)
             self.say(f"In the row of “{word}”, its weights average the value rows.")
             self.play(Create(rows), run_time=1.0)
-            self.play(Indicate(output.row(focus), color=theme.highlight), run_time=1.0)
+            # Shown, not only told: the first output number as each weight times its word's value, added up
+            # (on this line: the scene has no second to spare under three minutes).
+            self.highlight(values.column(0), color=theme.value, buff=0.03, run_time=0.4)
+            self.play(FadeIn(average), run_time=0.6)
 
     def show_concat(self, t):
         seq, d_model = t.concat.shape
@@ -699,6 +714,37 @@ class MultiHeadScene(ExplainerScene):
         self.concat, self.concat_numbers, self.rounding = concat, joined_titles[1], rounding
 
     # --- 8. the output projection ------------------------------------------------------
+
+    def weighted_sum(self, t, focus: int) -> VGroup:
+        """Head 1's first output number for the query ``focus``: weight × value for each key, added up ("≈": rounded).
+
+        Every number is read from the trace; with more than four keys the middle terms are elided ("⋯").
+        """
+        theme, seq = self.theme, len(t.tokens)
+        size = theme.small_size
+        keys = list(range(seq)) if seq <= 4 else [0, 1, 2, None, seq - 1]
+        parts = VGroup()
+        for j in keys:
+            if parts:
+                parts.add(label(theme, "+", size=size, color=theme.muted))
+            if j is None:
+                parts.add(label(theme, "⋯", size=size, color=theme.muted))
+                continue
+            value = self.number(f"v_heads[0, {j}, 0]", 2, size=size, color=theme.value, mono=False)
+            negative = value.original_text.startswith("−")
+            factors = [
+                self.number(f"weights[0, {focus}, {j}]", 2, size=size, mono=False),
+                label(theme, "×", size=size, color=theme.muted),
+                *([label(theme, "(", size=size, color=theme.muted)] if negative else []),
+                value,
+                *([label(theme, ")", size=size, color=theme.muted)] if negative else []),
+            ]
+            parts.add(VGroup(*factors).arrange(RIGHT, buff=0.06))
+        total = self.number(f"head_outputs[0, {focus}, 0]", 2, size=size, color=theme.head_color(0), mono=False)
+        parts.add(self.maths(r"\approx", theme.text), total)
+        parts.arrange(RIGHT, buff=0.14)
+        note = self.words("weights × column 1 of the values, added up (numbers rounded, so ≈)")
+        return VGroup(parts, note).arrange(DOWN, buff=0.15)
 
     def show_output(self, t):
         seq, d_model = t.concat.shape

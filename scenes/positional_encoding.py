@@ -34,9 +34,9 @@ from attention_math.traces.positional_encoding import positional_trace
 from .kit import ExplainerScene
 from .kit.charts import LineChart
 from .kit.heatmaps import ColorGrid, ColorScale, attention_heatmap
-from .kit.layout import LEFT_EDGE, RIGHT_EDGE, Region
+from .kit.layout import BODY_TOP, LEFT_EDGE, RIGHT_EDGE, Region
 from .kit.tables import number_cell_width
-from .kit.text import formula, label
+from .kit.text import formula, label, on_one_baseline
 from .theme import format_number
 
 CENTRES = (-3.1, 3.5)
@@ -107,6 +107,26 @@ class PositionalEncodingScene(ExplainerScene):
             heatmap.col_labels, UP, buff=0.15
         )
         return heatmap, name
+
+    def stack_sentences(self, columns) -> None:
+        """Each sentence on a line of its own, X + PE left of its weights: the wider cells' numbers keep the small size.
+
+        ``columns`` holds, per sentence, its title, X + PE, that table's name, its weights, their name and the
+        "+PE(p)" tags of its rows. The title starts the line above the table; its name ends it.
+        """
+        gap = 0.35  # between the two sentences
+        top = BODY_TOP
+        for title, x, name, heatmap, heat_name, tags in columns:
+            table = VGroup(x, tags)
+            weights = VGroup(heatmap, heat_name)
+            weights.next_to(table, RIGHT, buff=1.0)
+            weights.align_to(x.cells, UP).shift(UP * (x.cells.get_top()[1] - heatmap.cells.get_top()[1]))
+            name.next_to(x.cells, UP, buff=0.15).align_to(x.cells, RIGHT)
+            title.next_to(x.cells, UP, buff=0.15).align_to(x, LEFT)
+            on_one_baseline([title, name])
+            line = VGroup(title, name, table, weights)
+            line.shift(UP * (top - line.get_top()[1]) + RIGHT * -line.get_center()[0])
+            top = line.get_bottom()[1] - gap
 
     def dog_to_man(self, tokens) -> tuple[int, int]:
         """Row of "dog" and column of "man" in a sentence's weights."""
@@ -188,13 +208,20 @@ class PositionalEncodingScene(ExplainerScene):
         if not own:
             return
         longest = int(np.argmax(t.self_scores_a))
+        # The reason a shorter vector may give a neighbour more than itself: its score with that neighbour is higher
+        # than its own. Said for the first such row, on the self-scores' line (a third line reached into the weights).
+        reason = []
+        if others:
+            r, top = others[0], int(np.argmax(weights[others[0]]))
+            reason = ["·", f"“{tokens[r]}” with “{tokens[top]}”:", (f"scaled_scores_a[{r}, {top}]", 2)]
         note = self.note_with_numbers(
             (
                 ("A word's score with itself (before softmax) = its squared length /", ("scale", 0)),
                 # "“dog”: 1.31  “bites”: 2.81  “man”: 1.05": a comma after a number stood apart from it.
-                tuple(part for k in range(n) for part in (f"“{tokens[k]}”:", (f"self_scores_a[{k}]", 2))),
+                (*(part for k in range(n) for part in (f"“{tokens[k]}”:", (f"self_scores_a[{k}]", 2))), *reason),
             )
         )
+        base = VGroup(note[0], *note[1][: 2 * n])
         scale = format_number(t.scale, 0)
         if longest in own:
             r = longest
@@ -204,14 +231,21 @@ class PositionalEncodingScene(ExplainerScene):
                 spoken=f"With the queries equal to the keys, a word's score with itself is its squared length divided by "
                 f"{scale}: the longest vector, “{tokens[r]}”, gives itself {format_number(weights[r, r], 2)}.",
             )
-            self.play(FadeOut(self.shortcut_note), FadeIn(note))
+            self.play(FadeOut(self.shortcut_note), FadeIn(base))
             self.highlight(heatmap.cell(r, r), buff=0.0)
-        for r in others:
+        for k, r in enumerate(others):
             top = int(np.argmax(weights[r]))
             self.say(
                 f"A word with a shorter vector may not: “{tokens[r]}” gives “{tokens[top]}” {format_number(weights[r, top], 2)}, "
                 f"itself only {format_number(weights[r, r], 2)}."
             )
+            if k == 0:
+                # Its score with that word joins the note (with the self-scores, if no longer vector was said before).
+                first = longest not in own
+                self.play(
+                    *([FadeOut(self.shortcut_note), FadeIn(base)] if first else []),
+                    FadeIn(VGroup(*note[1][2 * n :])),
+                )
             # Yellow: the word it gives most; grey: itself. Only this line's two cells are outlined.
             self.highlight(heatmap.cell(r, top), buff=0.0)
             self.highlight(heatmap.cell(r, r), color=theme.muted, buff=0.0)
@@ -223,7 +257,13 @@ class PositionalEncodingScene(ExplainerScene):
             self.say("The fix: add to each word a fingerprint of its position.")
             self.clear()
             heading = self.heading("Positional encoding: a fingerprint per position")
-            self.play(FadeIn(heading))
+            # The idea in one line while it is said (this line once played over the heading alone).
+            idea = VGroup(
+                label(theme, "word vector", size=theme.title_size, color=theme.text),
+                label(theme, "+", size=theme.title_size, color=theme.muted),
+                label(theme, "fingerprint of its position", size=theme.title_size, color=theme.value),
+            ).arrange(RIGHT, buff=0.3)
+            self.play(FadeIn(heading), FadeIn(idea, shift=UP * 0.2))
             equations = VGroup(*[formula(theme, tex, size=theme.pair_formula_size) for tex in PE_FORMULA]).arrange(
                 DOWN, buff=0.4, aligned_edge=LEFT
             )
@@ -247,6 +287,7 @@ class PositionalEncodingScene(ExplainerScene):
             ).arrange(RIGHT, buff=0.15)
             name.next_to(grid.col_labels, UP, buff=0.2)
             self.say("The 2017 Transformer made it from sines and cosines of many frequencies.")
+            self.play(FadeOut(idea), run_time=0.5)
             self.play(Write(equations), run_time=2)
             self.say("Even dimensions take the sine, odd ones the cosine; the divisor grows with i, so each pair turns slower.")
             self.highlight(equations)
@@ -283,7 +324,9 @@ class PositionalEncodingScene(ExplainerScene):
                 (a, "x_a_pos", "weights_a_pos", POSITION_CENTRES[0]),
                 (b, "x_b_pos", "weights_b_pos", POSITION_CENTRES[1]),
             ):
-                title, x, name = self.sentence_column(tokens, x_source, "X + PE", centre, POSITION_CELL)
+                # Cells wide enough for the small size's numbers (side by side they had to shrink to the least size).
+                cell = number_cell_width(theme, getattr(t, x_source), 2, size=theme.small_size)
+                title, x, name = self.sentence_column(tokens, x_source, "X + PE", centre, max(POSITION_CELL, cell))
                 heatmap, heat_name = self.weights_column(tokens, w_source, centre)
                 # Which fingerprint each word received: the row of PE for its position.
                 tags = VGroup(
@@ -295,6 +338,8 @@ class PositionalEncodingScene(ExplainerScene):
                     ]
                 )
                 columns.append((title, x, name, heatmap, heat_name, tags))
+            self.stack_sentences(columns)
+            self.position_columns = columns
             # The weights below are still computed with the shortcut, now on X + PE.
             shortcut = self.note_lines(("Still the shortcut: Q = K = V = X + PE, no W_Q, W_K, W_V",))
             self.play(FadeIn(heading), FadeIn(shortcut), *[FadeIn(VGroup(c[0], c[1], c[2], c[5])) for c in columns], run_time=1.2)

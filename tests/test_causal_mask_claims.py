@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from manim import ManimColor
 
 from scenes import SCENES
 from scenes.theme import format_number
@@ -28,6 +29,17 @@ def test_the_mask_keeps_the_visible_keys_ratios_and_the_said_numbers_are_the_tra
     before = [format_number(w, 2) for w in t.bidirectional_weights[i, :k]]
     after = [format_number(w, 2) for w in t.weights[i, :k]]
     assert ", ".join(before[:-1]) + " and " + before[-1] + " become " + ", ".join(after[:-1]) + " and " + after[-1] in said
+    # Review 8: the ratios are shown, not only told. The footer shows the unmasked weights on the visible keys,
+    # their sum ("=" only when the shown parts add up to the shown sum) and each divided by it, as the causal row.
+    share = t.bidirectional_weights[i, :k].sum()
+    np.testing.assert_allclose(t.visible_shares[i], share)
+    np.testing.assert_allclose(t.weights[i, :k], t.bidirectional_weights[i, :k] / share)
+    rows = [" ".join(part.original_text for part in row).replace(" ,", ",") for row in scene.ratio_note]
+    total = format_number(share, 2)
+    adds_up = round(sum(float(b) for b in before), 2) == float(total)
+    assert rows[0].endswith(" + ".join(before) + (" = " if adds_up else " ≈ ") + total)
+    assert rows[1].endswith(f"each divided by {total} → " + ", ".join(after))
+    assert {*before, total, *after} <= shown(scene, "bert-vs-gpt")
     # The old claim, contradicted by the 0.29 / 0.71 row, is gone.
     assert "stays near an even share" not in said and "give close scores" not in said
 
@@ -70,3 +82,20 @@ def test_the_footer_follows_the_word_the_voice_explains_and_the_table_matches_th
     assert "The past and itself" in shown(scene, "which-is-which")
     said = " ".join(captions(scene).values())
     assert "not an attention mask" in said and "one token at a time" in said
+
+
+def test_the_masked_cells_of_the_weights_differ_in_kind_from_small_weights():
+    """Review 8: masked weights (exactly 0) were the colour map's dark end, like a real 0.11; now unfilled, in red."""
+    scene = built_scene("causal-mask")
+    t, theme = scene.trace, scene.theme
+    gpt, bert = scene.maps[1][0], scene.maps[0][0]
+    n = len(t.query_tokens)
+    background = ManimColor(theme.background).to_hex().lower()
+    for r in range(n):
+        for c in range(n):
+            fill = gpt.cell(r, c).get_fill_color().to_hex().lower()
+            assert (fill == background) == (not t.mask[r, c])
+            # BERT's map hides nothing: every cell keeps its colour.
+            assert bert.cell(r, c).get_fill_color().to_hex().lower() != background
+    hidden = [gpt.number(t.focus, c) for c in range(n) if not t.mask[t.focus, c]]
+    assert hidden and all(number.get_color().to_hex().lower() == ManimColor(theme.masked).to_hex().lower() for number in hidden)

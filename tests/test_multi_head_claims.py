@@ -47,3 +47,29 @@ def test_the_rows_the_share_lines_cross_are_dimmed_while_they_are_drawn():
     assert brightest[share] <= 0.25
     after = next(text for text in brightest if text.startswith("Every output number sums all the heads"))
     assert brightest[after] == pytest.approx(1.0)
+
+
+def test_review8_the_average_of_the_value_rows_is_shown_and_the_weights_keep_gaps():
+    import numpy as np
+
+    from scenes.kit.tables import CELL_PADDING
+    from scenes.theme import format_number
+
+    scene = built_scene("multi-head")
+    t = scene.trace
+    focus = 1
+    # "its weights average the value rows", shown: each weight times its word's value, added up, is the output.
+    np.testing.assert_allclose(t.weights[0, focus] @ t.v_heads[0, :, 0], t.head_outputs[0, focus, 0])
+    np.testing.assert_allclose(t.weights[0, focus].sum(), 1.0)
+    texts = shown(scene, "one-head-output")
+    total = format_number(t.head_outputs[0, focus, 0], 2)
+    assert total in texts
+    for j in (0, 1, 2, len(t.tokens) - 1):
+        assert format_number(t.weights[0, focus, j], 2) in texts
+        assert format_number(t.v_heads[0, j, 0], 2) in texts
+    # Step 7's weights: every printed number clear of its cell's borders, and the course's words whole (not "T…").
+    weights = scene.head_weights
+    for number, cell in zip(weights.numbers, weights.cells):
+        gap = min(number.get_left()[0] - cell.get_left()[0], cell.get_right()[0] - number.get_right()[0])
+        assert gap >= CELL_PADDING - 1e-6, (number.original_text, gap)
+    assert {"The", "mat"} <= texts and not {"T…", "m…"} & texts

@@ -51,3 +51,26 @@ def test_minus_signs_clear_their_borders_and_old_outlines_go_before_new_ones():
             if number.original_text.startswith("\u2212"):
                 gap = min(number.get_left()[0] - cell.get_left()[0], cell.get_right()[0] - number.get_right()[0])
                 assert gap >= 0.1, (number.original_text, gap)
+
+
+def test_review8_the_shorter_vectors_reason_the_idea_line_and_larger_x_plus_pe_numbers():
+    scene = built_scene("positional-encoding")
+    t, theme = scene.trace, scene.theme
+    n = len(t.sentence_a)
+    # A row that gives a neighbour more than itself: its score with that neighbour beats its own, and both are shown.
+    others = [r for r in range(n) if int(np.argmax(t.weights_a[r])) != r]
+    assert others
+    texts = shown(scene, "same-weights")
+    for r in others:
+        top = int(np.argmax(t.weights_a[r]))
+        with_top = (t.x_a[r] @ t.x_a[top]) / np.sqrt(t.x_a.shape[1])
+        np.testing.assert_allclose(t.scaled_scores_a[r, top], with_top)
+        assert with_top > t.self_scores_a[r]
+        assert f"“{t.sentence_a[r]}” with “{t.sentence_a[top]}”:" in texts and format_number(with_top, 2) in texts
+    # The first line of step 3 has the idea on screen, not the heading alone.
+    assert "fingerprint of its position" in shown(scene, "sin-cos-fingerprints")
+    # X + PE at the small size at least (side by side they shrank to the least size), each sentence on its own line.
+    for _, x, *_ in scene.position_columns:
+        assert min(number.font_size for number in x.numbers) >= theme.small_size - 0.5
+    (_, first, *_), (_, second, *_) = scene.position_columns
+    assert first.cells.get_bottom()[1] > second.cells.get_top()[1]

@@ -134,6 +134,8 @@ REQUIRED_SOURCES = {
         "weights_a",
         "weights_b",
         "self_scores_a[1]",
+        # Why "man" gives "dog" more than itself: their score beats its own (review 8).
+        "scaled_scores_a[2, 0]",
         "pe_small",
         "x_a_pos",
         "x_b_pos",
@@ -156,7 +158,9 @@ REQUIRED_SOURCES = {
         # Step 6 prints the query's row ("sat") of each map; colour carries the rest. "mat included (0.20)":
         "bidirectional_weights[2, 5]",
         "self_scores[1]",
-        "even_shares[2]",
+        # "in the same ratios", shown: sat's unmasked weights on its visible keys, their sum, and each divided by it.
+        "bidirectional_weights[2, 0]",
+        "visible_shares[2]",
     },
     "padding-mask": {
         "batch_valid",

@@ -39,6 +39,10 @@ class CausalMaskTrace(AttentionTrace):
     even_shares
         ``1 / mask.sum(-1)``, ``(n,)``: each key's weight if a row spread its weight evenly over the keys it
         may see, ``1 / (i + 1)`` for row ``i`` (without the mask every row's even share is ``uniform_weight``).
+    visible_shares
+        ``(bidirectional_weights * mask).sum(-1)``, ``(n,)``: how much of row ``i``'s unmasked weight falls on
+        the keys the mask lets it see. The mask divides exactly those weights by it: ``weights[i, j] =
+        bidirectional_weights[i, j] / visible_shares[i]`` for every visible key ``j`` (the same ratios).
     """
 
     additive_mask: np.ndarray
@@ -46,6 +50,7 @@ class CausalMaskTrace(AttentionTrace):
     bidirectional_output: np.ndarray
     row_sums: np.ndarray
     even_shares: np.ndarray
+    visible_shares: np.ndarray
 
 
 def causal_mask_trace(example: Example = THE_CAT_SAT, focus: int = 2) -> CausalMaskTrace:
@@ -64,4 +69,5 @@ def causal_mask_trace(example: Example = THE_CAT_SAT, focus: int = 2) -> CausalM
         bidirectional_output=bidirectional.output,
         row_sums=causal.weights.sum(axis=-1),
         even_shares=1.0 / causal.mask.sum(axis=-1),
+        visible_shares=(bidirectional.weights * causal.mask).sum(axis=-1),
     )

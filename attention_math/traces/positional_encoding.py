@@ -53,6 +53,9 @@ class PositionalTrace(Trace):
     self_scores_a
         ``(x_a ** 2).sum(-1) / scale``, ``(3,)``: with Q = K each word's scaled score with itself is its squared
         length divided by ``scale``, so a long vector tends to look most at itself and a short one may not.
+    scaled_scores_a
+        ``x_a @ x_a.T / scale``, ``(3, 3)``: the scores before softmax (``self_scores_a`` is its diagonal); a short
+        vector's score with a longer neighbour may beat its score with itself.
     positions_b
         ``positions_b[i]`` is the position in sentence b of sentence a's word i (whose fingerprint it gets there).
     pe_small
@@ -101,6 +104,7 @@ class PositionalTrace(Trace):
     weights_b: np.ndarray
     scale: float
     self_scores_a: np.ndarray
+    scaled_scores_a: np.ndarray
     positions_b: tuple[int, ...]
     pe_small: np.ndarray
     x_a_pos: np.ndarray
@@ -179,6 +183,7 @@ def positional_trace(
         weights_b=_self_attention_weights(x_b),
         scale=float(np.sqrt(d_small)),
         self_scores_a=(x_a**2).sum(axis=-1) / np.sqrt(d_small),
+        scaled_scores_a=x_a @ x_a.T / np.sqrt(d_small),  # (3, 3)
         positions_b=tuple(tuple(sentence_b).index(w) for w in sentence_a),
         pe_small=pe_small,
         x_a_pos=x_a + pe_small,
