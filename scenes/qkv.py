@@ -394,9 +394,9 @@ class QKVScene(ExplainerScene):
         keep_inside(VGroup(*[VGroup(grid, recipe) for grid, recipe in slots]))
         return slots
 
-    def show_slot(self, grid: NumberGrid, recipe) -> None:
-        """A projection's recipe and cells, then its rows one by one, each with its word."""
-        self.play(FadeIn(recipe), FadeIn(grid.cells), FadeIn(grid.more))
+    def show_slot(self, grid: NumberGrid, recipe, *also) -> None:
+        """A projection's recipe and cells (with the animations ``also``), then its rows one by one, each with its word."""
+        self.play(FadeIn(recipe), FadeIn(grid.cells), FadeIn(grid.more), *also)
         for i in range(grid.shape[0]):
             row = VGroup(grid.row_labels[i], *[grid.number(i, c) for c in range(grid.shape[1])])
             self.play(FadeIn(row, shift=RIGHT * 0.15), run_time=0.4)
@@ -438,8 +438,7 @@ class QKVScene(ExplainerScene):
         v, v_recipe = self.slots[2]
         with self.step("v-projection", "Values: V = X·W_V"):
             self.say("A third matrix, W_V, gives the values V.")
-            self.play(self.retitled("Values: V = X·W_V"), run_time=0.5)
-            self.show_slot(v, v_recipe)
+            self.show_slot(v, v_recipe, self.retitled("Values: V = X·W_V"))
             self.say(
                 f"What each word hands over once it is chosen. Three projections of one X: “{t.query_tokens[t.focus]}” in each."
             )
@@ -506,8 +505,8 @@ class QKVScene(ExplainerScene):
             self.play(TransformFromCopy(worked.result, scaled[0]), FadeIn(scaled[1:]))
             self.play(Indicate(scaled[-1], color=theme.highlight))
             self.say(
-                "Wider rows give bigger dot products: dividing keeps them in range, "
-                "so softmax does not hand one word almost all the weight."
+                # Short: a teacher's eight long words leave the scene little room within three minutes.
+                "Wider rows give bigger dot products: dividing keeps them in range for softmax."
             )
             if why.get_top()[1] > scaled.get_bottom()[1] - 0.1:
                 # A long worked sum (two lines, seed 7) leaves the note no room: the sum goes, its result stays.
@@ -601,7 +600,7 @@ class QKVScene(ExplainerScene):
             a, b = t.query_tokens[i], t.query_tokens[other]
             # Which word is the query, said both ways (the voice cannot show the quotation marks).
             self.say(
-                f"Not symmetric: query “{a}” against key “{b}” is {there}; query “{b}” against key “{a}”, {back}.",
+                f"Not symmetric: query “{a}”, key “{b}”: {there}; the other way round, {back}.",
                 spoken=f"Not symmetric: {a}'s query against {b}'s key is {there}; {b}'s query against {a}'s key, {back}.",
             )
             pair = VGroup(
@@ -645,10 +644,7 @@ class QKVScene(ExplainerScene):
         each = " each" if len(tied) > 1 else ""
         with self.step("values-mixed", "What V is for: the output"):
             # The weights sum to 1; rounded to two decimals, as shown, they may not (1.02 for "cat"): said always.
-            self.say(
-                f"Softmax turns the scores of “{word}” into weights that sum to 1. "
-                "Rounded to two decimals, as shown, they can add to a little more or less."
-            )
+            self.say(f"Softmax turns the scores of “{word}” into weights that sum to 1 (before rounding).")
             self.clear()
             heading = self.heading(f"The output of “{word}”: weights × V")
             # The weights as a column, each beside the value row it multiplies (recorded as shown, in order).

@@ -76,7 +76,7 @@ def test_qkv_names_which_word_is_the_query_and_the_places_of_two_words_heard_ali
     there, back = format_number(t.scaled_scores[i, other], 2), format_number(t.scaled_scores[other, i], 2)
     a, b = t.query_tokens[i], t.query_tokens[other]
     pair = next(line for line in lines if line.text.startswith("Not symmetric"))
-    assert f"query “{a}” against key “{b}” is {there}; query “{b}” against key “{a}”, {back}" in pair.text
+    assert f"query “{a}”, key “{b}”: {there}; the other way round, {back}" in pair.text
     assert f"{a}'s query against {b}'s key" in pair.spoken
 
 
@@ -87,7 +87,7 @@ def test_qkv_says_the_shown_weights_are_rounded_where_they_do_not_add_to_one():
     # The course sentence's shown weights add to 1.02: the line must not leave "sum to 1" unqualified.
     assert round(shown_sum, 2) != 1.0
     said = captions(scene)["values-mixed"]
-    assert "sum to 1. Rounded to two decimals, as shown, they can add to a little more or less." in said
+    assert "weights that sum to 1 (before rounding)." in said
 
 
 def test_qkv_random_projections_are_said_on_screen_when_spoken_and_v_is_not_named_before_it_is_shown():
