@@ -11,12 +11,12 @@ same n²·d work.
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, GrowFromEdge, Indicate, Rectangle, VGroup, Write
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, GrowFromEdge, Rectangle, VGroup, Write
 
 from attention_math.traces.complexity import complexity_trace
 
 from .kit import ExplainerScene
-from .kit.layout import CONTENT_WIDTH, HEADING_LINE, RIGHT_EDGE, SAFE_BOTTOM, SAFE_TOP, Region, pin
+from .kit.layout import CONTENT_WIDTH, HEADING_LINE, RIGHT_EDGE, SAFE_BOTTOM, SAFE_TOP, Region, keep_inside, pin
 from .kit.text import formula, label
 from .theme import format_number
 
@@ -33,6 +33,8 @@ TAG_ROOM = Region(3.35, RIGHT_EDGE, SAFE_BOTTOM, SAFE_TOP)
 """Right of the table of lengths: where the tag on a real model's context goes."""
 TAKEAWAY_AT = DOWN * 0.2
 """Where the takeaway's lines are centred."""
+HIGHLIGHT_ROOM = 0.15
+"""Room between an outline and the numbers it marks (the default's 0.06 touched "256" and "billion")."""
 
 
 class ComplexityScene(ExplainerScene):
@@ -57,6 +59,7 @@ class ComplexityScene(ExplainerScene):
         self.show_doubling(t)
         self.show_layer(t)
         self.show_width(t)
+        self.show_half(t)
         self.show_takeaway(t)
 
     def table(self, header: list, rows: list, columns_x, top: float = 1.9, row_gap: float = 0.78) -> tuple[VGroup, list]:
@@ -201,7 +204,7 @@ class ComplexityScene(ExplainerScene):
             self.show_context(t, rows)
             self.say("FlashAttention computes the weights in tiles and never stores them all.")
             self.play(FadeIn(flash), run_time=0.5)
-            self.highlight(VGroup(*[row[2] for row in rows]), color=theme.query)
+            self.highlight(VGroup(*[row[2] for row in rows]), color=theme.query, buff=HIGHLIGHT_ROOM)
 
     def show_context(self, t, rows) -> None:
         """Mark the row of a real model's longest text, when it is one of the lengths."""
@@ -260,7 +263,7 @@ class ComplexityScene(ExplainerScene):
                 spoken=f"At {format_number(t.lengths[-1], 0)} tokens: about "
                 f"{format_number(t.total_billions[-1], 1)} billion multiply-adds, for one head.",
             )
-            self.highlight(VGroup(*rows[-1]))
+            self.highlight(VGroup(*rows[-1]), buff=HIGHLIGHT_ROOM)
             note = self.note_lines(
                 ("Not counted here: the projections W_Q, W_K, W_V, W_O and the feed-forward (they grow like n).",)
             )
@@ -312,9 +315,9 @@ class ComplexityScene(ExplainerScene):
             self.say(f"Each doubling of n multiplies this n × n work by {format_number(t.growth[0], 0)}, every time.")
             self.play(FadeIn(growth, lag_ratio=0.3), run_time=1.5)
             self.say(f"{ratio} times the tokens cost {format_number(t.relative_macs[-1], 0)} times the multiply-adds.")
-            self.highlight(VGroup(quadratic.bars[-1], quadratic.numbers[-1]))
+            self.highlight(VGroup(quadratic.bars[-1], quadratic.numbers[-1]), buff=HIGHLIGHT_ROOM)
             self.say(f"A cost linear in n would have grown only {ratio} times.")
-            self.highlight(VGroup(linear.bars[-1], linear.numbers[-1]), color=theme.key)
+            self.highlight(VGroup(linear.bars[-1], linear.numbers[-1]), color=theme.key, buff=HIGHLIGHT_ROOM)
 
     # --- 5. a whole layer ------------------------------------------------------------------
 
@@ -388,7 +391,7 @@ class ComplexityScene(ExplainerScene):
             share = format_number(100 * t.layer_quadratic_share[0], 0)
 
             self.say(
-                f"One head is not the whole story. Count a whole {t.layer_model} layer: {format_number(t.layer_d_model, 0)} wide, "
+                f"Now a whole {t.layer_model} layer: {format_number(t.layer_d_model, 0)} wide, "
                 f"{format_number(t.layer_d_ff, 0)} in the feed-forward."
             )
             self.play(FadeIn(heading), FadeIn(sizes), FadeIn(header))
@@ -455,7 +458,7 @@ class ComplexityScene(ExplainerScene):
             projections = VGroup(
                 label(
                     theme,
-                    "the whole model d_model ×2: its projections and feed-forward grow ×",
+                    "heads fixed: d_model ×2 too, so projections and feed-forward grow ×",
                     size=theme.small_size,
                     color=theme.key,
                 ),
@@ -472,16 +475,79 @@ class ComplexityScene(ExplainerScene):
             for row in rows:
                 self.play(FadeIn(VGroup(*row), shift=UP * 0.15), run_time=0.8)
             self.say("And the n × n attention weights do not grow at all: there are still n × n of them.")
-            self.highlight(VGroup(header[1], *[row[1] for row in rows]), color=theme.key)
+            self.highlight(VGroup(header[1], *[row[1] for row in rows]), color=theme.key, buff=HIGHLIGHT_ROOM)
+            # With the number of heads fixed, a head twice as wide is a model twice as wide: say what is held.
             self.say(
-                f"Widen the whole model instead, d_model, and its projections and feed-forward, which grow like "
-                f"n × d_model², cost {format_number(t.projection_width_growth, 0)} times as much.",
-                spoken=f"Widen the whole model instead, d model, and its projections and feed-forward, which grow like "
-                f"n times d model squared, cost {format_number(t.projection_width_growth, 0)} times as much.",
+                "With the number of heads fixed, that doubles d_model too: projections and feed-forward, "
+                f"like n × d_model², cost {format_number(t.projection_width_growth, 0)} times as much.",
+                spoken="With the number of heads fixed, that doubles d model too: projections and feed-forward, "
+                f"like n times d model squared, cost {format_number(t.projection_width_growth, 0)} times as much.",
             )
             self.play(FadeIn(projections, shift=UP * 0.15))
 
-    # --- 7. takeaway -----------------------------------------------------------------------
+    # --- 7. where the n × n part is half ---------------------------------------------------
+
+    def show_half(self, t):
+        """Where the n × n part catches up with the rest of a layer: 2n²·d_model = (4d_model² + 2d_model·d_ff)·n."""
+        theme = self.theme
+        d_model, d_ff, half = (format_number(v, 0) for v in (t.layer_d_model, t.layer_d_ff, t.layer_half_n))
+        with self.step("half-the-layer", "When the n × n part is half a layer"):
+            self.clear()
+            heading = self.heading(f"When the n × n part is half of a {t.layer_model} layer")
+            quadratic = VGroup(
+                label(theme, "n × n part:", color=theme.query),
+                formula(theme, r"2\,n^2\,d_\text{model}").set_color(theme.query),
+            ).arrange(RIGHT, buff=0.25)
+            rest = VGroup(
+                label(theme, "the rest:", color=theme.key),
+                formula(theme, r"(4\,d_\text{model}^2 + 2\,d_\text{model}\,d_\text{ff})\;n").set_color(theme.key),
+                label(theme, "(projections, feed-forward)", size=theme.small_size, color=theme.muted),
+            ).arrange(RIGHT, buff=0.25)
+            equal = VGroup(
+                label(theme, "equal when", color=theme.highlight),
+                formula(theme, r"n = 2\,d_\text{model} + d_\text{ff}").set_color(theme.highlight),
+            ).arrange(RIGHT, buff=0.25)
+            numbers = VGroup(
+                label(theme, "n = 2 ×", color=theme.highlight),
+                self.number("layer_d_model", 0, size=theme.body_size, color=theme.highlight, mono=False),
+                label(theme, "+", color=theme.highlight),
+                self.number("layer_d_ff", 0, size=theme.body_size, color=theme.highlight, mono=False),
+                label(theme, "=", color=theme.highlight),
+                self.number("layer_half_n", 0, size=theme.body_size, color=theme.highlight, mono=False),
+                label(theme, "tokens", color=theme.highlight),
+            ).arrange(RIGHT, buff=0.25)  # room for the outline round 4,608
+            check = VGroup(
+                label(theme, "there, each:", size=theme.small_size, color=theme.muted),
+                self.number("layer_half_billions[0]", 1, size=theme.small_size, color=theme.query, mono=False),
+                label(theme, "billion and", size=theme.small_size, color=theme.muted),
+                self.number("layer_half_billions[1]", 1, size=theme.small_size, color=theme.key, mono=False),
+                label(theme, "billion multiply-adds", size=theme.small_size, color=theme.muted),
+            ).arrange(RIGHT, buff=0.12)
+            lines = VGroup(quadratic, rest, equal, numbers, check).arrange(DOWN, buff=0.45, aligned_edge=LEFT)
+            lines.move_to(TAKEAWAY_AT)
+            keep_inside(lines)
+            self.say(
+                "When is the n × n part half of a layer? Over all heads it costs 2n² × d_model.",
+                spoken="When is the n by n part half of a layer? Over all heads it costs two n squared times d model.",
+            )
+            self.play(FadeIn(heading), FadeIn(quadratic, shift=UP * 0.2))
+            self.say(
+                "The rest costs 4 d_model² + 2 d_model × d_ff per token: linear in n.",
+                spoken="The rest costs four d model squared plus two d model times d f f per token: linear in n.",
+            )
+            self.play(FadeIn(rest, shift=UP * 0.2))
+            self.say(
+                f"Divide both by 2n × d_model: equal when n = 2 d_model + d_ff, 2 × {d_model} + {d_ff} = {half} tokens.",
+                spoken=f"Divide both by two n times d model: they are equal when n is twice d model plus d f f: "
+                f"two times {d_model} plus {d_ff}, that is {half} tokens.",
+            )
+            self.play(FadeIn(equal, shift=UP * 0.2))
+            self.play(FadeIn(numbers, shift=UP * 0.2))
+            # The check is read off the screen, not said: the scene keeps within three minutes.
+            self.play(FadeIn(check))
+            self.highlight(numbers[-2], buff=0.1)
+
+    # --- 8. takeaway -----------------------------------------------------------------------
 
     def show_takeaway(self, t):
         theme = self.theme
@@ -503,18 +569,9 @@ class ComplexityScene(ExplainerScene):
                         self.number("growth[0]", 0, size=theme.body_size, color=theme.highlight, mono=False),
                     ).arrange(RIGHT, buff=0.15),
                     VGroup(
-                        label(theme, "double n from", color=theme.highlight),
-                        self.number("layer_lengths[0]", 0, size=theme.body_size, color=theme.highlight, mono=False),
-                        label(theme, f"→  a layer of {t.layer_model}'s sizes ×", color=theme.highlight),
-                        self.number("layer_growth", 1, size=theme.body_size, color=theme.highlight, mono=False),
-                    ).arrange(RIGHT, buff=0.15),
-                    VGroup(
-                        label(theme, "n × n part: half of such a layer at n = 2 ×", color=theme.query),
-                        self.number("layer_d_model", 0, size=theme.body_size, color=theme.query, mono=False),
-                        label(theme, "+", color=theme.query),
-                        self.number("layer_d_ff", 0, size=theme.body_size, color=theme.query, mono=False),
-                        label(theme, "=", color=theme.query),
+                        label(theme, f"n × n part: half of a layer of {t.layer_model}'s sizes at n =", color=theme.query),
                         self.number("layer_half_n", 0, size=theme.body_size, color=theme.query, mono=False),
+                        label(theme, "tokens", color=theme.query),
                     ).arrange(RIGHT, buff=0.15),
                     VGroup(
                         label(theme, "FlashAttention: never stored whole, but the same n²·d work", size=theme.small_size),
@@ -524,7 +581,7 @@ class ComplexityScene(ExplainerScene):
                 .arrange(DOWN, buff=0.35, aligned_edge=LEFT)
                 .move_to(TAKEAWAY_AT)
             )
-            if lines.width > CONTENT_WIDTH - 0.1:  # the sum behind 4,608 makes its line the frame's width
+            if lines.width > CONTENT_WIDTH - 0.1:  # only a much longer line than these would reach the frame's edges
                 lines.scale_to_fit_width(CONTENT_WIDTH - 0.1)
             self.say(
                 "Stored whole, the attention weights take memory that grows with n².",
@@ -535,24 +592,19 @@ class ComplexityScene(ExplainerScene):
             self.play(FadeIn(lines[1], shift=UP * 0.2), run_time=0.8)
             self.say(f"Double the context: the n × n part costs {format_number(t.growth[0], 0)} times as much.")
             self.play(FadeIn(lines[2], shift=UP * 0.2), run_time=0.8)
+            # The whole layer's ×2.36 is step 5's finding, not repeated here: the scene keeps within three minutes.
             self.say(
-                f"Double n from {format_number(t.layer_lengths[0], 0)} and a layer of {t.layer_model}'s sizes costs "
-                f"about {format_number(t.layer_growth, 1)} times as much, as its projections and feed-forward grow like n."
+                f"In a layer of {t.layer_model}'s sizes, the n² part reaches half of the work at "
+                f"{format_number(t.layer_half_n, 0)} tokens.",
+                spoken=f"In a layer of {t.layer_model}'s sizes, the n squared part reaches half of the work at "
+                f"{format_number(t.layer_half_n, 0)} tokens.",
             )
             self.play(FadeIn(lines[3], shift=UP * 0.2), run_time=0.8)
             self.say(
-                f"The longer the context, the larger the n² part's share: in a layer of {t.layer_model}'s sizes it reaches "
-                f"half at twice the width plus the feed-forward's, {format_number(t.layer_half_n, 0)} tokens. "
-                "That is why long contexts are expensive.",
-                spoken=f"The longer the context, the larger the n squared part's share: in a layer of {t.layer_model}'s sizes "
-                f"it reaches half at twice the width plus the feed-forward's, {format_number(t.layer_half_n, 0)} tokens. "
-                "That is why long contexts are expensive.",
+                "FlashAttention never stores it whole, but still does the n²·d work.",
+                spoken="FlashAttention never stores it whole, but still does the n squared times d work.",
             )
-            self.play(FadeIn(lines[4], shift=UP * 0.2), run_time=0.8)
-            self.say(
-                "FlashAttention never stores the n × n matrix whole, but still does the n²·d work.",
-                spoken="FlashAttention never stores the n by n matrix whole, but still does the n squared times d work.",
-            )
-            self.play(FadeIn(lines[5], shift=UP * 0.2), run_time=0.8)
+            # Each method's line as it is said: the Reformer line waited on screen while FlashAttention was read.
+            self.play(FadeIn(lines[4][0], shift=UP * 0.2), run_time=0.8)
             self.say("Reformer and Longformer compute only part of it.")
-            self.play(Indicate(lines[5], color=theme.text, scale_factor=1.03), run_time=1.0)
+            self.play(FadeIn(lines[4][1], shift=UP * 0.2), run_time=0.8)

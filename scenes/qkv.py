@@ -82,6 +82,10 @@ MEET_GAP = 0.6
 """Room between Q and K where a query meets a key."""
 
 
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+"""Places of words, as said: a sentence has at most :attr:`QKVScene.max_tokens` (eight) words."""
+
+
 def side_by_side(group: VGroup, gap: float) -> VGroup:
     """``group``'s parts in a row ``gap`` apart, the gaps narrowed (to 0.2 at least) when long words make it too wide."""
     group.arrange(RIGHT, buff=gap, aligned_edge=UP)
@@ -274,6 +278,13 @@ class QKVScene(ExplainerScene):
                 self.note = self.source_note(t.source.rsplit("; ", 1)[0])
                 self.play(FadeIn(self.note))
             self.x, self.x_name, self.recipes = x, x_name, recipes
+            self.step_heading = heading
+
+    def retitled(self, text: str):
+        """The animation that turns the heading on screen into ``text``: each projection step names itself."""
+        heading = self.heading(text)
+        old, self.step_heading = self.step_heading, heading
+        return ReplacementTransform(old, heading)
 
     def color(self, name: str) -> str:
         """The colour of q, k or v."""
@@ -315,7 +326,7 @@ class QKVScene(ExplainerScene):
         with self.step("q-projection", "Queries: Q = X·W_Q"):
             self.say(f"Multiply X by a {shape} projection matrix W_Q to get the queries Q.")
             leaving = [self.recipes] + ([self.note] if self.note is not None else [])
-            self.play(*[FadeOut(m) for m in leaving], FadeIn(dot), FadeIn(equals))
+            self.play(*[FadeOut(m) for m in leaving], FadeIn(dot), FadeIn(equals), self.retitled("Queries: Q = X·W_Q"))
             self.play(FadeIn(w_name), FadeIn(w.cells), FadeIn(w.numbers), FadeIn(w.more), FadeIn(shown), run_time=1.0)
             self.play(FadeIn(result_name), FadeIn(result.cells))
             self.work_one_entry(w, result)
@@ -383,9 +394,9 @@ class QKVScene(ExplainerScene):
         keep_inside(VGroup(*[VGroup(grid, recipe) for grid, recipe in slots]))
         return slots
 
-    def show_slot(self, grid: NumberGrid, recipe) -> None:
-        """A projection's recipe and cells, then its rows one by one, each with its word."""
-        self.play(FadeIn(recipe), FadeIn(grid.cells), FadeIn(grid.more))
+    def show_slot(self, grid: NumberGrid, recipe, *also) -> None:
+        """A projection's recipe and cells (with the animations ``also``), then its rows one by one, each with its word."""
+        self.play(FadeIn(recipe), FadeIn(grid.cells), FadeIn(grid.more), *also)
         for i in range(grid.shape[0]):
             row = VGroup(grid.row_labels[i], *[grid.number(i, c) for c in range(grid.shape[1])])
             self.play(FadeIn(row, shift=RIGHT * 0.15), run_time=0.4)
@@ -405,6 +416,7 @@ class QKVScene(ExplainerScene):
             self.say("The same X times a second matrix, W_K, gives the keys K.")
             self.play(
                 *[FadeOut(m) for m in (self.x, self.x_name, w, w_name, dot, equals, old_q_name, shown, self.random_note)],
+                self.retitled("Keys: K = X·W_K"),
                 run_time=0.8,
             )
             self.play(
@@ -426,7 +438,7 @@ class QKVScene(ExplainerScene):
         v, v_recipe = self.slots[2]
         with self.step("v-projection", "Values: V = X·W_V"):
             self.say("A third matrix, W_V, gives the values V.")
-            self.show_slot(v, v_recipe)
+            self.show_slot(v, v_recipe, self.retitled("Values: V = X·W_V"))
             self.say(
                 f"What each word hands over once it is chosen. Three projections of one X: “{t.query_tokens[t.focus]}” in each."
             )
@@ -493,8 +505,8 @@ class QKVScene(ExplainerScene):
             self.play(TransformFromCopy(worked.result, scaled[0]), FadeIn(scaled[1:]))
             self.play(Indicate(scaled[-1], color=theme.highlight))
             self.say(
-                "Wider rows give bigger dot products: dividing keeps them in range, "
-                "so softmax does not hand one word almost all the weight."
+                # Short: a teacher's eight long words leave the scene little room within three minutes.
+                "Wider rows give bigger dot products: dividing keeps them in range for softmax."
             )
             if why.get_top()[1] > scaled.get_bottom()[1] - 0.1:
                 # A long worked sum (two lines, seed 7) leaves the note no room: the sum goes, its result stays.
@@ -570,7 +582,13 @@ class QKVScene(ExplainerScene):
             leaving = []
             for group in same_embeddings(t):
                 words = " and ".join(f"“{t.key_tokens[j]}”" for j in group)
-                self.say(f"{words} have the same embedding, so the same key: their columns are equal.")
+                # By ear "the word The and the word the" are one word twice: the voice names their places.
+                places = " and ".join(f"the {ORDINALS[j]} word, {t.key_tokens[j]}," for j in group)
+                self.say(
+                    f"{words}, words {' and '.join(str(j + 1) for j in group)}, have the same embedding, "
+                    "so the same key: their columns are equal.",
+                    spoken=f"{places} have the same embedding, so the same key: their columns are equal.",
+                )
                 # Outlined for the whole line, so the two columns can be compared number by number.
                 ties = VGroup(
                     *[SurroundingRectangle(heatmap.column(j), color=theme.highlight, buff=0.03, stroke_width=4) for j in group]
@@ -578,9 +596,12 @@ class QKVScene(ExplainerScene):
                 self.play(FadeIn(ties), *[FadeOut(m) for m in shown_before])
                 shown_before = []
                 leaving.append(ties)
+            there, back = format_number(t.scaled_scores[i, other], 2), format_number(t.scaled_scores[other, i], 2)
+            a, b = t.query_tokens[i], t.query_tokens[other]
+            # Which word is the query, said both ways (the voice cannot show the quotation marks).
             self.say(
-                f"Not symmetric: “{t.query_tokens[i]}” for “{t.key_tokens[other]}” is "
-                f"{format_number(t.scaled_scores[i, other], 2)}, the other way {format_number(t.scaled_scores[other, i], 2)}."
+                f"Not symmetric: query “{a}”, key “{b}”: {there}; the other way round, {back}.",
+                spoken=f"Not symmetric: {a}'s query against {b}'s key is {there}; {b}'s query against {a}'s key, {back}.",
             )
             pair = VGroup(
                 SurroundingRectangle(heatmap.cell(i, other), color=theme.query, buff=0.02, stroke_width=5),
@@ -599,9 +620,11 @@ class QKVScene(ExplainerScene):
                 )
                 # Alone on the table: the earlier outlines go, so these read as whole columns.
                 self.play(FadeOut(pair), FadeIn(columns))
-                # Their rows are bright too (the same words as queries), said and outlined only where the trace shows it.
+                # Their rows are brighter than the rest (the same words as queries), said and outlined only where
+                # the trace shows it: each of their rows' means above every other row's. Not "bright": a row
+                # such as "sat" (0.09 to 0.48) is mid-coloured, only brighter than the others.
                 if bright_queries(t) == bright:
-                    self.say("Their rows are bright for the same reason.")
+                    self.say("Their rows are brighter than the other rows, for the same reason.")
                     rows = VGroup(
                         *[SurroundingRectangle(heatmap.row(r), color=theme.query, buff=0.03, stroke_width=4) for r in bright]
                     )
@@ -620,7 +643,8 @@ class QKVScene(ExplainerScene):
         most = " and ".join(f"“{t.key_tokens[j]}”" for j in tied)
         each = " each" if len(tied) > 1 else ""
         with self.step("values-mixed", "What V is for: the output"):
-            self.say(f"Softmax turns the scores of “{word}” into weights that sum to 1.")
+            # The weights sum to 1; rounded to two decimals, as shown, they may not (1.02 for "cat"): said always.
+            self.say(f"Softmax turns the scores of “{word}” into weights that sum to 1 (before rounding).")
             self.clear()
             heading = self.heading(f"The output of “{word}”: weights × V")
             # The weights as a column, each beside the value row it multiplies (recorded as shown, in order).

@@ -13,11 +13,14 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    Dot,
     FadeIn,
     FadeOut,
     GrowFromEdge,
     Indicate,
+    Line,
     MathTex,
+    ReplacementTransform,
     SurroundingRectangle,
     TransformFromCopy,
     VGroup,
@@ -45,6 +48,16 @@ TAKEAWAY_AT = UP * 0.3
 """The centre of the summary: a little above the frame's, clear of the captions."""
 PANELS_WIDTH = 13.0
 """Room across the frame for the charts of the scores multiplied by each factor, side by side."""
+STRIP_ROWS = (UP * 1.2, DOWN * 0.9)
+"""Centres of the two strips of random dot products (a small d_k, then a large one)."""
+STRIP_LENGTH = 7.0
+"""Width of each strip's axis; the same scale in both rows, so their spreads compare at a glance."""
+STRIP_BAND = 0.5
+"""Height of the band each strip's dots are spread over (by their order, not at random), so dense parts read as dense."""
+STRIP_LAYERS = 9
+"""How many heights the dots of a strip take in turn across its band."""
+SCALED_COLUMNS = (-4.2, -1.9, 0.4)
+"""Where the scores, the scores divided by √d_k and their weights stand in the scaled example."""
 
 
 def on_baseline(words, *parts) -> None:
@@ -85,6 +98,8 @@ class SoftmaxScene(ExplainerScene):
         self.show_divide(t)
         self.show_sum_to_one(t)
         self.show_sharpening(t)
+        self.show_spread(t)
+        self.show_scaled(t)
         self.show_takeaway()
 
     def column(self, source: str, decimals: int, x: float):
@@ -357,7 +372,8 @@ class SoftmaxScene(ExplainerScene):
             self.play(FadeIn(heading))
             show(one)
             if wider:
-                factors = ", ".join(format_number(t.multipliers[m], places(t.multipliers[m])) for m in wider)
+                # "by 2, then by 8": heard, "by two, eight" runs the factors together.
+                factors = ", then by ".join(format_number(t.multipliers[m], places(t.multipliers[m])) for m in wider)
                 top = ", ".join(format_number(t.sharpened_weights[m, 0], 2) for m in wider)
                 self.say(
                     f"Multiply by {factors}: the gaps widen, and softmax hands {'more' if len(wider) == 1 else 'more and more'} to “{first}”: {top}."
@@ -385,31 +401,175 @@ class SoftmaxScene(ExplainerScene):
                 "a low temperature sharpens, a high one flattens.",
             )
             self.play(FadeIn(temperatures, lag_ratio=0.1))
-            if wider:
-                # Vaswani et al. 2017, 3.2.1, footnote 4: for q and k of independent entries with mean 0 and variance 1,
-                # q · k = Σ q_i k_i has mean 0 and variance d_k, so its spread (standard deviation) is √d_k.
-                why = VGroup(
-                    label(
-                        theme,
-                        "q · k adds d_k products: with entries of mean 0, variance 1, its variance is d_k,",
-                        size=theme.small_size,
-                    ),
-                    label(theme, "so its spread grows like √d_k: attention divides the scores by √d_k", size=theme.small_size),
-                ).arrange(DOWN, buff=0.12)
-                # In the one-hot note's place, which has been read: the screen has no room below it.
-                why.move_to(one_hot).align_to(one_hot, UP)
-                keep_inside(why)
-                self.say(
-                    "Why the square root? A dot product adds d_k products. For entries of mean 0 and variance 1, "
-                    "its variance is d_k, so its spread grows like the square root of d_k: "
-                    "dividing by it keeps the spread about 1, whatever d_k.",
+
+    def show_spread(self, t):
+        """Why divide by √d_k, shown: random dot products spread like √d_k; divided by it, like 1, at any d_k."""
+        theme = self.theme
+        # Vaswani et al. 2017, 3.2.1, footnote 4: for q and k of independent entries with mean 0 and variance 1,
+        # q · k = Σ q_i k_i has mean 0 and variance d_k, so its spread (standard deviation) is √d_k.
+        small, large = (format_number(d, 0) for d in t.spread_d_k)
+        with self.step("why-square-root", "Why divide by √d_k"):
+            self.clear()
+            heading = self.heading("Random dot products spread like √d_k")
+            reach = float(abs(t.spread_dots).max())  # one scale for both strips: the widest product reaches the end
+            strips, spreads, names, rows = VGroup(), [], VGroup(), []
+            for r, centre in enumerate(STRIP_ROWS):
+                axis = Line(LEFT * STRIP_LENGTH / 2, RIGHT * STRIP_LENGTH / 2, color=theme.muted, stroke_width=2).move_to(centre)
+                zero = label(theme, "0", size=theme.min_size, color=theme.muted).next_to(axis, DOWN, buff=STRIP_BAND / 2 + 0.1)
+                tick = Line(UP * 0.12, DOWN * 0.12, color=theme.muted, stroke_width=2).move_to(axis.get_center())
+
+                def at(value: float, axis=axis) -> object:
+                    return axis.get_center() + RIGHT * value / reach * STRIP_LENGTH / 2
+
+                # Sample k sits at height k mod STRIP_LAYERS in the band: a fixed spreading, no second random draw.
+                dots = VGroup(
+                    *[
+                        Dot(at(v), radius=0.05, color=theme.value, fill_opacity=0.6).shift(
+                            UP * STRIP_BAND * ((k % STRIP_LAYERS) / (STRIP_LAYERS - 1) - 0.5)
+                        )
+                        for k, v in enumerate(t.spread_dots[r])
+                    ]
                 )
-                self.play(FadeOut(one_hot), FadeIn(why))
+                name = VGroup(
+                    label(theme, "d_k =", size=theme.small_size),
+                    self.number(f"spread_d_k[{r}]", 0, size=theme.small_size),
+                ).arrange(RIGHT, buff=0.1)
+                name.next_to(axis, LEFT, buff=0.3)
+                spread = VGroup(
+                    label(theme, "spread", size=theme.small_size, color=theme.muted),
+                    self.number(f"spread_std[{r}]", 2, size=theme.body_size, color=theme.highlight),
+                ).arrange(RIGHT, buff=0.3)
+                spread.next_to(axis, RIGHT, buff=0.3)
+                strips.add(VGroup(axis, tick, zero, dots))
+                names.add(name)
+                spreads.append(spread)
+                rows.append((axis, dots, at))
+            picture = VGroup(strips, names, *spreads)
+            # Centred, so the outlines round the spreads (they stand outside the numbers) stay inside the frame.
+            picture.set_x(0)
+            keep_inside(picture)
+            note = self.note_lines(
+                (
+                    f"{t.spread_dots.shape[1]} random pairs q, k per row, entries of mean 0 and variance 1,",
+                    "drawn with a fixed random seed; spread = standard deviation",
+                )
+            )
+            self.say(
+                "Why divide by the square root of d_k? Take random vectors whose entries have mean 0 and variance 1.",
+            )
+            self.play(FadeIn(heading), FadeIn(names), *[FadeIn(strip[:3]) for strip in strips], FadeIn(note))
+            self.play(*[FadeIn(strip[3], lag_ratio=0.01) for strip in strips], run_time=1.5)
+            self.say(
+                f"A dot product adds d_k products, so its variance is d_k and its spread grows like the square root "
+                f"of d_k: here {format_number(t.spread_std[0], 2)} at d_k = {small}, "
+                f"{format_number(t.spread_std[1], 2)} at d_k = {large}.",
+                spoken=f"A dot product adds d_k products, so its variance is d_k and its spread grows like the square "
+                f"root of d_k: here {format_number(t.spread_std[0], 2)} when d_k is {small}, "
+                f"{format_number(t.spread_std[1], 2)} when d_k is {large}.",
+            )
+            self.play(*[FadeIn(spread) for spread in spreads])
+            self.highlight(spreads[0][1], spreads[1][1], buff=0.12)
+            # Each product divided by its row's √d_k: the dots gather, and both spreads come to about 1.
+            divided = []
+            for r, (axis, dots, at) in enumerate(rows):
+                by = VGroup(
+                    label(theme, "÷", size=theme.small_size),
+                    self.number(f"spread_scale[{r}]", 0, size=theme.small_size),
+                ).arrange(RIGHT, buff=0.1)
+                by.next_to(axis, UP, buff=STRIP_BAND / 2 + 0.15).align_to(axis, LEFT)
+                after = VGroup(
+                    label(theme, "spread", size=theme.small_size, color=theme.muted),
+                    self.number(f"spread_scaled_std[{r}]", 2, size=theme.body_size, color=theme.highlight),
+                ).arrange(RIGHT, buff=0.3)
+                after.move_to(spreads[r], aligned_edge=LEFT)
+                divided.append((by, after, [dot.animate.set_x(at(v)[0]) for dot, v in zip(dots, t.spread_scaled[r])]))
+            roots = " and ".join(format_number(s, 0) for s in t.spread_scale)
+            after_said = " and ".join(format_number(s, 2) for s in t.spread_scaled_std)
+            self.say(
+                f"Divide each by the square root of its d_k, {roots}: both spreads come to about 1, {after_said}, "
+                "so softmax sees scores of the same size in a wide model as in a narrow one."
+            )
+            self.play(
+                *[FadeIn(by) for by, _, _ in divided],
+                *[move for _, _, moves in divided for move in moves],
+                *[ReplacementTransform(spread, after) for spread, (_, after, _) in zip(spreads, divided)],
+                run_time=2.0,
+            )
+            self.highlight(*[after[1] for _, after, _ in divided], buff=0.12)
+
+    def show_scaled(self, t):
+        """The example's scores divided by √d_k, as attention does, and their softmax: the attention weights."""
+        theme = self.theme
+        scaled = ", ".join(format_number(s, 2) for s in t.scaled_scores)
+        scores = ", ".join(format_number(s, 2) for s in t.scores)
+        weights = ", ".join(format_number(w, 2) for w in t.scaled_weights)
+        root = format_number(t.scale, 2)
+        with self.step("scaled-weights", "Our example, divided by √d_k"):
+            self.clear()
+            heading = self.heading(f"Our example: d_k = {t.d_k}, divide by √{t.d_k}")
+            x_scores, x_scaled, x_weights = SCALED_COLUMNS
+            columns = VGroup()
+            raw = self.column("scores", 2, x_scores)
+            divided = self.column("scaled_scores", 2, x_scaled)
+            final = self.column("scaled_weights", 2, x_weights)
+            words = VGroup(
+                *[
+                    label(theme, token, size=theme.body_size, color=theme.key).next_to(raw.cells[j], LEFT, buff=0.3)
+                    for j, token in enumerate(t.tokens)
+                ]
+            )
+            titles = VGroup(
+                self.column_title(r"s", raw),
+                VGroup(
+                    formula(theme, r"s \div", size=theme.large_formula_size),
+                    self.number("scale", 2, size=theme.body_size),
+                )
+                .arrange(RIGHT, buff=0.2)
+                .next_to(divided.cells[0], UP, buff=0.25),
+                label(theme, "softmax", size=theme.body_size).next_to(final.cells[0], UP, buff=0.25),
+            )
+            columns.add(raw, divided, final)
+            chart = self.bars("scaled_weights", t.tokens, height=3.0, spacing=1.05, bar_width=0.65, color=theme.value)
+            chart.next_to(final.cells, RIGHT, buff=0.9).align_to(final.cells, DOWN)
+            chart_name = label(theme, "attention weights", size=theme.small_size, color=theme.value)
+            chart_name.next_to(chart, UP, buff=0.3)
+            # The unscaled weights under the chart, so "a little less than before scaling" is seen, not only said.
+            before = VGroup(label(theme, "before scaling:", size=theme.small_size, color=theme.muted))
+            for j in range(len(t.tokens)):
+                before.add(self.number(f"weights[{j}]", 2, size=theme.small_size, color=theme.muted))
+            before.arrange(RIGHT, buff=0.2).next_to(chart, DOWN, buff=0.35)
+            keep_inside(VGroup(chart, chart_name, before))
+            self.say(
+                f"Back to our example. d_k is {t.d_k}, so attention divides the scores by its square root, {root}: "
+                f"{scores} become {scaled}.",
+            )
+            self.play(FadeIn(heading), FadeIn(words), FadeIn(titles[0]), FadeIn(raw))
+            self.play(
+                FadeIn(titles[1]),
+                TransformFromCopy(raw.cells, divided.cells),
+                TransformFromCopy(raw.numbers, divided.numbers),
+                run_time=1.5,
+            )
+            self.say(f"Softmax of those gives this example's attention weights: {weights}.")
+            self.play(
+                FadeIn(titles[2]),
+                TransformFromCopy(divided.cells, final.cells),
+                TransformFromCopy(divided.numbers, final.numbers),
+                run_time=1.5,
+            )
+            self.play(GrowFromEdge(chart.bars, DOWN), FadeIn(chart.labels), FadeIn(chart.numbers), FadeIn(chart_name))
+            self.say(
+                f"With only {t.d_k} numbers per vector the division is small: “{t.tokens[0]}” still gets the most, "
+                "a little less than before scaling."
+            )
+            self.play(FadeIn(before))
+            self.highlight(final.cells[0], VGroup(chart.bars[0], chart.numbers[0]), before[1], buff=0.1)
 
     def show_takeaway(self):
         theme = self.theme
         with self.step("takeaway", "Softmax: exponentiate, sum, divide"):
             self.clear()
+            heading = self.heading("Softmax in one line")
             equation = formula(theme, *SOFTMAX_FORMULA, size=theme.display_formula_size)
             equation[1].set_color(theme.highlight)
             positive = VGroup(
@@ -426,7 +586,7 @@ class SoftmaxScene(ExplainerScene):
             ).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
             VGroup(equation, points).arrange(DOWN, buff=0.8).shift(TAKEAWAY_AT)
             self.say("Softmax: exponentiate, sum, divide.")
-            self.play(Write(equation), run_time=1.5)
+            self.play(FadeIn(heading), Write(equation), run_time=1.5)
             self.say("The attention weights are positive, and they add up to 1.")
             self.play(FadeIn(points[:2], shift=UP * 0.2, lag_ratio=0.3), run_time=1.5)
             self.say("They get sharper as the gaps between the scores grow.")

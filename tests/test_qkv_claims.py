@@ -54,7 +54,40 @@ def test_qkv_top_score_line_says_every_query_scores_that_key_highest_and_names_t
     bright_columns = set(np.flatnonzero(columns > (columns.min() + columns.max()) / 2))
     bright_rows = set(np.flatnonzero(rows > (rows.min() + rows.max()) / 2))
     assert bright_rows == bright_columns
-    assert "Their rows are bright for the same reason." in said
+    # "Brighter than the other rows", not "bright": the "sat" row is mid-coloured. What holds is that each
+    # named row's mean is above every other row's.
+    assert min(rows[sorted(bright_rows)]) > max(np.delete(rows, sorted(bright_rows)))
+    assert "Their rows are brighter than the other rows, for the same reason." in said
+    assert "Their rows are bright for" not in said
+
+
+def test_qkv_names_which_word_is_the_query_and_the_places_of_two_words_heard_alike():
+    scene = built_scene("qkv")
+    t = scene.trace
+    lines = [line for step in scene.steps if step.name == "scores-heatmap" for line in step.lines]
+    # "The" and "the" share an embedding (rows 0 and 4 of X equal): the voice says their places, not the words twice.
+    assert np.array_equal(t.x_key[0], t.x_key[4])
+    tie = next(line for line in lines if "same embedding" in line.text)
+    assert tie.text.startswith("“The” and “the”, words 1 and 5,")
+    assert tie.spoken.startswith("the first word, The, and the fifth word, the,")
+    # Which word is the query, both ways, with the scores the table shows.
+    i = t.focus
+    other = int(np.argmax(np.abs(t.scaled_scores[i] - t.scaled_scores[:, i]) - np.eye(len(t.key_tokens))[i] * 9))
+    there, back = format_number(t.scaled_scores[i, other], 2), format_number(t.scaled_scores[other, i], 2)
+    a, b = t.query_tokens[i], t.query_tokens[other]
+    pair = next(line for line in lines if line.text.startswith("Not symmetric"))
+    assert f"query “{a}”, key “{b}”: {there}; the other way round, {back}" in pair.text
+    assert f"{a}'s query against {b}'s key" in pair.spoken
+
+
+def test_qkv_says_the_shown_weights_are_rounded_where_they_do_not_add_to_one():
+    scene = built_scene("qkv")
+    t = scene.trace
+    shown_sum = np.round(t.weights[t.focus], 2).sum()
+    # The course sentence's shown weights add to 1.02: the line must not leave "sum to 1" unqualified.
+    assert round(shown_sum, 2) != 1.0
+    said = captions(scene)["values-mixed"]
+    assert "weights that sum to 1 (before rounding)." in said
 
 
 def test_qkv_random_projections_are_said_on_screen_when_spoken_and_v_is_not_named_before_it_is_shown():

@@ -483,7 +483,9 @@ def test_qkv_heatmap_shows_the_asymmetry_it_says_and_says_how_its_pattern_was_ma
     on_screen = np.array([parse_number(text.original_text) for text in heatmap.texts]).reshape(n, n)
     np.testing.assert_allclose(on_screen, (q @ k.T / np.sqrt(q.shape[1])).numpy(), atol=0.005 + 1e-9)
     line = next(line.text for line in step.lines if line.text.startswith("Not symmetric"))
+    # "query “cat”, key “sat”: 0.72; the other way round, 0.48": the line names which word is the query.
     first, other = re.findall(r"“([^”]*)”", line)
+    assert f"query “{first}”, key “{other}”" in line and "the other way round" in line
     forward, backward = (parse_number(number) for number in DECIMAL.findall(line))
     i, j = trace.query_tokens.index(first), trace.key_tokens.index(other)
     assert (on_screen[i, j], on_screen[j, i]) == (forward, backward)
@@ -531,7 +533,7 @@ def test_qkv_says_a_tie_when_the_two_copies_of_the_tie_for_the_top_score():
     caption = next(step for step in scene.steps if step.name == "scores-heatmap").caption
     top = format_number(float(row.max()), 2)
     assert f"“cat” scores highest with “The” and “the”, tied at {top}." in caption
-    assert "“The” and “the” have the same embedding, so the same key" in caption
+    assert "“The” and “the”, words 1 and 5, have the same embedding, so the same key" in caption
 
 
 def test_scaling_formula_matches_the_computation():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 
 import numpy as np
@@ -61,8 +62,12 @@ def test_softmax_worksheet_is_the_courses_exercise_with_the_computed_answer(tmp_
     trace = softmax_trace()
     page = write_worksheet(SoftmaxScene, trace, tmp_path / "w.html").read_text()
     np.testing.assert_allclose(table_rows(page, "scores")[0], [0.89, 0.76, 0.31], atol=0.005)  # seed 000's stated scores
-    weights = table_rows(page, "attention weights")[0]
+    weights = table_rows(page, "weights before scaling")[0]
     np.testing.assert_allclose(weights, torch.softmax(torch.tensor([0.89, 0.76, 0.31]), 0).numpy(), atol=0.0005)
+    # The attention weights divide the scores by √d_k first, d_k = 2 (the query's length), as the scene now does.
+    scores = torch.tensor(trace.keys) @ torch.tensor(trace.query)
+    scaled = torch.softmax(scores / math.sqrt(len(trace.query)), 0).numpy()
+    np.testing.assert_allclose(table_rows(page, "attention weights")[0], scaled, atol=0.0005)
 
 
 def test_mask_scenes_get_attention_exercises_with_their_mask():

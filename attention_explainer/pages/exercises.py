@@ -222,15 +222,24 @@ def softmax_exercises(trace: SoftmaxTrace) -> list[Exercise]:
             answer=[
                 Table("e to the power of each score", trace.exp_scores, 3, columns=keys),
                 Table("sum", np.array([trace.exp_sum]), 3),
-                Table("attention weights", trace.weights, 3, columns=keys),
+                # Not yet the attention weights: attention divides the scores by √d_k first (the last exercise).
+                Table("weights before scaling", trace.weights, 3, columns=keys),
             ],
         ),
         Exercise(
             f"Multiply the scores by {', '.join(_factor(m) for m in trace.multipliers)} and apply softmax again. "
             "What happens to the largest weight as the gaps between scores shrink, and as they grow?",
             answer=[
-                Table(f"attention weights, scores × {_factor(m)}", w, 3, columns=keys)
+                Table(f"weights, scores × {_factor(m)}", w, 3, columns=keys)
                 for m, w in zip(trace.multipliers, trace.sharpened_weights)
+            ],
+        ),
+        Exercise(
+            f"Attention divides the scores by √d_k before softmax; here d_k = {trace.d_k}. Divide the scores by "
+            f"√{trace.d_k} and apply softmax. Does “{keys[0]}” get more or less than before scaling?",
+            answer=[
+                Table(f"scores ÷ √{trace.d_k}", trace.scaled_scores, 3, columns=keys),
+                Table("attention weights", trace.scaled_weights, 3, columns=keys),
             ],
         ),
     ]

@@ -379,8 +379,8 @@ def softmax_questions(plan: QuestionPlan, t) -> None:
     )
     plan.choice(
         "sum-and-divide",
-        f"After softmax, what is the attention weight of {_q(keys[j])}?",
-        "attention weights",
+        f"After softmax, before any scaling by √d_k, what is the weight of {_q(keys[j])}?",
+        "weights before scaling",
         (j,),
         ("weights", (j,)),
         "e to the power of each score, divided by the sum of all of them.",
@@ -395,10 +395,18 @@ def softmax_questions(plan: QuestionPlan, t) -> None:
     plan.numeric(
         "bigger-gaps-sharper",
         f"Multiply the scores by {m} and apply softmax again: what weight does {_q(keys[top])} get?",
-        f"attention weights, scores × {m}",
+        f"weights, scores × {m}",
         (top,),
         ("sharpened_weights", (last, top)),
         "Wider gaps between the scores give a sharper softmax: the largest weight grows towards 1.",
+    )
+    plan.numeric(
+        "scaled-weights",
+        f"Attention divides the scores by √d_k first (d_k = {t.d_k}): what attention weight does {_q(keys[0])} get?",
+        "attention weights",
+        (0,),
+        ("scaled_weights", (0,)),
+        f"Divide each score by √{t.d_k}, then apply softmax.",
     )
 
 

@@ -94,6 +94,8 @@ class ComplexityTrace(Trace):
     layer_half_n
         The smallest ``n`` at which the ``n²`` part is at least half of the layer's multiply-adds
         (``2n²d ≥ n(4d² + 2 d d_ff)``, so ``n ≥ 2d + d_ff``): 4,608 for GPT-2 small, past its 1,024-token context.
+    layer_half_billions
+        ``(2,)``: at ``layer_half_n`` tokens, the ``n²`` part's multiply-adds and the rest's, in billions: equal.
     source
         What the numbers are.
     """
@@ -142,6 +144,7 @@ class ComplexityTrace(Trace):
     layer_heads: int
     layer_d_head: int
     layer_half_n: int
+    layer_half_billions: np.ndarray
     source: str
 
 
@@ -173,6 +176,8 @@ def complexity_trace(
     wide = np.array(layer_macs(1024, 2 * 768, 2 * 3072), dtype=np.int64)[linear_parts].sum()
     projection_width_growth = float(wide / per_layer[0, linear_parts].sum())
     half_n = -(-linear_per_token // (2 * 768))  # ceiling division, exact in integers
+    at_half = np.array(layer_macs(int(half_n), 768, 3072), dtype=np.int64)  # (parts,)
+    half_parts = np.array([at_half[1] + at_half[2], at_half[linear_parts].sum()]) / 1e9  # n² part, the rest
     return ComplexityTrace(
         grid_sizes=grid_sizes,
         grid_cells=grid_sizes * grid_sizes,
@@ -219,5 +224,6 @@ def complexity_trace(
         layer_heads=12,
         layer_d_head=64,
         layer_half_n=int(half_n),
+        layer_half_billions=half_parts,
         source="exact counts of multiply-adds and stored weights (no timings); GPT-2 small's sizes from Radford et al. 2019",
     )

@@ -1,0 +1,103 @@
+"""What the eighth fresh review found weak in softmax and complexity, held to the trace.
+
+Softmax promised the division by √d_k and never applied it to its example, and told (never showed) why
+dot products are divided by √d_k. Complexity gave the 4,608-token crossover without its reason, and said
+"widen the whole model instead" without saying what was held fixed. Expected values are worked out here
+with numpy from the traces' inputs, never read from the scenes' code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attention_math.generation import layer_macs
+from scenes.theme import format_number
+
+from .helpers import built_scene, shown
+
+
+def lines_of(scene, step: str) -> list:
+    return next(s for s in scene.steps if s.name == step).lines
+
+
+def said(scene, step: str) -> str:
+    return " ".join(line.text for line in lines_of(scene, step))
+
+
+@pytest.mark.xdist_group("softmax")
+def test_softmax_applies_the_promised_square_root_to_its_own_example():
+    scene = built_scene("softmax")
+    t = scene.trace
+    query, keys = np.asarray(t.query), np.asarray(t.keys)
+    scores = keys @ query / np.sqrt(query.size)  # d_k = 2: divide by √2
+    weights = np.exp(scores) / np.exp(scores).sum()
+    line = said(scene, "scaled-weights")
+    assert f"divides the scores by its square root, {format_number(np.sqrt(query.size), 2)}" in line
+    assert ", ".join(format_number(s, 2) for s in scores) in line
+    assert f"attention weights: {', '.join(format_number(w, 2) for w in weights)}" in line
+    # "still gets the most, a little less than before scaling": true of these numbers.
+    unscaled = np.exp(keys @ query) / np.exp(keys @ query).sum()
+    assert np.argmax(weights) == 0 and weights[0] < unscaled[0]
+    assert "still gets the most, a little less than before scaling" in line
+    # The step's numbers are on screen as said.
+    texts = shown(scene, "scaled-weights")
+    assert {format_number(w, 2) for w in weights} <= texts
+    assert format_number(np.sqrt(query.size), 2) in texts
+    # The opening promise ("that comes at the end") is kept: the scaled step comes before the summary.
+    names = [step.name for step in scene.steps]
+    assert names.index("scaled-weights") == len(names) - 2
+
+
+@pytest.mark.xdist_group("softmax")
+def test_softmax_shows_random_dot_products_spread_like_the_root_of_d_k_and_about_1_once_divided():
+    scene = built_scene("softmax")
+    t = scene.trace
+    widths = np.asarray(t.spread_d_k)
+    # Recomputed from the trace's sampled products: the spreads said are their standard deviations.
+    spread = np.asarray(t.spread_dots).std(axis=1)
+    divided = (np.asarray(t.spread_dots) / np.sqrt(widths)[:, None]).std(axis=1)
+    # The claim "grows like √d_k" holds of these samples within 10 %, "about 1" within 10 % once divided.
+    assert np.all(np.abs(spread / np.sqrt(widths) - 1) < 0.1)
+    assert np.all(np.abs(divided - 1) < 0.1)
+    line = said(scene, "why-square-root")
+    for s in (*spread, *divided):
+        assert format_number(s, 2) in line
+        assert format_number(s, 2) in shown(scene, "why-square-root")
+    # Shown, not only told: a dot per sampled product on screen in that step.
+    assert np.asarray(t.spread_dots).shape[1] >= 100
+    assert "a fixed random seed" in " ".join(shown(scene, "why-square-root"))
+
+
+@pytest.mark.xdist_group("complexity")
+def test_complexity_says_where_the_n_by_n_part_is_half_a_layer_and_why():
+    scene = built_scene("complexity")
+    t = scene.trace
+    d_model, d_ff = 768, 3072  # GPT-2 small
+    # 2n²d = (4d² + 2d·d_ff)·n  ⇔  n = 2d + d_ff.
+    n = 2 * d_model + d_ff
+    parts = layer_macs(n, d_model, d_ff)
+    assert parts[1] + parts[2] == parts[0] + parts[3] + parts[4]
+    line = said(scene, "half-the-layer")
+    assert f"2 × {format_number(d_model, 0)} + {format_number(d_ff, 0)} = {format_number(n, 0)} tokens" in line
+    each = format_number((parts[1] + parts[2]) / 1e9, 1)
+    # Both sides' counts at 4,608 shown (equal): the check is on screen, not said.
+    assert [s.source for s in scene.shown if s.source.startswith("layer_half_billions")] == [
+        "layer_half_billions[0]",
+        "layer_half_billions[1]",
+    ]
+    assert {format_number(n, 0), format_number(d_model, 0), format_number(d_ff, 0), each} <= shown(scene, "half-the-layer")
+    # The summary says it plainly now; the phrase a listener could not parse is gone.
+    takeaway = said(scene, "takeaway")
+    assert f"the n² part reaches half of the work at {format_number(t.layer_half_n, 0)} tokens" in takeaway
+    assert "twice the width plus" not in takeaway
+
+
+@pytest.mark.xdist_group("complexity")
+def test_complexity_says_what_is_held_fixed_when_the_width_doubles():
+    scene = built_scene("complexity")
+    line = said(scene, "width-is-linear")
+    assert "With the number of heads fixed, that doubles d_model too: projections and feed-forward, like n × d_model²" in line
+    assert "Widen the whole model instead" not in line
+    heard = " ".join(li.spoken for li in lines_of(scene, "width-is-linear"))
+    assert "that doubles d model too" in heard
