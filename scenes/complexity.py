@@ -265,9 +265,14 @@ class ComplexityScene(ExplainerScene):
             )
             self.highlight(VGroup(*rows[-1]), buff=HIGHLIGHT_ROOM)
             note = self.note_lines(
-                ("Not counted here: the projections W_Q, W_K, W_V, W_O and the feed-forward (they grow like n).",)
+                (
+                    "Not counted here: the projections W_Q, W_K, W_V, and W_O, which mixes the heads' outputs,",
+                    "and the feed-forward (they grow like n).",
+                )
             )
-            self.say("Not counted here: the projections W_Q, W_K, W_V, W_O and the feed-forward, which grow like n.")
+            self.say(
+                "Not counted: the projections W_Q, W_K, W_V, W_O, which mixes the heads, and the feed-forward: they grow like n."
+            )
             self.play(FadeIn(note))
 
     # --- 4. doubling n ------------------------------------------------------------------
@@ -304,11 +309,13 @@ class ComplexityScene(ExplainerScene):
                     formula(theme, r"2n^2d", size=theme.min_formula_size).set_color(theme.query),
                     label(theme, "relative to the first", size=theme.small_size, color=theme.query),
                 ).arrange(RIGHT, buff=0.15),
-                label(theme, "a cost that grew like n", size=theme.small_size, color=theme.key),
+                label(theme, "a cost that grows like n", size=theme.small_size, color=theme.key),
             ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
             legend.next_to(heading, DOWN, buff=0.35).align_to(heading, LEFT)
 
-            self.say("Set each count beside the first, and beside a cost that grew like n.")
+            self.say(
+                f"Divide each count by the one at {format_number(t.lengths[0], 0)} tokens; beside it, a cost that grows like n."
+            )
             self.play(FadeIn(heading), FadeIn(legend), FadeIn(quadratic.labels))
             self.play(GrowFromEdge(quadratic.bars, DOWN), GrowFromEdge(linear.bars, DOWN), run_time=1.5)
             self.play(FadeIn(quadratic.numbers), FadeIn(linear.numbers))
@@ -398,8 +405,8 @@ class ComplexityScene(ExplainerScene):
             self.say(f"{long} tokens is past {t.context_model}'s limit of {short}: that column counts a layer of the same sizes.")
             self.play(FadeIn(note))
             self.say(
-                "The projections and the feed-forward grow like n × d²: linear in n.",
-                spoken="The projections and the feed-forward grow like n times d squared: linear in n.",
+                "The projections and the feed-forward grow like n × d_model²: linear in n.",
+                spoken="The projections and the feed-forward grow like n times d model squared: linear in n.",
             )
             self.play(*[FadeIn(VGroup(*rows[p])) for p in range(len(rows) - 1) if p not in quadratic], run_time=1.0)
             self.say(
@@ -493,7 +500,7 @@ class ComplexityScene(ExplainerScene):
         d_model, d_ff, half = (format_number(v, 0) for v in (t.layer_d_model, t.layer_d_ff, t.layer_half_n))
         with self.step("half-the-layer", "When the n × n part is half a layer"):
             self.clear()
-            heading = self.heading(f"When the n × n part is half of a {t.layer_model} layer")
+            heading = self.heading(f"When the n × n part is half of a {t.layer_model} layer*")
             quadratic = VGroup(
                 label(theme, "n × n part:", color=theme.query),
                 formula(theme, r"2\,n^2\,d_\text{model}").set_color(theme.query),
@@ -543,8 +550,14 @@ class ComplexityScene(ExplainerScene):
             )
             self.play(FadeIn(equal, shift=UP * 0.2))
             self.play(FadeIn(numbers, shift=UP * 0.2))
-            # The check is read off the screen, not said: the scene keeps within three minutes.
-            self.play(FadeIn(check))
+            # The check and the limit are read off the screen, not said: the scene keeps within three minutes.
+            limit = self.note_lines(
+                (
+                    f"* {half} tokens is past {t.context_model}'s {format_number(t.context_length, 0)}-token limit: "
+                    f"a layer of {t.layer_model}'s sizes.",
+                )
+            )
+            self.play(FadeIn(check), FadeIn(limit))
             self.highlight(numbers[-2], buff=0.1)
 
     # --- 8. takeaway -----------------------------------------------------------------------

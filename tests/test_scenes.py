@@ -606,7 +606,7 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
     elif name == "complexity":
         assert "the cost is multiplied by" not in everything
         assert f"multiplies the whole layer by {format_number(t.layer_growth, 2)}, not 4" in said["whole-layer"]
-        assert "W_O and the feed-forward" in said["multiply-adds"]
+        assert "W_O, which mixes the heads, and the feed-forward" in said["multiply-adds"]  # W_O said what it is (review 11)
         assert "but still does the n²·d work" in said["takeaway"]
         # The width step's title says what doubles (the n × n work), and the screen shows what quadruples.
         titles = {step.name: step.title for step in scene.steps}

@@ -205,7 +205,7 @@ def test_why_the_first_key_wins_is_said_as_pytorch_finds_it():
     np.testing.assert_allclose(drawn, lengths.numpy(), atol=0.005 + 1e-9)
     # The square root of d_k said plainly: scores grow with the number of components, not with "long vectors".
     sharper = " ".join(lines(scene, "bigger-gaps-sharper"))
-    assert "Long vectors" not in sharper and "its variance is d_k" in sharper
+    assert "Long vectors" not in sharper and "its variance is d_k" in " ".join(lines(scene, "why-square-root"))
 
 
 @pytest.mark.xdist_group("softmax")
@@ -213,11 +213,12 @@ def test_the_square_root_is_explained_by_the_spread_of_a_dot_product():
     """The review: 'scores grow with d_k, so divide by √d_k' called for dividing by d_k. What holds, and is now said:
     for entries of mean 0 and variance 1, q · k has variance d_k, so its spread grows like √d_k."""
     scene = built_scene("softmax")
-    said = " ".join(lines(scene, "bigger-gaps-sharper"))
-    assert "For entries of mean 0 and variance 1, its variance is d_k" in said
-    assert "spread grows like the square root of d_k" in said
-    shown_text = " ".join(scene.recording.texts["bigger-gaps-sharper"])
-    assert "its variance is d_k" in shown_text and "spread grows like √d_k" in shown_text
+    # Since review 8 a step of its own shows it, on random dot products drawn at two widths.
+    said = " ".join(lines(scene, "why-square-root"))
+    assert "whose entries have mean 0 and variance 1" in said
+    assert "so its variance is d_k and its spread grows like the square root of d_k" in said
+    shown_text = " ".join(scene.recording.texts["why-square-root"])
+    assert "spread like √d_k" in shown_text and "entries of mean 0 and variance 1" in shown_text
     generator = torch.Generator().manual_seed(0)
     for d_k in (2, 16, 256):
         q, k = torch.randn(20000, d_k, generator=generator), torch.randn(20000, d_k, generator=generator)
