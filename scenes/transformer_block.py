@@ -321,7 +321,7 @@ class TransformerBlockScene(ExplainerScene):
             block_line = VGroup(
                 line("├── Transformer block (×"),
                 self.number("gpt3_layers", 0, size=size, color=theme.highlight),
-                line("in GPT-3)"),
+                line("in the largest GPT-3)"),
             ).arrange(RIGHT, buff=0.12)
             block_line[2].align_to(block_line[0], DOWN)
             lines = VGroup(
@@ -344,7 +344,7 @@ class TransformerBlockScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(lines[0]))
             self.say("Tokens are embedded, and a learned position vector is added.")
             self.play(FadeIn(lines[1], shift=RIGHT * 0.2), FadeIn(lines[2], shift=RIGHT * 0.2), run_time=0.8)
-            self.say(f"Then comes a stack of transformer blocks: {t.gpt3_layers} of them in GPT-3.")
+            self.say(f"Then comes a stack of transformer blocks: {t.gpt3_layers} of them in the largest GPT-3.")
             self.play(FadeIn(lines[3], shift=RIGHT * 0.2), run_time=0.6)
             self.say("Each block: layer norm, attention, add; layer norm, feed-forward, add.")
             self.play(*[FadeIn(item, shift=RIGHT * 0.2) for item in lines[4:10]], run_time=1.2)
@@ -615,7 +615,9 @@ class TransformerBlockScene(ExplainerScene):
             shapes[1].next_to(ff[1], LEFT, buff=0.3)
             negative = VGroup(
                 *[
-                    SurroundingRectangle(hidden[k // d][1].cells[k % d], color=theme.masked, buff=0.0, stroke_width=3)
+                    # Inside its cell: outlines of neighbouring cells would share an edge, and a cell between two
+                    # negative ones looked boxed too (review 10).
+                    SurroundingRectangle(hidden[k // d][1].cells[k % d], color=theme.masked, buff=-0.05, stroke_width=3)
                     for k in range(t.d_ff)
                     if t.pre_activation[f, k] < 0
                 ]
@@ -637,9 +639,9 @@ class TransformerBlockScene(ExplainerScene):
             examples = self.gelu_examples(t).next_to(ff, DOWN, buff=0.35).align_to(ff[1], LEFT)
             self.keep_inside(examples)
             self.say(
-                "GELU multiplies each number x by Φ(x), between 0 and 1: the chance a standard normal is below x.",
-                spoken="GELU multiplies each number x by a factor between zero and one: "
-                "the chance that a standard normal variable is below x.",
+                "GELU multiplies each number x by about Φ(x) (GPT-2's close formula): the chance a standard normal is below x.",
+                spoken="GELU multiplies each number x by about the chance that a standard normal variable is below x, "
+                "a factor between zero and one.",
             )
             self.play(FadeIn(examples[0]), run_time=0.8)
             big, small, low = (
@@ -743,7 +745,7 @@ class TransformerBlockScene(ExplainerScene):
             # Two lines: the width is each token's, not a block's ("96 blocks of 12,288 numbers" misread).
             gpt = VGroup(
                 VGroup(
-                    label(theme, "GPT-3 stacks", size=theme.small_size, color=theme.muted),
+                    label(theme, "The largest GPT-3 stacks", size=theme.small_size, color=theme.muted),
                     self.number("gpt3_layers", 0, size=theme.small_size, color=theme.highlight),
                     label(theme, "blocks;", size=theme.small_size, color=theme.muted),
                 ).arrange(RIGHT, buff=0.14),
@@ -764,10 +766,10 @@ class TransformerBlockScene(ExplainerScene):
             self.say("GPT-2 and GPT-3 add one last layer norm after the final block.")
             self.play(ReplacementTransform(previous.copy(), final[1]), FadeIn(final[0]), run_time=0.8)
             self.say(
-                f"GPT-3 stacks {t.gpt3_layers} blocks, {format_number(t.gpt3_d_model, 0)} numbers wide.",
+                f"The largest GPT-3 stacks {t.gpt3_layers} blocks, {format_number(t.gpt3_d_model, 0)} numbers wide.",
             )
             self.play(FadeIn(gpt, shift=UP * 0.2))
             # Brown et al. 2020, section 2.1: "alternating dense and locally banded sparse attention patterns".
-            # The paper gives no order, so none is said.
-            self.say("Its layers alternate dense and locally banded sparse attention patterns.")
+            # The paper gives no order, so none is said; "locally banded" said as what it means.
+            self.say("In it, every other attention layer looks only at a band of nearby tokens, to save work.")
             self.play(Indicate(gpt, color=theme.highlight, scale_factor=1.0), run_time=0.8)

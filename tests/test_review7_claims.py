@@ -140,7 +140,7 @@ def test_transformer_block_gpt3_line_width_gelu_input_and_input_stats():
     assert "each token a vector of" in everything and "blocks of" not in everything
     said = " ".join(li.text for step in scene.steps for li in step.lines)
     # Brown et al. 2020 give no order for the dense and banded sparse layers.
-    assert "dense, then" not in said and "alternate dense and locally banded sparse" in said
+    assert "dense, then" not in said and "every other attention layer looks only at a band of nearby tokens" in said
     shown = {s.source: s for s in scene.shown}
     f = t.focus
     mean, var = (shown[f"x_{name}[{f}]"].texts[0].original_text for name in ("mean", "var"))
