@@ -303,17 +303,15 @@ class TrainedHeadsScene(ExplainerScene):
             self.clear()
             heading = self.heading(f"{t.model.split('/')[-1]}: all {format_number(n_layers * n_heads, 0)} heads")
             self.say(
-                f"This is {t.model.split('/')[-1]}: a small BERT-style encoder, {format_number(t.d_model, 0)} numbers per piece, "
-                f"a {format_number(n_layers, 0)}-layer cut of MiniLM, itself distilled from a larger model, "
-                "fine-tuned for sentence embeddings.",
-                spoken=f"This is all Mini L M, L 6, v 2: a small BERT-style encoder, {format_number(t.d_model, 0)} numbers per piece, "
-                f"a {format_number(n_layers, 0)}-layer cut of Mini L M, itself distilled from a larger model, "
-                "fine-tuned for sentence embeddings.",
+                f"This is {t.model.split('/')[-1]}, a BERT-style encoder: {format_number(t.d_model, 0)} numbers per piece, "
+                f"a {format_number(n_layers, 0)}-layer cut of the distilled MiniLM, fine-tuned for sentence embeddings.",
+                spoken=f"This is all Mini L M, L 6, v 2, a BERT-style encoder: {format_number(t.d_model, 0)} numbers per piece, "
+                f"a {format_number(n_layers, 0)}-layer cut of the distilled Mini L M, fine-tuned for sentence embeddings.",
             )
             # The facts the line says, on screen while it says them (the grid of heads replaces them).
             facts = VGroup(
                 label(theme, f"{format_number(t.d_model, 0)} numbers per piece", color=theme.text),
-                label(theme, f"a {format_number(n_layers, 0)}-layer cut of MiniLM, itself distilled", color=theme.text),
+                label(theme, f"a {format_number(n_layers, 0)}-layer cut of the distilled MiniLM", color=theme.text),
                 label(theme, "fine-tuned: sentence → one embedding", color=theme.text),
             ).arrange(DOWN, buff=0.35)
             facts.move_to([0, 0, 0])
@@ -682,7 +680,7 @@ class TrainedHeadsScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(heatmap.row_labels), FadeIn(heatmap.col_labels), FadeIn(legend))
             self.play(FadeIn(heatmap.cells), run_time=1.5)
             # Shown to two decimals, the row of "it" adds up to 1.01: the sum is exact only before rounding.
-            self.say("Every row adds up to 1, before its weights are rounded for the screen.")
+            self.say("Every row adds up to 1 before rounding.")
             self.wait(0.5)
             row_box = self.row_box(heatmap, i)
             self.say(f"The row of “{self.query_piece}” is the one we followed: {shown_weight} on {pattern}")

@@ -632,8 +632,8 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
         assert "trained BERT model" not in everything
         # The claim (a distilled MiniLM fine-tuned for sentence embeddings) is said, and its facts are shown.
         # Review 10: all-MiniLM-L6-v2 is a 6-layer cut of the distilled MiniLM, not itself distilled.
-        cut = f"a {t.n_layers}-layer cut of MiniLM, itself distilled"
-        assert f"{cut} from a larger model, fine-tuned for sentence embeddings" in said["all-72-heads"]
+        cut = f"a {t.n_layers}-layer cut of the distilled MiniLM"
+        assert f"{cut}, fine-tuned for sentence embeddings" in said["all-72-heads"]
         shown_model = scene.recording.texts["all-72-heads"]
         assert cut in shown_model
         assert any("fine-tuned" in text and "embedding" in text for text in shown_model)
@@ -643,7 +643,7 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
         assert ids <= set(scene.recording.texts["wordpiece-pieces"]), "token ids are shown without thousands separators"
         assert f"The row of “{t.tokens[t.focus]}” is the one we followed" in said["whole-head"]
         # Review 10: shown rounded, a row can add up to 1.01; the line says the sum is before rounding.
-        assert "Every row adds up to 1, before its weights are rounded" in said["whole-head"]
+        assert "Every row adds up to 1 before rounding" in said["whole-head"]
         # Review 10: "That is layer 6, head 12" came right after the layer-1 aside and seemed to mean it.
         assert "That is " not in said["all-72-heads"] and "The head we follow is layer " in said["all-72-heads"]
         assert "is one:" not in said["all-72-heads"]
