@@ -511,7 +511,8 @@ class SentimentAttentionScene(ExplainerScene):
                 "So the negation word's own lean, not what it negates, sets the verdict: "
                 f"{count(t.n_heldout_negated_right)} of {count(t.n_heldout_negated)} right is worse than a coin flip."
             )
-            self.play(Indicate(negated[2], color=theme.highlight), run_time=1.2)
+            # The weight on the negation word, and the count the coin flip is measured against.
+            self.play(Indicate(negated[2], color=theme.highlight), Indicate(negated[0], color=theme.highlight), run_time=1.2)
 
     # --- 5. takeaway ----------------------------------------------------------------------------------
 
