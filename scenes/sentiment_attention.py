@@ -343,7 +343,9 @@ class SentimentAttentionScene(ExplainerScene):
             self.play(FadeIn(rows[0]), run_time=1.2)
             self.say(
                 f"Most weight goes to “{t.sentences[first][top]}”: {format_number(t.weights[first, top], 2)}. "
-                f"It says {verdict(t.probabilities[first])}, P = {format_number(t.probabilities[first], 2)}.",
+                # The caption's sign is the screen's: "≈" where two decimals round an almost-1 to 1.00.
+                f"It says {verdict(t.probabilities[first])}, "
+                f"P {equals(t.probabilities[first])} {format_number(t.probabilities[first], 2)}.",
                 spoken=f"Most weight goes to “{t.sentences[first][top]}”: {format_number(t.weights[first, top], 2)}. "
                 f"It says {verdict(t.probabilities[first])}, with P {spoken_probability(t.probabilities[first])}.",
             )
@@ -352,8 +354,9 @@ class SentimentAttentionScene(ExplainerScene):
                 self.say("On the others too, the weight lands on the words that carry the sentiment.")
                 self.play(FadeIn(rows[1:], lag_ratio=0.3), run_time=2)
             self.say(
-                "Filler words such as “the”, “was” and “a” get almost nothing.",
-                spoken="Filler words, such as the, was, and a, get almost nothing.",
+                "Filler words get almost nothing: “the”, “was” and “a”.",
+                # The list last, after "words like": "such as the, was, and a" ran together when heard.
+                spoken="Filler words get almost nothing: words like the, was, and a.",
             )
             self.wait(0.5)
 
@@ -503,8 +506,13 @@ class SentimentAttentionScene(ExplainerScene):
                 "the negation word takes the most weight."
             )
             self.play(FadeIn(negated[2]))
-            self.say("So its own lean, not what it negates, pulls the verdict: worse than a coin flip here.")
-            self.play(Indicate(negated[2], color=theme.highlight), run_time=1.2)
+            # "Worse than a coin flip" rests on the count just shown; "its" named outright (it read as the review's).
+            self.say(
+                "So the negation word's own lean, not what it negates, sets the verdict: "
+                f"{count(t.n_heldout_negated_right)} of {count(t.n_heldout_negated)} right is worse than a coin flip."
+            )
+            # The weight on the negation word, and the count the coin flip is measured against.
+            self.play(Indicate(negated[2], color=theme.highlight), Indicate(negated[0], color=theme.highlight), run_time=1.2)
 
     # --- 5. takeaway ----------------------------------------------------------------------------------
 
@@ -523,11 +531,12 @@ class SentimentAttentionScene(ExplainerScene):
 
     def sum_up(self):
         """Step 5: what the run showed."""
-        theme = self.theme
+        t, theme = self.trace, self.theme
         pair = self.shown_pair()
         points = VGroup(
             label(theme, "The attention weights were learned with the classifier, not written.", size=theme.body_size),
-            label(theme, "They land on the words that carry sentiment.", size=theme.body_size),
+            label(theme, "They land on the words that carry sentiment,", size=theme.body_size),
+            label(theme, "or, in a review with a negation, on the negation word.", size=theme.body_size),
             label(theme, "A weight says where the classifier looked, not what the words mean together.", size=theme.body_size),
             label(theme, "A weighted average of words read one at a time", size=theme.body_size),
             label(
@@ -544,14 +553,19 @@ class SentimentAttentionScene(ExplainerScene):
         with self.step("takeaway", "What the run showed"):
             self.clear()
             heading = self.heading("What the run showed")
-            self.say("The attention weights were learned, and they found the sentiment words.")
-            self.play(FadeIn(heading), FadeIn(points[:2], lag_ratio=0.3), run_time=1.5)
+            # Qualified: step 4 showed the weight going to the negation word in most reviews with one.
+            self.say(
+                "The weights were learned and found the sentiment words; with a negation, they went to "
+                f"the negation word in {count(t.n_heldout_negation_first)} of {count(t.n_heldout_negated)} held-out reviews."
+            )
+            self.play(FadeIn(heading), FadeIn(points[:3], lag_ratio=0.3), run_time=1.5)
             self.say("But a weight says where the classifier looked, not what the words mean together.")
-            self.play(FadeIn(points[2]), run_time=1)
+            self.play(FadeIn(points[3]), run_time=1)
             if pair:  # the pair step 4 showed, not one the video never showed
                 self.say(
                     f"Averaging what each word means alone gave “{pair[0]}” and “{pair[1]}” one verdict: one had to be wrong.",
-                    spoken=f"Averaging what each word means alone gave {pair[0]}, and {pair[1]}, one verdict: "
+                    # Heard: "gave not great, and not bad, one verdict" ran the phrases into the sentence.
+                    spoken=f"Averaging what each word means alone gave one verdict to {pair[0]}, and to {pair[1]}: "
                     "one had to be wrong.",
                 )
             else:
@@ -561,7 +575,7 @@ class SentimentAttentionScene(ExplainerScene):
                     spoken="Its verdict is a weighted average of what each word means alone, "
                     "so it cannot get both of these right: not good, and not bad.",
                 )
-            self.play(FadeIn(points[3:], lag_ratio=0.3), FadeIn(note), run_time=1.5)
+            self.play(FadeIn(points[4:], lag_ratio=0.3), FadeIn(note), run_time=1.5)
 
 
 def equals(value: float) -> str:

@@ -2,7 +2,8 @@
 
 What does "it" refer to, and does each head learn its own relationship? Asked of a trained
 model instead of made-up numbers: all-MiniLM-L6-v2, a MiniLM (a 6-layer, 12-head, 384-wide
-BERT-style encoder, distilled from a larger one) fine-tuned for sentence embeddings: WordPiece pieces, every
+BERT-style encoder: every second layer of the 12-layer MiniLM, itself distilled from a larger model)
+fine-tuned for sentence embeddings: WordPiece pieces, every
 head's weights at once, then one head's real scores, scaling and softmax for the
 query piece, and what that head does when one word changes the meaning of "it".
 """
@@ -302,15 +303,15 @@ class TrainedHeadsScene(ExplainerScene):
             self.clear()
             heading = self.heading(f"{t.model.split('/')[-1]}: all {format_number(n_layers * n_heads, 0)} heads")
             self.say(
-                f"This is {t.model.split('/')[-1]}: a small BERT-style encoder, {format_number(t.d_model, 0)} numbers per piece, "
-                "distilled from a larger model and fine-tuned for sentence embeddings.",
-                spoken=f"This is all Mini L M, L 6, v 2: a small BERT-style encoder, {format_number(t.d_model, 0)} numbers per piece, "
-                "distilled from a larger model and fine-tuned for sentence embeddings.",
+                f"This is {t.model.split('/')[-1]}, a BERT-style encoder: {format_number(t.d_model, 0)} numbers per piece, "
+                f"a {format_number(n_layers, 0)}-layer cut of the distilled MiniLM, fine-tuned for sentence embeddings.",
+                spoken=f"This is all Mini L M, L 6, v 2, a BERT-style encoder: {format_number(t.d_model, 0)} numbers per piece, "
+                f"a {format_number(n_layers, 0)}-layer cut of the distilled Mini L M, fine-tuned for sentence embeddings.",
             )
             # The facts the line says, on screen while it says them (the grid of heads replaces them).
             facts = VGroup(
                 label(theme, f"{format_number(t.d_model, 0)} numbers per piece", color=theme.text),
-                label(theme, "distilled from a larger model", color=theme.text),
+                label(theme, f"a {format_number(n_layers, 0)}-layer cut of the distilled MiniLM", color=theme.text),
                 label(theme, "fine-tuned: sentence → one embedding", color=theme.text),
             ).arrange(DOWN, buff=0.35)
             facts.move_to([0, 0, 0])
@@ -337,11 +338,17 @@ class TrainedHeadsScene(ExplainerScene):
                 previous_box, previous_pick, previous_name = previous
                 self.say(f"The piece just before “{self.query_piece}” is left out: some heads only watch that one.")
                 self.play(FadeIn(previous_box))
+                shown_previous = format_number(t.previous_weight, 2)
+                before_word = t.tokens[t.focus - 1]
+                # "is one: one on" sounded like a stutter: "such a head", and "all its weight" when it is all.
+                everything = "all its weight, " if shown_previous == format_number(1.0, 2) else ""
                 self.say(
-                    f"{previous_name.capitalize()} is one: {format_number(t.previous_weight, 2)} on “{t.tokens[t.focus - 1]}”."
+                    f"{previous_name.capitalize()} is such a head: {shown_previous} on “{before_word}”.",
+                    spoken=f"{previous_name.capitalize()} is such a head: {everything}{shown_previous}, on “{before_word}”.",
                 )
                 self.play(FadeIn(previous_pick, shift=UP * 0.2))
-            self.say(f"That is {self.head_name}: {format_number(t.top_weight, 2)} on “{self.top_piece}”.")
+            # Named outright: a bare "That is" right after the layer-1 aside seemed to point at the aside.
+            self.say(f"The head we follow is {self.head_name}: {format_number(t.top_weight, 2)} on “{self.top_piece}”.")
             # Each indicated on its own: one Indicate over the box and both far-apart labels scaled the group
             # about its middle and threw the labels off the edge for a moment.
             if previous is not None:  # the previous-piece head gives way to the chosen one, in the same place
@@ -672,7 +679,8 @@ class TrainedHeadsScene(ExplainerScene):
             self.say(f"Here is all of {self.head_name}: one row per query piece.")
             self.play(FadeIn(heading), FadeIn(heatmap.row_labels), FadeIn(heatmap.col_labels), FadeIn(legend))
             self.play(FadeIn(heatmap.cells), run_time=1.5)
-            self.say("Every row adds up to 1.")
+            # Shown to two decimals, the row of "it" adds up to 1.01: the sum is exact only before rounding.
+            self.say("Every row adds up to 1 before rounding.")
             self.wait(0.5)
             row_box = self.row_box(heatmap, i)
             self.say(f"The row of “{self.query_piece}” is the one we followed: {shown_weight} on {pattern}")

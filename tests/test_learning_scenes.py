@@ -373,3 +373,31 @@ def test_the_takeaway_names_the_pair_step_4_showed_and_step_4_is_no_wall():
     # Step 4's last picture: the reviews and the three count lines, not the word's scores as well.
     step = next(step for step in scene.steps if step.name == "where-weights-mislead")
     assert len(step.lines) >= 8 and all(len(line.text.split()) <= 24 for step in scene.steps for line in step.lines)
+
+
+@SENTIMENT
+def test_review10_captions_agree_with_the_screen_and_quoted_words_are_heard_apart():
+    """Review 10: 03-02's caption said "P = 1.00" under "P ≈ 1.00"; 03-04 and 05-03 ran quoted words together aloud."""
+    from scenes.sentiment_attention import equals
+
+    scene = built_scene("sentiment-attention")
+    t = scene.trace
+    steps = {step.name: step for step in scene.steps}
+    # No probability of this run is exactly 1, so a caption's "1.00" is one rounded up: "≈", as on screen.
+    assert all(p < 1 for p in t.probabilities) and equals(max(t.probabilities)) == "≈"
+    captions = [line.text for step in scene.steps for line in step.lines]
+    assert not any("P = 1.00" in line for line in captions)
+    assert any("P ≈ 1.00" in line.text for line in steps["where-it-looks"].lines)
+    spoken = [line.spoken for step in scene.steps for line in step.lines]
+    assert not any("such as the, was" in line for line in spoken)
+    assert any(line.endswith("words like the, was, and a.") for line in spoken)
+    assert not any("gave not great, and not bad" in line for line in spoken)
+    # "Worse than a coin flip" names the count it rests on, and the count is below half.
+    coin = next(line.text for line in steps["where-weights-mislead"].lines if "coin flip" in line.text)
+    assert f"{t.n_heldout_negated_right} of {t.n_heldout_negated} right" in coin
+    assert 2 * t.n_heldout_negated_right < t.n_heldout_negated and "its own lean" not in coin
+    # The takeaway's "they found the sentiment words" is qualified by the negation count step 4 showed.
+    said = steps["takeaway"].caption
+    assert f"negation word in {t.n_heldout_negation_first} of {t.n_heldout_negated}" in said
+    assert 2 * t.n_heldout_negation_first > t.n_heldout_negated
+    assert any("negation word" in text for text in scene.recording.texts["takeaway"])

@@ -631,15 +631,22 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
     elif name == "trained-heads":
         assert "trained BERT model" not in everything
         # The claim (a distilled MiniLM fine-tuned for sentence embeddings) is said, and its facts are shown.
-        assert "distilled from a larger model and fine-tuned for sentence embeddings" in said["all-72-heads"]
+        # Review 10: all-MiniLM-L6-v2 is a 6-layer cut of the distilled MiniLM, not itself distilled.
+        cut = f"a {t.n_layers}-layer cut of the distilled MiniLM"
+        assert f"{cut}, fine-tuned for sentence embeddings" in said["all-72-heads"]
         shown_model = scene.recording.texts["all-72-heads"]
-        assert "distilled from a larger model" in shown_model
+        assert cut in shown_model
         assert any("fine-tuned" in text and "embedding" in text for text in shown_model)
         # Heard: no "Row the word it", and [CLS] is never quoted as a word.
         assert "Row “" not in everything and "“[CLS]”" not in said["whole-head"]
         ids = {format_number(i, 0).replace(",", "") for i in t.token_ids}
         assert ids <= set(scene.recording.texts["wordpiece-pieces"]), "token ids are shown without thousands separators"
         assert f"The row of “{t.tokens[t.focus]}” is the one we followed" in said["whole-head"]
+        # Review 10: shown rounded, a row can add up to 1.01; the line says the sum is before rounding.
+        assert "Every row adds up to 1 before rounding" in said["whole-head"]
+        # Review 10: "That is layer 6, head 12" came right after the layer-1 aside and seemed to mean it.
+        assert "That is " not in said["all-72-heads"] and "The head we follow is layer " in said["all-72-heads"]
+        assert "is one:" not in said["all-72-heads"]
     else:
         assert any("untrained" in text for text in scene.recording.texts["one-vector"])
         change = t.final_state_change
