@@ -262,15 +262,15 @@ class CrossAttentionScene(ExplainerScene):
                 (
                     "Shortcut: no projections, so K = V = the English vectors.",
                     "A real layer first multiplies by learned matrices:",
-                    "W_Q for the decoder, W_K and W_V for the encoder.",
+                    "W_Q for the decoder, W_K and W_V for the encoder's output.",
                 )
             )
             self.say("A shortcut: no projections here, so K and V are the English vectors themselves.")
             self.play(FadeIn(shortcut[0]), k_name.animate.set_color(theme.highlight))
             self.say(
-                "A real layer applies W_Q to the decoder's vectors, and W_K and W_V to the encoder's.",
-                spoken="A real layer first multiplies the decoder's vectors by a learned query matrix, "
-                "and the encoder's by learned key and value matrices.",
+                "A real layer applies W_Q to the decoder's vectors, and W_K and W_V to the encoder's output vectors.",
+                spoken="A real layer multiplies the decoder's vectors by a learned query matrix, "
+                "and the encoder's output vectors by learned key and value matrices.",
             )
             self.play(FadeIn(shortcut[1:]))
 
