@@ -433,8 +433,9 @@ def complexity_exercises(trace: ComplexityTrace) -> list[Exercise]:
             f"Now a whole layer of {trace.layer_model} (d_model = {trace.layer_d_model}, feed-forward "
             f"{format_number(trace.layer_d_ff, 0)} wide), all heads: count the multiply-adds of each part, in billions, "
             f"at n = {format_number(trace.layer_lengths[0], 0)} and n = {format_number(trace.layer_lengths[1], 0)}: "
-            "Q, K, V projections (3 n d²), QKᵀ and weights·V (n² d each), the output projection (n d²), "
-            "the feed-forward (2 n d d_ff). By how much does the whole layer grow when n doubles?",
+            "Q, K, V projections (3 n d_model²), QKᵀ and weights·V (n² d_model each, over all heads), the output "
+            "projection (n d_model²), the feed-forward (2 n d_model d_ff); here d_model, not one head's width. "
+            "By how much does the whole layer grow when n doubles?",
             answer=[
                 Table(
                     "multiply-adds, billions",
