@@ -639,9 +639,9 @@ class TransformerBlockScene(ExplainerScene):
             examples = self.gelu_examples(t).next_to(ff, DOWN, buff=0.35).align_to(ff[1], LEFT)
             self.keep_inside(examples)
             self.say(
-                "GELU multiplies each number x by about Φ(x) (GPT-2's close formula): the chance a standard normal is below x.",
-                spoken="GELU multiplies each number x by about the chance that a standard normal variable is below x, "
-                "a factor between zero and one.",
+                "GELU multiplies each number x by Φ(x): the chance a standard normal is below x (GPT-2: a close tanh formula).",
+                spoken="GELU multiplies each number x by the chance that a standard normal variable is below x; "
+                "GPT-2 computes it with a close formula.",
             )
             self.play(FadeIn(examples[0]), run_time=0.8)
             big, small, low = (
@@ -665,7 +665,7 @@ class TransformerBlockScene(ExplainerScene):
         """GELU's formula over three of the focus token's numbers, before → after, read from the trace."""
         theme = self.theme
         f = t.focus
-        name = formula(theme, r"\mathrm{GELU}(x) \approx x\,\Phi(x)", size=theme.aside_formula_size).set_color(theme.value)
+        name = formula(theme, r"\mathrm{GELU}(x) = x\,\Phi(x)", size=theme.aside_formula_size).set_color(theme.value)
         pairs = VGroup(
             *[
                 VGroup(
