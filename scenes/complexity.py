@@ -501,19 +501,21 @@ class ComplexityScene(ExplainerScene):
         with self.step("half-the-layer", "When the n × n part is half a layer"):
             self.clear()
             heading = self.heading(f"When the n × n part is half of a {t.layer_model} layer*")
-            quadratic = VGroup(
-                label(theme, "n × n part:", color=theme.query),
-                formula(theme, r"2\,n^2\,d_\text{model}").set_color(theme.query),
-            ).arrange(RIGHT, buff=0.25)
-            rest = VGroup(
-                label(theme, "the rest:", color=theme.key),
-                formula(theme, r"(4\,d_\text{model}^2 + 2\,d_\text{model}\,d_\text{ff})\;n").set_color(theme.key),
+
+            def worded(words: str, tex: str, color: str, *more) -> VGroup:
+                """Words, then a formula, in one colour on one line (and ``more`` after them)."""
+                return VGroup(label(theme, words, color=color), formula(theme, tex).set_color(color), *more).arrange(
+                    RIGHT, buff=0.25
+                )
+
+            quadratic = worded("n × n part:", r"2\,n^2\,d_\text{model}", theme.query)
+            rest = worded(
+                "the rest:",
+                r"(4\,d_\text{model}^2 + 2\,d_\text{model}\,d_\text{ff})\;n",
+                theme.key,
                 label(theme, "(projections, feed-forward)", size=theme.small_size, color=theme.muted),
-            ).arrange(RIGHT, buff=0.25)
-            equal = VGroup(
-                label(theme, "equal when", color=theme.highlight),
-                formula(theme, r"n = 2\,d_\text{model} + d_\text{ff}").set_color(theme.highlight),
-            ).arrange(RIGHT, buff=0.25)
+            )
+            equal = worded("equal when", r"n = 2\,d_\text{model} + d_\text{ff}", theme.highlight)
             numbers = VGroup(
                 label(theme, "n = 2 ×", color=theme.highlight),
                 self.number("layer_d_model", 0, size=theme.body_size, color=theme.highlight, mono=False),
