@@ -11,12 +11,22 @@ same n²·d work.
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, GrowFromEdge, Rectangle, VGroup, Write
+from manim import DOWN, LEFT, PI, RIGHT, UP, FadeIn, FadeOut, GrowFromEdge, Rectangle, VGroup, Write
 
 from attention_math.traces.complexity import complexity_trace
 
 from .kit import ExplainerScene
-from .kit.layout import CONTENT_WIDTH, HEADING_LINE, RIGHT_EDGE, SAFE_BOTTOM, SAFE_TOP, Region, keep_inside, pin
+from .kit.layout import (
+    CONTENT_WIDTH,
+    HEADING_LINE,
+    NOTE_WIDTH,
+    RIGHT_EDGE,
+    SAFE_BOTTOM,
+    SAFE_TOP,
+    Region,
+    keep_inside,
+    pin,
+)
 from .kit.text import formula, label
 from .theme import format_number
 
@@ -35,6 +45,12 @@ TAKEAWAY_AT = DOWN * 0.2
 """Where the takeaway's lines are centred."""
 HIGHLIGHT_ROOM = 0.15
 """Room between an outline and the numbers it marks (the default's 0.06 touched "256" and "billion")."""
+BESIDE_ROOM = 0.07
+"""Room round a bar of n whose bar of n² stands 0.15 beside it: HIGHLIGHT_ROOM's outline butted against that bar."""
+LABEL_DROP = 0.12
+"""How far the bars' n labels move down: an outline round a bar's foot touched "8,192" under it."""
+MEMORY_COLUMNS = (-5.0, -1.6, 2.5)
+"""Column centres of the memory table: its last header, "memory, MiB (4n² bytes)", is the widest."""
 
 
 class ComplexityScene(ExplainerScene):
@@ -87,9 +103,19 @@ class ComplexityScene(ExplainerScene):
             label(theme, unit, size=theme.small_size, color=color),
         ).arrange(RIGHT, buff=0.12, aligned_edge=DOWN)
 
+    def aside(self, lines: tuple[str, ...], color: str | None = None) -> VGroup:
+        """Side-note lines at the bottom of the frame, at the small size: the kit's notes (the least size) were
+        hard to read from the back of a room, and these carry claims (what is not counted, a length past the limit)."""
+        theme = self.theme
+        note = VGroup(*[label(theme, line, size=theme.small_size, color=color or theme.muted) for line in lines])
+        note.arrange(DOWN, buff=0.15)
+        if note.width > NOTE_WIDTH:  # only a much longer note than these would need it
+            note.scale_to_fit_width(NOTE_WIDTH)
+        return note.move_to([0, SAFE_BOTTOM + note.height / 2, 0])
+
     def corner(self, name: str, source: str) -> VGroup:
         """ "d = 64" (or "n = 1,024") at the top right, beside the heading, its number from the trace."""
-        fixed = VGroup(label(self.theme, name + " ="), self.number(source, 0, size=self.theme.body_size))
+        fixed = VGroup(label(self.theme, name + " ="), self.number(source, 0, size=self.theme.body_size, mono=False))
         fixed.arrange(RIGHT, buff=0.15)
         return pin(fixed, RIGHT, y=HEADING_LINE)
 
@@ -120,7 +146,8 @@ class ComplexityScene(ExplainerScene):
             for i, grid in enumerate(grids):
                 names.add(
                     VGroup(
-                        label(theme, "n =", size=theme.small_size), self.number(f"grid_sizes[{i}]", 0, size=theme.small_size)
+                        label(theme, "n =", size=theme.small_size),
+                        self.number(f"grid_sizes[{i}]", 0, size=theme.small_size, mono=False),
                     ).arrange(RIGHT, buff=0.12)
                 )
                 counts.add(
@@ -139,6 +166,13 @@ class ComplexityScene(ExplainerScene):
             first = grids[0]
             axes = label(theme, "one row per query, one column per key: a square per pair", size=theme.small_size)
             axes.move_to(equation)
+            # The biggest grid's sides named, as the caption says them: its rows are queries, its columns keys.
+            biggest = grids[-1]
+            keys = label(theme, "keys →", size=theme.small_size, color=theme.muted)
+            keys.next_to(biggest, UP, buff=0.1).align_to(biggest, LEFT)
+            queries = label(theme, "queries →", size=theme.small_size, color=theme.muted).rotate(-PI / 2)
+            queries.next_to(biggest, LEFT, buff=0.12).align_to(biggest, UP)
+            sides = VGroup(keys, queries)
             # "×4" between neighbouring grids' counts, as the doubling step later marks its bars.
             times = VGroup()
             for i in range(len(grids) - 1):
@@ -156,8 +190,8 @@ class ComplexityScene(ExplainerScene):
             self.play(FadeIn(counts[0]), run_time=0.4)
             for grid, name, count in zip(grids[1:], names[1:], counts[1:]):
                 self.play(FadeIn(name), GrowFromEdge(grid, DOWN), run_time=0.8)
-                self.play(FadeIn(count), run_time=0.4)
-            self.say(f"Each time n doubles, the matrix has {format_number(t.memory_growth[0], 0)} times the cells: {cells}.")
+                self.play(FadeIn(count), *([FadeIn(sides)] if grid is biggest else []), run_time=0.4)
+            self.say(f"Each time n doubles, {format_number(t.memory_growth[0], 0)} times the cells: {cells}.")
             self.play(FadeIn(times, lag_ratio=0.3), run_time=1.2)
             self.say(
                 "n queries times n keys: n² attention weights.", spoken="n queries times n keys: n squared attention weights."
@@ -174,23 +208,33 @@ class ComplexityScene(ExplainerScene):
             header = [
                 label(theme, "tokens n", size=theme.body_size, color=theme.muted),
                 label(theme, "weights n²", size=theme.body_size, color=theme.muted),
-                label(theme, "MiB: 4n² bytes", size=theme.body_size, color=theme.muted),
+                label(theme, "memory, MiB (4n² bytes)", size=theme.body_size, color=theme.muted),
             ]
             rows = [
                 [
                     self.number(f"lengths[{i}]", 0, size=theme.body_size, mono=False),
                     self.readable("weight", i, color=theme.key),
-                    self.number(f"weight_mib[{i}]", 0, size=theme.body_size, color=theme.highlight, mono=False),
+                    self.number(f"weight_mib[{i}]", 0, size=theme.body_size, color=theme.key, mono=False),
                 ]
                 for i in range(len(t.lengths))
             ]
-            header, rows = self.table(header, rows, (-4.6, -1.2, 2.2), top=2.1, row_gap=0.7)
+            header, rows = self.table(header, rows, MEMORY_COLUMNS, top=2.1, row_gap=0.7)
             scope = label(theme, "one head, one layer, one text, float32", size=theme.small_size, color=theme.muted)
             scope.next_to(VGroup(*rows[-1]), DOWN, buff=0.45).set_x(0)
-            flash = label(
-                theme, "FlashAttention (Dao et al. 2022): tiles, never all stored", size=theme.small_size, color=theme.query
-            )
-            flash.next_to(scope, DOWN, buff=0.3)
+            flash = label(theme, "FlashAttention (Dao et al. 2022): tiles, never all stored", size=theme.small_size)
+            # Why the memory matters: a model keeps one such matrix per head per layer (training keeps them all).
+            kept = VGroup(
+                label(theme, "all", size=theme.small_size, color=theme.key),
+                self.number("layer_heads", 0, size=theme.small_size, color=theme.key, mono=False),
+                label(theme, "heads ×", size=theme.small_size, color=theme.key),
+                self.number("layer_count", 0, size=theme.small_size, color=theme.key, mono=False),
+                label(theme, f"layers of {t.layer_model} kept, as in training:", size=theme.small_size, color=theme.key),
+                self.number("kept_mib", 0, size=theme.small_size, color=theme.key, mono=False),
+                label(theme, "MiB at", size=theme.small_size, color=theme.key),
+                self.number("context_length", 0, size=theme.small_size, color=theme.key, mono=False),
+                label(theme, "tokens", size=theme.small_size, color=theme.key),
+            ).arrange(RIGHT, buff=0.1, aligned_edge=DOWN)
+            VGroup(scope, kept, flash).arrange(DOWN, buff=0.3).next_to(VGroup(*rows[-1]), DOWN, buff=0.45).set_x(0)
 
             self.say("A plain implementation stores every weight: in float32, 4 bytes each.")
             self.play(FadeIn(heading), FadeIn(header), FadeIn(scope))
@@ -201,23 +245,27 @@ class ComplexityScene(ExplainerScene):
                 self.play(FadeIn(VGroup(*row), shift=UP * 0.15), run_time=0.7)
                 if row is rows[0]:
                     self.say(f"and {format_number(t.weight_mib[-1], 0)} MiB at {format_number(t.lengths[-1], 0)} tokens.")
-            self.show_context(t, rows)
+            self.show_context(t, rows, kept)
             self.say("FlashAttention computes the weights in tiles and never stores them all.")
             self.play(FadeIn(flash), run_time=0.5)
-            self.highlight(VGroup(*[row[2] for row in rows]), color=theme.query, buff=HIGHLIGHT_ROOM)
+            self.highlight(VGroup(*[row[2] for row in rows]), buff=HIGHLIGHT_ROOM)
 
-    def show_context(self, t, rows) -> None:
-        """Mark the row of a real model's longest text, when it is one of the lengths."""
+    def show_context(self, t, rows, kept: VGroup) -> None:
+        """Mark the row of a real model's longest text, when it is one of the lengths, and show ``kept``: the memory
+        of all that model's heads at that length."""
         lengths = [int(n) for n in t.lengths]
         if t.context_length not in lengths:
             return
         row = rows[lengths.index(t.context_length)]
-        tag = label(self.theme, f"← {t.context_model}'s context", size=self.theme.small_size, color=self.theme.query)
+        tag = label(self.theme, f"← {t.context_model}'s context", size=self.theme.small_size)
         pin(tag.next_to(row[-1], RIGHT, buff=0.35), LEFT, TAG_ROOM)
-        self.say(f"{t.context_model} reads at most {format_number(t.context_length, 0)} tokens at a time.")
-        self.play(FadeIn(tag, shift=LEFT * 0.2))
+        self.say(
+            f"{t.context_model} reads at most {format_number(t.context_length, 0)} tokens; "
+            f"keeping all {format_number(t.kept_copies, 0)} heads' weights takes {format_number(t.kept_mib, 0)} MiB."
+        )
+        self.play(FadeIn(tag, shift=LEFT * 0.2), FadeIn(kept))
 
-    # --- 3. time --------------------------------------------------------------------
+    # --- 3. multiply-adds --------------------------------------------------------------------
 
     def show_multiply_adds(self, t):
         theme = self.theme
@@ -228,7 +276,7 @@ class ComplexityScene(ExplainerScene):
             header = [
                 label(theme, "tokens n", size=theme.body_size, color=theme.muted),
                 label(theme, "QKᵀ: n·n·d", size=theme.body_size, color=theme.query),
-                label(theme, "weights·V: n·n·d", size=theme.body_size, color=theme.value),
+                label(theme, "weights·V: n·n·d", size=theme.body_size, color=theme.query),
                 label(theme, "total 2n²d", size=theme.body_size, color=theme.highlight),
             ]
             # Counts as a person says them ("8.59 billion"), not ten digits each.
@@ -236,7 +284,7 @@ class ComplexityScene(ExplainerScene):
                 [
                     self.number(f"lengths[{i}]", 0, size=theme.body_size, mono=False),
                     self.readable("qk", i, color=theme.query),
-                    self.readable("av", i, color=theme.value),
+                    self.readable("av", i, color=theme.query),
                     self.readable("total", i, color=theme.highlight),
                 ]
                 for i in range(len(t.lengths))
@@ -244,10 +292,10 @@ class ComplexityScene(ExplainerScene):
             header, rows = self.table(header, rows, (-5.2, -2.1, 1.1, 4.4))
             total = format_number(t.total_billions[-1], 2)
 
-            self.say(f"Time grows the same way. Take one head, of width d = {t.d}.")
+            self.say(f"The work grows the same way. Take one head, of width d = {t.d}.")
             self.play(FadeIn(heading), FadeIn(width))
             self.say(
-                "Q times K transposed: an n × d matrix times a d × n one, n·n·d multiply-adds.",
+                "Q Kᵀ: an n × d matrix times a d × n one, n·n·d multiply-adds.",
                 spoken="Q times K transposed: an n by d matrix times a d by n one, n times n times d multiply-adds.",
             )
             self.play(FadeIn(header[0]), FadeIn(header[1]))
@@ -264,15 +312,14 @@ class ComplexityScene(ExplainerScene):
                 f"{format_number(t.total_billions[-1], 1)} billion multiply-adds, for one head.",
             )
             self.highlight(VGroup(*rows[-1]), buff=HIGHLIGHT_ROOM)
-            note = self.note_lines(
+            note = self.aside(
                 (
-                    "Not counted here: the projections W_Q, W_K, W_V, and W_O, which mixes the heads' outputs,",
-                    "and the feed-forward (they grow like n).",
-                )
+                    "Not counted here: the projections W_Q, W_K, W_V and W_O (W_O mixes the heads' outputs),",
+                    "and the feed-forward: they grow like n.",
+                ),
+                color=theme.value,
             )
-            self.say(
-                "Not counted: the projections W_Q, W_K, W_V, W_O, which mixes the heads, and the feed-forward: they grow like n."
-            )
+            self.say("Not counted: the projections W_Q, W_K, W_V and W_O, and the feed-forward: they grow like n.")
             self.play(FadeIn(note))
 
     # --- 4. doubling n ------------------------------------------------------------------
@@ -289,12 +336,12 @@ class ComplexityScene(ExplainerScene):
                 "relative_macs", names, 0, height=3.6, spacing=2.2, bar_width=0.55, color=theme.query, max_value=max_value
             )
             linear = self.bars(
-                "relative_lengths", names, 0, height=3.6, spacing=2.2, bar_width=0.55, color=theme.key, max_value=max_value
+                "relative_lengths", names, 0, height=3.6, spacing=2.2, bar_width=0.55, color=theme.value, max_value=max_value
             )
             linear.remove(linear.labels)  # the n labels are drawn once, under the pairs of bars
             linear.shift(PAIR_OFFSET)
             VGroup(quadratic, linear).move_to(PICTURE_AT)
-            quadratic.labels.shift(PAIR_OFFSET / 2)  # under the middle of each pair
+            quadratic.labels.shift(PAIR_OFFSET / 2 + DOWN * LABEL_DROP)  # under the middle of each pair
             growth = VGroup()
             for i in range(len(t.growth)):
                 step = VGroup(
@@ -309,13 +356,11 @@ class ComplexityScene(ExplainerScene):
                     formula(theme, r"2n^2d", size=theme.min_formula_size).set_color(theme.query),
                     label(theme, "relative to the first", size=theme.small_size, color=theme.query),
                 ).arrange(RIGHT, buff=0.15),
-                label(theme, "a cost that grows like n", size=theme.small_size, color=theme.key),
+                label(theme, "a cost that grows like n", size=theme.small_size, color=theme.value),
             ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
             legend.next_to(heading, DOWN, buff=0.35).align_to(heading, LEFT)
 
-            self.say(
-                f"Divide each count by the one at {format_number(t.lengths[0], 0)} tokens; beside it, a cost that grows like n."
-            )
+            self.say(f"Each count divided by the one at {format_number(t.lengths[0], 0)} tokens; beside it, a cost linear in n.")
             self.play(FadeIn(heading), FadeIn(legend), FadeIn(quadratic.labels))
             self.play(GrowFromEdge(quadratic.bars, DOWN), GrowFromEdge(linear.bars, DOWN), run_time=1.5)
             self.play(FadeIn(quadratic.numbers), FadeIn(linear.numbers))
@@ -324,25 +369,30 @@ class ComplexityScene(ExplainerScene):
             self.say(f"{ratio} times the tokens cost {format_number(t.relative_macs[-1], 0)} times the multiply-adds.")
             self.highlight(VGroup(quadratic.bars[-1], quadratic.numbers[-1]), buff=HIGHLIGHT_ROOM)
             self.say(f"A cost linear in n would have grown only {ratio} times.")
-            self.highlight(VGroup(linear.bars[-1], linear.numbers[-1]), color=theme.key, buff=HIGHLIGHT_ROOM)
+            self.highlight(VGroup(linear.bars[-1], linear.numbers[-1]), color=theme.value, buff=BESIDE_ROOM)
 
     # --- 5. a whole layer ------------------------------------------------------------------
 
     def show_layer(self, t):
         theme = self.theme
         short, long = (format_number(n, 0) for n in t.layer_lengths)
+        ratio = format_number(t.layer_ff_ratio, 0)
         with self.step("whole-layer", "A whole layer, not just the n × n part"):
             self.clear()
             heading = self.heading(f"A whole layer of {t.layer_model}")
             sizes = VGroup(
-                VGroup(formula(theme, r"d_\text{model} ="), self.number("layer_d_model", 0, size=theme.body_size)),
+                VGroup(formula(theme, r"d_\text{model} ="), self.number("layer_d_model", 0, size=theme.body_size, mono=False)),
                 VGroup(
                     label(theme, "=", size=theme.small_size, color=theme.muted),
                     self.number("layer_heads", 0, size=theme.small_size, color=theme.muted),
                     label(theme, "heads ×", size=theme.small_size, color=theme.muted),
                     self.number("layer_d_head", 0, size=theme.small_size, color=theme.muted),
                 ),
-                VGroup(formula(theme, r"d_\text{ff} ="), self.number("layer_d_ff", 0, size=theme.body_size)),
+                VGroup(
+                    label(theme, "feed-forward width", size=theme.small_size, color=theme.muted),
+                    formula(theme, r"d_\text{ff} ="),
+                    self.number("layer_d_ff", 0, size=theme.body_size, mono=False),
+                ),
             )
             for pair in sizes:
                 pair.arrange(RIGHT, buff=0.15)
@@ -356,7 +406,7 @@ class ComplexityScene(ExplainerScene):
             ]
             rows = [
                 [
-                    label(theme, part, size=theme.small_size, color=theme.query if p in quadratic else theme.key),
+                    label(theme, part, size=theme.small_size, color=theme.query if p in quadratic else theme.value),
                     self.number(f"layer_gmacs[0, {p}]", 2, size=theme.small_size),
                     self.number(f"layer_gmacs[1, {p}]", 2, size=theme.small_size),
                 ]
@@ -387,9 +437,9 @@ class ComplexityScene(ExplainerScene):
                 self.number("layer_growth", 2, size=theme.small_size, color=theme.highlight, mono=False),
                 label(theme, ";  the n × n rows ×", size=theme.small_size, color=theme.query),
                 self.number("growth[0]", 0, size=theme.small_size, color=theme.query, mono=False),
-            ).arrange(RIGHT, buff=0.15)
+            ).arrange(RIGHT, buff=0.15, aligned_edge=DOWN)  # digits on the words' baseline, not centred taller
             growth.next_to(VGroup(*rows[-1]), DOWN, buff=0.25).set_x(0)
-            note = self.note_lines(
+            note = self.aside(
                 (
                     f"* {long} tokens is past {t.context_model}'s {short}-token limit: a layer of the same sizes.",
                     "Not counted: biases, layer norms, softmax, residual adds (each a small share).",
@@ -399,14 +449,18 @@ class ComplexityScene(ExplainerScene):
 
             self.say(
                 f"Now a whole {t.layer_model} layer: {format_number(t.layer_d_model, 0)} wide, "
-                f"{format_number(t.layer_d_ff, 0)} in the feed-forward."
+                f"feed-forward width d_ff = {format_number(t.layer_d_ff, 0)}.",
+                spoken=f"Now a whole {t.layer_model} layer: {format_number(t.layer_d_model, 0)} wide, "
+                f"with a feed-forward width of {format_number(t.layer_d_ff, 0)}.",
             )
             self.play(FadeIn(heading), FadeIn(sizes), FadeIn(header))
-            self.say(f"{long} tokens is past {t.context_model}'s limit of {short}: that column counts a layer of the same sizes.")
+            self.say(f"Past {t.context_model}'s limit, the {long} column counts a layer of the same sizes.")
             self.play(FadeIn(note))
+            # The feed-forward costs 2 n d_model d_ff: like n × d_model² only because d_ff is 4 d_model (say so).
             self.say(
-                "The projections and the feed-forward grow like n × d_model²: linear in n.",
-                spoken="The projections and the feed-forward grow like n times d model squared: linear in n.",
+                f"With d_ff = {ratio} d_model, as in GPT-2, projections and feed-forward grow like n × d_model²: linear in n.",
+                spoken=f"With the feed-forward width {ratio} times d model, as in GPT-2, projections and feed-forward "
+                "grow like n times d model squared: linear in n.",
             )
             self.play(*[FadeIn(VGroup(*rows[p])) for p in range(len(rows) - 1) if p not in quadratic], run_time=1.0)
             self.say(
@@ -421,11 +475,11 @@ class ComplexityScene(ExplainerScene):
             )
             self.play(FadeIn(VGroup(*rows[-2])), FadeIn(VGroup(*rows[-1][:2])))
             self.say(
-                f"So doubling n multiplies the whole layer by {format_number(t.layer_growth, 2)}, "
-                f"not {format_number(t.growth[0], 0)}, and the n × n share grows to "
+                f"So doubling n multiplies the layer by {format_number(t.layer_growth, 2)}, "
+                f"not {format_number(t.growth[0], 0)}; the n × n share grows to "
                 f"{format_number(t.layer_quadratic_percent[1], 0)} percent.",
-                spoken=f"So doubling n multiplies the whole layer by {format_number(t.layer_growth, 2)}, "
-                f"not {format_number(t.growth[0], 0)}, and the n by n share grows to "
+                spoken=f"So doubling n multiplies the layer by {format_number(t.layer_growth, 2)}, "
+                f"not {format_number(t.growth[0], 0)}; the n by n share grows to "
                 f"{format_number(t.layer_quadratic_percent[1], 0)} percent.",
             )
             self.play(FadeIn(VGroup(*rows[-1][2:])), FadeIn(growth, shift=UP * 0.2))
@@ -442,7 +496,7 @@ class ComplexityScene(ExplainerScene):
             header = [
                 label(theme, "one head's width d", size=theme.body_size, color=theme.muted),
                 label(theme, "weights n²", size=theme.body_size, color=theme.key),
-                label(theme, "work 2n²d", size=theme.body_size, color=theme.highlight),
+                label(theme, "work 2n²d", size=theme.body_size, color=theme.query),
                 label(theme, "× previous", size=theme.body_size, color=theme.muted),
             ]
             rows = []
@@ -450,7 +504,7 @@ class ComplexityScene(ExplainerScene):
                 row = [
                     self.number(f"widths[{i}]", 0, size=theme.body_size, mono=False),
                     self.readable("width_weight", i, color=theme.key),
-                    self.readable("width_macs", i, color=theme.highlight),
+                    self.readable("width_macs", i, color=theme.query),
                 ]
                 if i:
                     row.append(
@@ -462,16 +516,15 @@ class ComplexityScene(ExplainerScene):
                 rows.append(row)
             header, rows = self.table(header, rows, (-4.3, -0.9, 2.2, 4.9), row_gap=0.8)
             # d here is one head's width; the projections grow with the model's width d_model, a different d.
+            # In the colour of what grows like n, low in the frame, away from the weights' column it is not about.
             projections = VGroup(
-                label(
-                    theme,
-                    "heads fixed: d_model ×2 too, so projections and feed-forward grow ×",
-                    size=theme.small_size,
-                    color=theme.key,
-                ),
-                self.number("projection_width_growth", 0, size=theme.small_size, color=theme.key, mono=False),
-            ).arrange(RIGHT, buff=0.1)
-            projections.next_to(VGroup(*rows[-1]), DOWN, buff=0.6).set_x(0)
+                label(theme, "heads fixed: d_model doubles too;", color=theme.value),
+                VGroup(
+                    label(theme, "projections, and feed-forward if d_ff doubles: ×", color=theme.value),
+                    self.number("projection_width_growth", 0, size=theme.body_size, color=theme.value, mono=False),
+                ).arrange(RIGHT, buff=0.1, aligned_edge=DOWN),
+            ).arrange(DOWN, buff=0.2)
+            projections.next_to(VGroup(*rows[-1]), DOWN, buff=0.9).set_x(0)
 
             self.say(f"The width d of one head is another matter. Fix n at {format_number(t.width_n, 0)} tokens.")
             self.play(FadeIn(heading), FadeIn(fixed), FadeIn(header))
@@ -481,13 +534,13 @@ class ComplexityScene(ExplainerScene):
             )
             for row in rows:
                 self.play(FadeIn(VGroup(*row), shift=UP * 0.15), run_time=0.8)
-            self.say("And the n × n attention weights do not grow at all: there are still n × n of them.")
+            self.say("And the n × n attention weights do not grow at all.")
             self.highlight(VGroup(header[1], *[row[1] for row in rows]), color=theme.key, buff=HIGHLIGHT_ROOM)
             # With the number of heads fixed, a head twice as wide is a model twice as wide: say what is held.
             self.say(
-                "With the number of heads fixed, that doubles d_model too: projections and feed-forward, "
+                "Heads fixed, d_model doubles too: projections, and the feed-forward if d_ff grows with it, "
                 f"like n × d_model², cost {format_number(t.projection_width_growth, 0)} times as much.",
-                spoken="With the number of heads fixed, that doubles d model too: projections and feed-forward, "
+                spoken="Heads fixed, d model doubles too: projections, and the feed-forward if its width grows with it, "
                 f"like n times d model squared, cost {format_number(t.projection_width_growth, 0)} times as much.",
             )
             self.play(FadeIn(projections, shift=UP * 0.15))
@@ -500,7 +553,7 @@ class ComplexityScene(ExplainerScene):
         d_model, d_ff, half = (format_number(v, 0) for v in (t.layer_d_model, t.layer_d_ff, t.layer_half_n))
         with self.step("half-the-layer", "When the n × n part is half a layer"):
             self.clear()
-            heading = self.heading(f"When the n × n part is half of a {t.layer_model} layer*")
+            heading = self.heading(f"When the n × n part is half of a {t.layer_model} layer")
 
             def worded(words: str, tex: str, color: str, *more) -> VGroup:
                 """Words, then a formula, in one colour on one line (and ``more`` after them)."""
@@ -512,7 +565,7 @@ class ComplexityScene(ExplainerScene):
             rest = worded(
                 "the rest:",
                 r"(4\,d_\text{model}^2 + 2\,d_\text{model}\,d_\text{ff})\;n",
-                theme.key,
+                theme.value,
                 label(theme, "(projections, feed-forward)", size=theme.small_size, color=theme.muted),
             )
             equal = worded("equal when", r"n = 2\,d_\text{model} + d_\text{ff}", theme.highlight)
@@ -523,13 +576,13 @@ class ComplexityScene(ExplainerScene):
                 self.number("layer_d_ff", 0, size=theme.body_size, color=theme.highlight, mono=False),
                 label(theme, "=", color=theme.highlight),
                 self.number("layer_half_n", 0, size=theme.body_size, color=theme.highlight, mono=False),
-                label(theme, "tokens", color=theme.highlight),
+                label(theme, "tokens *", color=theme.highlight),  # its footnote comes with it
             ).arrange(RIGHT, buff=0.25)  # room for the outline round 4,608
             check = VGroup(
                 label(theme, "there, each:", size=theme.small_size, color=theme.muted),
                 self.number("layer_half_billions[0]", 1, size=theme.small_size, color=theme.query, mono=False),
                 label(theme, "billion and", size=theme.small_size, color=theme.muted),
-                self.number("layer_half_billions[1]", 1, size=theme.small_size, color=theme.key, mono=False),
+                self.number("layer_half_billions[1]", 1, size=theme.small_size, color=theme.value, mono=False),
                 label(theme, "billion multiply-adds", size=theme.small_size, color=theme.muted),
             ).arrange(RIGHT, buff=0.12)
             lines = VGroup(quadratic, rest, equal, numbers, check).arrange(DOWN, buff=0.45, aligned_edge=LEFT)
@@ -542,18 +595,20 @@ class ComplexityScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(quadratic, shift=UP * 0.2))
             self.say(
                 "The rest costs 4 d_model² + 2 d_model × d_ff per token: linear in n.",
-                spoken="The rest costs four d model squared plus two d model times d f f per token: linear in n.",
+                spoken="The rest costs four d model squared plus two d model times the feed-forward width, per token: "
+                "linear in n.",
             )
             self.play(FadeIn(rest, shift=UP * 0.2))
             self.say(
                 f"Divide both by 2n × d_model: equal when n = 2 d_model + d_ff, 2 × {d_model} + {d_ff} = {half} tokens.",
-                spoken=f"Divide both by two n times d model: they are equal when n is twice d model plus d f f: "
+                spoken=f"Divide both by two n times d model: they are equal when n is twice d model plus the "
+                "feed-forward width: "
                 f"two times {d_model} plus {d_ff}, that is {half} tokens.",
             )
             self.play(FadeIn(equal, shift=UP * 0.2))
             self.play(FadeIn(numbers, shift=UP * 0.2))
             # The check and the limit are read off the screen, not said: the scene keeps within three minutes.
-            limit = self.note_lines(
+            limit = self.aside(
                 (
                     f"* {half} tokens is past {t.context_model}'s {format_number(t.context_length, 0)}-token limit: "
                     f"a layer of {t.layer_model}'s sizes.",
@@ -577,7 +632,7 @@ class ComplexityScene(ExplainerScene):
                         label(theme, "if stored whole", size=theme.small_size, color=theme.muted),
                     ).arrange(RIGHT, buff=0.3),
                     VGroup(
-                        label(theme, "time:", color=theme.query), formula(theme, r"2n^2d \text{ multiply-adds} = O(n^2 d)")
+                        label(theme, "work:", color=theme.query), formula(theme, r"2n^2d \text{ multiply-adds} = O(n^2 d)")
                     ).arrange(RIGHT, buff=0.3),
                     VGroup(
                         label(theme, "double n  →  n × n part ×", color=theme.highlight),
@@ -587,20 +642,20 @@ class ComplexityScene(ExplainerScene):
                         label(theme, f"n × n part: half of a layer of {t.layer_model}'s sizes at n =", color=theme.query),
                         self.number("layer_half_n", 0, size=theme.body_size, color=theme.query, mono=False),
                         label(theme, "tokens", color=theme.query),
-                    ).arrange(RIGHT, buff=0.15),
+                    ).arrange(RIGHT, buff=0.15, aligned_edge=DOWN),  # digits on the words' baseline
                     VGroup(
-                        label(theme, "FlashAttention: never stored whole, but the same n²·d work", size=theme.small_size),
-                        label(theme, "Reformer, Longformer: only part of the matrix", size=theme.small_size),
-                    ).arrange(DOWN, aligned_edge=LEFT, buff=0.15),
+                        label(theme, "FlashAttention: never stored whole, still of order n²·d work"),
+                        label(theme, "Reformer, Longformer: only part of the matrix"),
+                    ).arrange(DOWN, aligned_edge=LEFT, buff=0.25),
                 )
-                .arrange(DOWN, buff=0.35, aligned_edge=LEFT)
+                .arrange(DOWN, buff=0.45, aligned_edge=LEFT)
                 .move_to(TAKEAWAY_AT)
             )
             if lines.width > CONTENT_WIDTH - 0.1:  # only a much longer line than these would reach the frame's edges
                 lines.scale_to_fit_width(CONTENT_WIDTH - 0.1)
             self.say(
-                "Stored whole, the attention weights take memory that grows with n².",
-                spoken="Stored whole, the attention weights take memory that grows with n squared.",
+                "Stored whole, the weights take memory that grows with n².",
+                spoken="Stored whole, the weights take memory that grows with n squared.",
             )
             self.play(FadeIn(heading), FadeIn(lines[0], shift=UP * 0.2), run_time=0.8)
             self.say("The work grows with n²·d.", spoken="The work grows with n squared times d.")
@@ -616,8 +671,8 @@ class ComplexityScene(ExplainerScene):
             )
             self.play(FadeIn(lines[3], shift=UP * 0.2), run_time=0.8)
             self.say(
-                "FlashAttention never stores it whole, but still does the n²·d work.",
-                spoken="FlashAttention never stores it whole, but still does the n squared times d work.",
+                "FlashAttention never stores it whole, but still does work of order n²·d.",
+                spoken="FlashAttention never stores it whole, but still does work of order n squared times d.",
             )
             # Each method's line as it is said: the Reformer line waited on screen while FlashAttention was read.
             self.play(FadeIn(lines[4][0], shift=UP * 0.2), run_time=0.8)

@@ -97,7 +97,49 @@ def test_complexity_says_where_the_n_by_n_part_is_half_a_layer_and_why():
 def test_complexity_says_what_is_held_fixed_when_the_width_doubles():
     scene = built_scene("complexity")
     line = said(scene, "width-is-linear")
-    assert "With the number of heads fixed, that doubles d_model too: projections and feed-forward, like n × d_model²" in line
+    # Doubling d_model (and d_ff with it) multiplies 4·n·d² + 2·n·d·d_ff by 4, worked out here by hand.
+    n, d_model, d_ff = 1024, 768, 3072
+    growth = (4 * n * (2 * d_model) ** 2 + 2 * n * (2 * d_model) * (2 * d_ff)) / (4 * n * d_model**2 + 2 * n * d_model * d_ff)
+    assert growth == 4
+    # What is held fixed (the heads), and the condition the feed-forward's ×4 needs (review 12): d_ff grows too.
+    assert (
+        "Heads fixed, d_model doubles too: projections, and the feed-forward if d_ff grows with it, "
+        f"like n × d_model², cost {format_number(growth, 0)} times as much" in line
+    )
     assert "Widen the whole model instead" not in line
     heard = " ".join(li.spoken for li in lines_of(scene, "width-is-linear"))
-    assert "that doubles d model too" in heard
+    assert "d model doubles too" in heard and "if its width grows with it" in heard
+
+
+@pytest.mark.xdist_group("complexity")
+def test_complexity_states_the_feed_forward_condition_and_never_spells_d_ff():
+    """Review 12: "the feed-forward grows like n × d_model²" holds only because GPT-2's d_ff is 4 d_model; say so.
+
+    The feed-forward costs 2·n·d_model·d_ff, so the condition is the ratio of GPT-2 small's sizes (Radford et al.
+    2019: 768 wide, a feed-forward 4 × 768 = 3,072 wide). The voice names d_ff as the feed-forward width, never
+    as the letters "d f f".
+    """
+    scene = built_scene("complexity")
+    ratio = 3072 // 768
+    assert f"With d_ff = {ratio} d_model, as in GPT-2, projections and feed-forward grow like n × d_model²" in said(
+        scene, "whole-layer"
+    )
+    heard = [line.spoken for step in scene.steps for line in step.lines]
+    assert not [line for line in heard if "d f f" in line or "d ff" in line]
+    assert "feed-forward width" in " ".join(li.spoken for li in lines_of(scene, "whole-layer"))
+    assert "feed-forward width" in " ".join(li.spoken for li in lines_of(scene, "half-the-layer"))
+
+
+@pytest.mark.xdist_group("complexity")
+def test_complexity_counts_work_not_time_and_says_why_the_memory_matters():
+    """Review 12: multiply-adds are work, not time; and one head's memory times GPT-2 small's 144 heads, as kept."""
+    scene = built_scene("complexity")
+    everything = " ".join(line.text for step in scene.steps for line in step.lines)
+    assert "Time grows" not in everything and "The work grows the same way" in said(scene, "multiply-adds")
+    assert "time:" not in shown(scene, "takeaway") and "work:" in shown(scene, "takeaway")
+    heads, layers, n = 12, 12, 1024  # GPT-2 small: 12 heads in each of 12 layers, 1,024-token context
+    kept_mib = 4 * n * n * heads * layers / 2**20  # float32 weights of every head of every layer
+    assert kept_mib == 576
+    line = said(scene, "memory")
+    assert f"keeping all {heads * layers} heads' weights takes {format_number(kept_mib, 0)} MiB" in line
+    assert {format_number(kept_mib, 0), format_number(heads, 0), format_number(n, 0)} <= shown(scene, "memory")

@@ -96,6 +96,13 @@ class ComplexityTrace(Trace):
         (``2n²d ≥ n(4d² + 2 d d_ff)``, so ``n ≥ 2d + d_ff``): 4,608 for GPT-2 small, past its 1,024-token context.
     layer_half_billions
         ``(2,)``: at ``layer_half_n`` tokens, the ``n²`` part's multiply-adds and the rest's, in billions: equal.
+    layer_ff_ratio
+        ``layer_d_ff / layer_d_model``: 4 in GPT-2, which is why its feed-forward, ``2 n d_model d_ff``,
+        grows like ``n d_model²``.
+    layer_count, kept_copies, kept_mib
+        GPT-2 small's 12 layers (``GPT2Config().n_layer``); ``layer_heads · layer_count`` = 144 n × n weight
+        matrices per text; their float32 memory at ``context_length`` tokens in MiB, if all are kept (as
+        training keeps them for the backward pass): 576.
     source
         What the numbers are.
     """
@@ -145,6 +152,10 @@ class ComplexityTrace(Trace):
     layer_d_head: int
     layer_half_n: int
     layer_half_billions: np.ndarray
+    layer_ff_ratio: float
+    layer_count: int
+    kept_copies: int
+    kept_mib: float
     source: str
 
 
@@ -225,5 +236,9 @@ def complexity_trace(
         layer_d_head=64,
         layer_half_n=int(half_n),
         layer_half_billions=half_parts,
+        layer_ff_ratio=3072 / 768,
+        layer_count=12,
+        kept_copies=12 * 12,
+        kept_mib=4 * 1024**2 * 12 * 12 / 2**20,  # float32 bytes of n² weights, each head of each layer, at 1,024
         source="exact counts of multiply-adds and stored weights (no timings); GPT-2 small's sizes from Radford et al. 2019",
     )
