@@ -218,23 +218,23 @@ class ComplexityScene(ExplainerScene):
                 ]
                 for i in range(len(t.lengths))
             ]
-            header, rows = self.table(header, rows, MEMORY_COLUMNS, top=2.1, row_gap=0.7)
+            header, rows = self.table(header, rows, MEMORY_COLUMNS, top=2.1, row_gap=0.62)
             scope = label(theme, "one head, one layer, one text, float32", size=theme.small_size, color=theme.muted)
             scope.next_to(VGroup(*rows[-1]), DOWN, buff=0.45).set_x(0)
             flash = label(theme, "FlashAttention (Dao et al. 2022): tiles, never all stored", size=theme.small_size)
             # Why the memory matters: a model keeps one such matrix per head per layer (training keeps them all).
             kept = VGroup(
-                label(theme, "all", size=theme.small_size, color=theme.key),
+                label(theme, f"{t.layer_model},", size=theme.small_size, color=theme.key),
                 self.number("layer_heads", 0, size=theme.small_size, color=theme.key, mono=False),
                 label(theme, "heads ×", size=theme.small_size, color=theme.key),
                 self.number("layer_count", 0, size=theme.small_size, color=theme.key, mono=False),
-                label(theme, f"layers of {t.layer_model} kept, as in training:", size=theme.small_size, color=theme.key),
+                label(theme, "layers kept for training:", size=theme.small_size, color=theme.key),
                 self.number("kept_mib", 0, size=theme.small_size, color=theme.key, mono=False),
                 label(theme, "MiB at", size=theme.small_size, color=theme.key),
                 self.number("context_length", 0, size=theme.small_size, color=theme.key, mono=False),
                 label(theme, "tokens", size=theme.small_size, color=theme.key),
             ).arrange(RIGHT, buff=0.1, aligned_edge=DOWN)
-            VGroup(scope, kept, flash).arrange(DOWN, buff=0.3).next_to(VGroup(*rows[-1]), DOWN, buff=0.45).set_x(0)
+            VGroup(scope, kept, flash).arrange(DOWN, buff=0.25).next_to(VGroup(*rows[-1]), DOWN, buff=0.4).set_x(0)
 
             self.say("A plain implementation stores every weight: in float32, 4 bytes each.")
             self.play(FadeIn(heading), FadeIn(header), FadeIn(scope))
