@@ -46,7 +46,7 @@ TAKEAWAY_AT = DOWN * 0.2
 HIGHLIGHT_ROOM = 0.15
 """Room between an outline and the numbers it marks (the default's 0.06 touched "256" and "billion")."""
 BESIDE_ROOM = 0.07
-"""Room round a bar of n whose bar of n² stands 0.15 beside it: HIGHLIGHT_ROOM's outline butted against that bar."""
+"""Room round a bar that stands 0.15 from its pair's other bar: HIGHLIGHT_ROOM's outline butted against that bar."""
 LABEL_DROP = 0.12
 """How far the bars' n labels move down: an outline round a bar's foot touched "8,192" under it."""
 MEMORY_COLUMNS = (-5.0, -1.6, 2.5)
@@ -170,6 +170,7 @@ class ComplexityScene(ExplainerScene):
             biggest = grids[-1]
             keys = label(theme, "keys →", size=theme.small_size, color=theme.muted)
             keys.next_to(biggest, UP, buff=0.1).align_to(biggest, LEFT)
+            names[-1].next_to(keys, UP, buff=0.1).set_x(biggest.get_x())  # its name above "keys →", not beside it
             queries = label(theme, "queries →", size=theme.small_size, color=theme.muted).rotate(-PI / 2)
             queries.next_to(biggest, LEFT, buff=0.12).align_to(biggest, UP)
             sides = VGroup(keys, queries)
@@ -178,7 +179,7 @@ class ComplexityScene(ExplainerScene):
             for i in range(len(grids) - 1):
                 mark = VGroup(
                     label(theme, "×", size=theme.small_size, color=theme.highlight),
-                    self.number(f"memory_growth[{i}]", 0, size=theme.small_size, color=theme.highlight),
+                    self.number(f"memory_growth[{i}]", 0, size=theme.small_size, color=theme.highlight, mono=False),
                 ).arrange(RIGHT, buff=0.05)
                 between = (grids[i].get_right() + grids[i + 1].get_left()) / 2
                 mark.next_to(counts, DOWN, buff=0.15).set_x(between[0])  # under the counts: they fill the gaps
@@ -233,7 +234,7 @@ class ComplexityScene(ExplainerScene):
                 label(theme, "MiB at", size=theme.small_size, color=theme.key),
                 self.number("context_length", 0, size=theme.small_size, color=theme.key, mono=False),
                 label(theme, "tokens", size=theme.small_size, color=theme.key),
-            ).arrange(RIGHT, buff=0.1, aligned_edge=DOWN)
+            ).arrange(RIGHT, buff=0.14)
             VGroup(scope, kept, flash).arrange(DOWN, buff=0.25).next_to(VGroup(*rows[-1]), DOWN, buff=0.4).set_x(0)
 
             self.say("A plain implementation stores every weight: in float32, 4 bytes each.")
@@ -346,7 +347,7 @@ class ComplexityScene(ExplainerScene):
             for i in range(len(t.growth)):
                 step = VGroup(
                     label(theme, "×", size=theme.small_size, color=theme.highlight),
-                    self.number(f"growth[{i}]", 0, color=theme.highlight),  # exactly 4: no false decimals
+                    self.number(f"growth[{i}]", 0, color=theme.highlight, mono=False),  # exactly 4: no false decimals
                 ).arrange(RIGHT, buff=0.05)
                 step.move_to((quadratic.labels[i].get_center() + quadratic.labels[i + 1].get_center()) / 2 + DOWN * 0.5)
                 growth.add(step)
@@ -367,7 +368,7 @@ class ComplexityScene(ExplainerScene):
             self.say(f"Each doubling of n multiplies this n × n work by {format_number(t.growth[0], 0)}, every time.")
             self.play(FadeIn(growth, lag_ratio=0.3), run_time=1.5)
             self.say(f"{ratio} times the tokens cost {format_number(t.relative_macs[-1], 0)} times the multiply-adds.")
-            self.highlight(VGroup(quadratic.bars[-1], quadratic.numbers[-1]), buff=HIGHLIGHT_ROOM)
+            self.highlight(VGroup(quadratic.bars[-1], quadratic.numbers[-1]), buff=BESIDE_ROOM)
             self.say(f"A cost linear in n would have grown only {ratio} times.")
             self.highlight(VGroup(linear.bars[-1], linear.numbers[-1]), color=theme.value, buff=BESIDE_ROOM)
 
@@ -437,7 +438,7 @@ class ComplexityScene(ExplainerScene):
                 self.number("layer_growth", 2, size=theme.small_size, color=theme.highlight, mono=False),
                 label(theme, ";  the n × n rows ×", size=theme.small_size, color=theme.query),
                 self.number("growth[0]", 0, size=theme.small_size, color=theme.query, mono=False),
-            ).arrange(RIGHT, buff=0.15, aligned_edge=DOWN)  # digits on the words' baseline, not centred taller
+            ).arrange(RIGHT, buff=0.15)
             growth.next_to(VGroup(*rows[-1]), DOWN, buff=0.25).set_x(0)
             note = self.aside(
                 (
@@ -522,7 +523,7 @@ class ComplexityScene(ExplainerScene):
                 VGroup(
                     label(theme, "projections, and feed-forward if d_ff doubles: ×", color=theme.value),
                     self.number("projection_width_growth", 0, size=theme.body_size, color=theme.value, mono=False),
-                ).arrange(RIGHT, buff=0.1, aligned_edge=DOWN),
+                ).arrange(RIGHT, buff=0.1),
             ).arrange(DOWN, buff=0.2)
             projections.next_to(VGroup(*rows[-1]), DOWN, buff=0.9).set_x(0)
 
@@ -642,7 +643,7 @@ class ComplexityScene(ExplainerScene):
                         label(theme, f"n × n part: half of a layer of {t.layer_model}'s sizes at n =", color=theme.query),
                         self.number("layer_half_n", 0, size=theme.body_size, color=theme.query, mono=False),
                         label(theme, "tokens", color=theme.query),
-                    ).arrange(RIGHT, buff=0.15, aligned_edge=DOWN),  # digits on the words' baseline
+                    ).arrange(RIGHT, buff=0.15),
                     VGroup(
                         label(theme, "FlashAttention: never stored whole, still of order n²·d work"),
                         label(theme, "Reformer, Longformer: only part of the matrix"),
