@@ -315,12 +315,15 @@ class ComplexityScene(ExplainerScene):
             self.highlight(VGroup(*rows[-1]), buff=HIGHLIGHT_ROOM)
             note = self.aside(
                 (
-                    "Not counted here: the projections W_Q, W_K, W_V and W_O (W_O mixes the heads' outputs),",
+                    "Not counted here: the projections W_Q, W_K, W_V, and W_O, which mixes the heads' outputs,",
                     "and the feed-forward: they grow like n.",
                 ),
                 color=theme.value,
             )
-            self.say("Not counted: the projections W_Q, W_K, W_V and W_O, and the feed-forward: they grow like n.")
+            self.say(
+                "Not counted: the projections W_Q, W_K, W_V, and W_O, which mixes the heads' outputs, "
+                "and the feed-forward: they grow like n."
+            )
             self.play(FadeIn(note))
 
     # --- 4. doubling n ------------------------------------------------------------------
@@ -476,10 +479,10 @@ class ComplexityScene(ExplainerScene):
             )
             self.play(FadeIn(VGroup(*rows[-2])), FadeIn(VGroup(*rows[-1][:2])))
             self.say(
-                f"So doubling n multiplies the layer by {format_number(t.layer_growth, 2)}, "
+                f"So doubling n multiplies the whole layer by {format_number(t.layer_growth, 2)}, "
                 f"not {format_number(t.growth[0], 0)}; the n × n share grows to "
                 f"{format_number(t.layer_quadratic_percent[1], 0)} percent.",
-                spoken=f"So doubling n multiplies the layer by {format_number(t.layer_growth, 2)}, "
+                spoken=f"So doubling n multiplies the whole layer by {format_number(t.layer_growth, 2)}, "
                 f"not {format_number(t.growth[0], 0)}; the n by n share grows to "
                 f"{format_number(t.layer_quadratic_percent[1], 0)} percent.",
             )
@@ -519,15 +522,15 @@ class ComplexityScene(ExplainerScene):
             # d here is one head's width; the projections grow with the model's width d_model, a different d.
             # In the colour of what grows like n, low in the frame, away from the weights' column it is not about.
             projections = VGroup(
-                label(theme, "heads fixed: d_model doubles too;", color=theme.value),
+                label(theme, "heads fixed, so d_model ×2 too:", color=theme.value),
                 VGroup(
-                    label(theme, "projections, and feed-forward if d_ff doubles: ×", color=theme.value),
+                    label(theme, "projections, and feed-forward if d_ff ×2 too, grow ×", color=theme.value),
                     self.number("projection_width_growth", 0, size=theme.body_size, color=theme.value, mono=False),
                 ).arrange(RIGHT, buff=0.1),
             ).arrange(DOWN, buff=0.2)
             projections.next_to(VGroup(*rows[-1]), DOWN, buff=0.9).set_x(0)
 
-            self.say(f"The width d of one head is another matter. Fix n at {format_number(t.width_n, 0)} tokens.")
+            self.say(f"Now the width d of one head. Fix n at {format_number(t.width_n, 0)} tokens.")
             self.play(FadeIn(heading), FadeIn(fixed), FadeIn(header))
             self.say(
                 f"Doubling d from {format_number(t.widths[0], 0)} to {format_number(t.widths[-1], 0)} "
@@ -590,8 +593,8 @@ class ComplexityScene(ExplainerScene):
             lines.move_to(TAKEAWAY_AT)
             keep_inside(lines)
             self.say(
-                "When is the n × n part half of a layer? Over all heads it costs 2n² × d_model.",
-                spoken="When is the n by n part half of a layer? Over all heads it costs two n squared times d model.",
+                "When is the n × n part half a layer? Over all heads it costs 2n² × d_model.",
+                spoken="When is the n by n part half a layer? Over all heads it costs two n squared times d model.",
             )
             self.play(FadeIn(heading), FadeIn(quadratic, shift=UP * 0.2))
             self.say(
@@ -665,9 +668,8 @@ class ComplexityScene(ExplainerScene):
             self.play(FadeIn(lines[2], shift=UP * 0.2), run_time=0.8)
             # The whole layer's ×2.36 is step 5's finding, not repeated here: the scene keeps within three minutes.
             self.say(
-                f"In a layer of {t.layer_model}'s sizes, the n² part reaches half of the work at "
-                f"{format_number(t.layer_half_n, 0)} tokens.",
-                spoken=f"In a layer of {t.layer_model}'s sizes, the n squared part reaches half of the work at "
+                f"At {t.layer_model}'s sizes, the n² part reaches half of the work at {format_number(t.layer_half_n, 0)} tokens.",
+                spoken=f"At {t.layer_model}'s sizes, the n squared part reaches half of the work at "
                 f"{format_number(t.layer_half_n, 0)} tokens.",
             )
             self.play(FadeIn(lines[3], shift=UP * 0.2), run_time=0.8)

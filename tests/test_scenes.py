@@ -606,8 +606,11 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
     elif name == "complexity":
         assert "the cost is multiplied by" not in everything
         assert f"multiplies the whole layer by {format_number(t.layer_growth, 2)}, not 4" in said["whole-layer"]
-        assert "W_O, which mixes the heads, and the feed-forward" in said["multiply-adds"]  # W_O said what it is (review 11)
-        assert "but still does the n²·d work" in said["takeaway"]
+        # W_O said what it is (review 11), as the screen says it (review 12).
+        assert "and W_O, which mixes the heads' outputs, and the feed-forward" in said["multiply-adds"]
+        assert "and W_O, which mixes the heads' outputs," in " ".join(scene.recording.texts["multiply-adds"])
+        # FlashAttention's backward pass recomputes the weights: "of order n²·d", not "the same" work (review 12).
+        assert "but still does work of order n²·d" in said["takeaway"] and "the same n²·d" not in everything
         # The width step's title says what doubles (the n × n work), and the screen shows what quadruples.
         titles = {step.name: step.title for step in scene.steps}
         assert titles["width-is-linear"] == "Doubling d only doubles the n × n work"
