@@ -458,7 +458,7 @@ class ComplexityScene(ExplainerScene):
                 f"with a feed-forward width of {format_number(t.layer_d_ff, 0)}.",
             )
             self.play(FadeIn(heading), FadeIn(sizes), FadeIn(header))
-            self.say(f"Past {t.context_model}'s limit, the {long} column counts a layer of the same sizes.")
+            self.say(f"The {long} column, past {t.context_model}'s limit, counts a layer of the same sizes.")
             self.play(FadeIn(note))
             # The feed-forward costs 2 n d_model d_ff: like n × d_model² only because d_ff is 4 d_model (say so).
             self.say(
