@@ -315,7 +315,8 @@ class ComplexityScene(ExplainerScene):
             self.highlight(VGroup(*rows[-1]), buff=HIGHLIGHT_ROOM)
             note = self.aside(
                 (
-                    "Not counted here: the projections W_Q, W_K, W_V, and W_O, which mixes the heads' outputs,",
+                    "Not counted here: the projections W_Q, W_K, W_V,",  # three lines: two were scaled down to fit
+                    "and W_O, which mixes the heads' outputs,",
                     "and the feed-forward: they grow like n.",
                 ),
                 color=theme.value,
