@@ -290,7 +290,7 @@ class ComplexityScene(ExplainerScene):
                 ]
                 for i in range(len(t.lengths))
             ]
-            header, rows = self.table(header, rows, (-5.2, -2.1, 1.1, 4.4))
+            header, rows = self.table(header, rows, (-5.2, -2.1, 1.1, 4.4), row_gap=0.7)  # room for the note under it
             total = format_number(t.total_billions[-1], 2)
 
             self.say(f"The work grows the same way. Take one head, of width d = {t.d}.")
