@@ -9,6 +9,8 @@ each part (pre-norm), GELU, a feed-forward layer four times d_model wide, learne
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from manim import (
     DOWN,
@@ -50,6 +52,8 @@ Eight numbers at the smallest size in tight cells were hard to read, their minus
 """
 ROW_CELL_H = 0.5
 """Height of a cell of those rows (numbers at the small size)."""
+MASKED_GREY = 0.35
+"""Opacity of the grey that fills a masked cell of the attention maps (the dark map colour of a small weight otherwise)."""
 BAND_SQUARE = 0.14
 """Side of a square of the banded-mask sketch in the last step (8 tokens: 1.1 units)."""
 NEGATIVE_SHADE = 0.35
@@ -259,6 +263,8 @@ class TransformerBlockScene(ExplainerScene):
         width = max(
             CELL_W, number_cell_width(theme, [-9.99], 2, size=size), number_cell_width(theme, values, decimals, size=size)
         )
+        # Up to the next twentieth: glyphs' ink differs by a hair between rows, and eight cells added it up to a visible step.
+        width = math.ceil(width * 20 - 1e-9) / 20
         grid = self.grid(path, decimals, cell_width=width, cell_height=cell_h, font_size=size)
         if color:
             grid.cells.set_stroke(color)
@@ -584,7 +590,8 @@ class TransformerBlockScene(ExplainerScene):
                     self.play(FadeOut(shown), *[FadeIn(m) for m in maps], run_time=1.0)
                     self.play(*self.grey_out(maps, masked_cells), run_time=0.5)
                 self.say(f"For “{token}”, {heads} to itself.")
-                self.highlight(*[heat.cell(f, f) for _, heat in maps], buff=0.0)
+                # White: a yellow outline vanished around the yellow of a large weight.
+                self.highlight(*[heat.cell(f, f) for _, heat in maps], color=theme.text, buff=0.03)
                 shown = maps
             self.say(f"Each head gives {t.d_head} numbers for “{token}”; side by side they make {t.d_model}.")
             heads, (grid, titles, joined_name) = joined
@@ -614,7 +621,7 @@ class TransformerBlockScene(ExplainerScene):
         moves = []
         for _, heat in maps:
             for i, j in cells:
-                moves.append(heat.cell(i, j).animate.set_fill(theme.surface, opacity=1))
+                moves.append(heat.cell(i, j).animate.set_fill(theme.line, opacity=MASKED_GREY))
                 moves.append(heat.number(i, j).animate.set_color(theme.masked))
         return moves
 
@@ -668,9 +675,13 @@ class TransformerBlockScene(ExplainerScene):
                 for h, (_, title) in enumerate(heads)
             ]
         )
-        joined_name = label(theme, "joined", size=theme.min_size, color=theme.muted).next_to(joined, LEFT, buff=0.2)
-        arrow = Arrow(joined.get_bottom(), projected[0].get_top() + UP * 0.02, buff=0.05, stroke_width=3, color=theme.line)
-        arrow.set_x(joined.get_x())
+        # Above the row's left end, on the titles' line (left of the row is the block diagram).
+        joined_name = label(theme, "joined:", size=theme.min_size, color=theme.muted).align_to(joined, LEFT)
+        joined_name.align_to(titles[0], DOWN)
+        x = joined.get_x()
+        arrow = Arrow(
+            [x, joined.get_bottom()[1], 0], [x, projected[1].get_top()[1], 0], buff=0.05, stroke_width=3, color=theme.line
+        )
         w_o = formula(theme, r"\times\,W_O", size=theme.aside_formula_size).next_to(arrow, RIGHT, buff=0.15)
         return VGroup(heads, VGroup(joined, titles, joined_name)), VGroup(arrow, w_o, projected)
 
@@ -772,8 +783,8 @@ class TransformerBlockScene(ExplainerScene):
                 wrapped = label(theme, f"one token:\n{t.d_ff} numbers,\n{d} per line", size=theme.min_size, color=theme.muted)
                 wrapped.next_to(hidden[-1][1], LEFT, buff=0.3).align_to(hidden[-1][1], DOWN)
             shapes = VGroup(self.widths("d_model", "d_ff"), self.widths("d_ff", "d_model"))
-            shapes[0].next_to(pre[0][0], RIGHT, buff=0.4)
-            self.keep_inside(shapes[0])
+            # Above the grid's right end: the name changes from z to h beside it.
+            shapes[0].next_to(pre[0][1], UP, buff=0.12).align_to(pre[0][1], RIGHT)
             shapes[1].next_to(ff[0], RIGHT, buff=0.4)
             self.keep_inside(shapes[1])
             hidden_cells = [hidden[k // d][1].cells[k % d] for k in range(t.d_ff)]
