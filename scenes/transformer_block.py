@@ -593,7 +593,7 @@ class TransformerBlockScene(ExplainerScene):
                 # White: a yellow outline vanished around the yellow of a large weight.
                 self.highlight(*[heat.cell(f, f) for _, heat in maps], color=theme.text, buff=0.03)
                 shown = maps
-            self.say(f"Each head gives {t.d_head} numbers for “{token}”; side by side they make {t.d_model}.")
+            self.say(f"Each head gives {t.d_head} numbers; side by side they make {t.d_model}.")
             heads, (grid, titles, joined_name) = joined
             self.play(FadeIn(heads), run_time=0.8)
             # Number by number into the joined row: head h's j-th number is the joined row's (h × d_head + j)-th.
@@ -791,9 +791,7 @@ class TransformerBlockScene(ExplainerScene):
             negative = [k for k in range(t.d_ff) if t.pre_activation[f, k] < 0]
             self.say("Layer norm again, then a small network that works on each token alone.")
             self.play(self.mark("norm2"), FadeIn(norm2), run_time=0.8)
-            self.say(
-                f"Its first layer widens the token's {d} numbers to {t.d_ff}: four times the model's width d_model, as in GPT-3."
-            )
+            self.say(f"It first widens the {d} numbers to {t.d_ff}: four times the model's width d_model, as in GPT-3.")
             self.play(
                 self.mark("ff"),
                 ReplacementTransform(norm2[1].copy(), VGroup(*[row[1] for row in pre])),
