@@ -678,7 +678,8 @@ class TransformerBlockScene(ExplainerScene):
         # Above the row's left end, on the titles' line (left of the row is the block diagram).
         joined_name = label(theme, "joined:", size=theme.min_size, color=theme.muted).align_to(joined, LEFT)
         joined_name.align_to(titles[0], DOWN)
-        x = joined.get_x()
+        # Right of the name (a long word widens it), with room for "× W_O" before the right edge.
+        x = min(max(joined.get_x(), projected[0].get_right()[0] + 0.5), RIGHT_EDGE - 1.2)
         arrow = Arrow(
             [x, joined.get_bottom()[1], 0], [x, projected[1].get_top()[1], 0], buff=0.05, stroke_width=3, color=theme.line
         )
