@@ -602,7 +602,7 @@ class TransformerBlockScene(ExplainerScene):
             self.play(
                 ReplacementTransform(old, new),
                 ReplacementTransform(VGroup(*[title for _, title in heads]), titles),
-                FadeIn(joined_name),
+                *([FadeIn(joined_name)] if joined_name.submobjects else []),
                 run_time=1.0,
             )
             self.remove(new)
@@ -675,13 +675,22 @@ class TransformerBlockScene(ExplainerScene):
                 for h, (_, title) in enumerate(heads)
             ]
         )
-        # Above the row's left end, on the titles' line (left of the row is the block diagram).
-        joined_name = label(theme, "joined:", size=theme.min_size, color=theme.muted).align_to(joined, LEFT)
-        joined_name.align_to(titles[0], DOWN)
-        # Right of the name (a long word widens it), with room for "× W_O" before the right edge.
-        x = min(max(joined.get_x(), projected[0].get_right()[0] + 0.5), RIGHT_EDGE - 1.2)
+        # Left of the row if the block diagram leaves room, else above its left end on the titles' line if
+        # the first head's title leaves room there (narrow heads), else not at all: the animation shows the joining.
+        joined_name = label(theme, "joined:", size=theme.min_size, color=theme.muted).next_to(joined, LEFT, buff=0.2)
+        if joined_name.get_left()[0] < self.diagram.get_right()[0] + 0.2:
+            joined_name.align_to(joined, LEFT).align_to(titles[0], DOWN)
+            if joined_name.get_right()[0] + 0.2 > titles[0].get_left()[0]:
+                joined_name = VGroup()
+        # Between the joined row and the output's name, clear of the name (a long word widens it).
+        x = min(joined.get_x(), RIGHT_EDGE - 1.2)
         arrow = Arrow(
-            [x, joined.get_bottom()[1], 0], [x, projected[1].get_top()[1], 0], buff=0.05, stroke_width=3, color=theme.line
+            [x, joined.get_bottom()[1], 0],
+            [x, projected[0].get_top()[1], 0],
+            buff=0.04,
+            stroke_width=3,
+            color=theme.line,
+            max_tip_length_to_length_ratio=0.4,
         )
         w_o = formula(theme, r"\times\,W_O", size=theme.aside_formula_size).next_to(arrow, RIGHT, buff=0.15)
         return VGroup(heads, VGroup(joined, titles, joined_name)), VGroup(arrow, w_o, projected)
@@ -786,6 +795,8 @@ class TransformerBlockScene(ExplainerScene):
             shapes = VGroup(self.widths("d_model", "d_ff"), self.widths("d_ff", "d_model"))
             # Above the grid's right end: the name changes from z to h beside it.
             shapes[0].next_to(pre[0][1], UP, buff=0.12).align_to(pre[0][1], RIGHT)
+            if shapes[0].get_left()[0] < pre[0][0].get_right()[0] + 0.3:  # a narrow model's row: left of it instead
+                shapes[0].next_to(pre[0][1], LEFT, buff=0.3).align_to(pre[0][1], UP)
             shapes[1].next_to(ff[0], RIGHT, buff=0.4)
             self.keep_inside(shapes[1])
             hidden_cells = [hidden[k // d][1].cells[k % d] for k in range(t.d_ff)]
