@@ -61,7 +61,7 @@ from .generation import (
     generate_without_cache,
     generation_macs,
 )
-from .masks import PAD, additive_mask, causal_mask, pad_batch, padding_mask
+from .masks import PAD, additive_mask, banded_causal_mask, causal_mask, pad_batch, padding_mask
 from .positions import cosine_similarity_matrix, encoding_curves, sinusoidal_encoding, wavelengths
 from .rnn import rnn_hidden_states
 from .traces.base import Trace, lookup
@@ -119,6 +119,7 @@ __all__ = [
     # masks
     "PAD",
     "causal_mask",
+    "banded_causal_mask",
     "padding_mask",
     "additive_mask",
     "pad_batch",

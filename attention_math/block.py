@@ -108,6 +108,10 @@ class GPTBlockResult:
         ``layer_norm(x)``: what attention reads, ``(seq, d_model)``.
     attention_weights
         Per head, ``(n_heads, seq, seq)``.
+    head_outputs
+        Each head's weighted sum of its values, ``(n_heads, seq, d_head)``.
+    concat
+        The heads' outputs side by side (joined), ``(seq, d_model)``; ``attention = concat @ w_o``.
     attention
         Multi-head attention output on ``norm1``, ``(seq, d_model)``.
     residual1
@@ -126,6 +130,8 @@ class GPTBlockResult:
 
     norm1: np.ndarray
     attention_weights: np.ndarray
+    head_outputs: np.ndarray
+    concat: np.ndarray
     attention: np.ndarray
     residual1: np.ndarray
     norm2: np.ndarray
@@ -153,5 +159,15 @@ def gpt_block(
     hidden = gelu(pre_activation)
     ff = hidden @ w.w2 + w.b2  # (seq, d_model)
     return GPTBlockResult(
-        norm1, attention.weights, attention.output, residual1, norm2, pre_activation, hidden, ff, residual1 + ff
+        norm1,
+        attention.weights,
+        attention.head_outputs,
+        attention.concat,
+        attention.output,
+        residual1,
+        norm2,
+        pre_activation,
+        hidden,
+        ff,
+        residual1 + ff,
     )

@@ -14,6 +14,7 @@ import numpy as np
 __all__ = [
     "PAD",
     "causal_mask",
+    "banded_causal_mask",
     "padding_mask",
     "additive_mask",
     "pad_batch",
@@ -26,6 +27,17 @@ PAD = "<pad>"
 def causal_mask(n: int) -> np.ndarray:
     """Boolean ``(n, n)`` mask, True on and below the diagonal (query i sees keys j <= i)."""
     return np.tril(np.ones((n, n), dtype=bool))
+
+
+def banded_causal_mask(n: int, band: int) -> np.ndarray:
+    """Boolean ``(n, n)`` mask, True where key j is one of the ``band`` tokens up to query i (``i - band < j <= i``).
+
+    A locally banded causal pattern: each query sees only itself and the ``band - 1`` tokens just before it
+    (the "locally banded sparse attention" GPT-3 alternates with dense layers, Brown et al. 2020, section 2.1).
+    """
+    if band < 1:
+        raise ValueError(f"band must be at least 1, got {band}")
+    return np.tril(np.ones((n, n), dtype=bool)) & ~np.tril(np.ones((n, n), dtype=bool), k=-band)
 
 
 def padding_mask(valid) -> np.ndarray:

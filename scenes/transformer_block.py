@@ -9,6 +9,9 @@ each part (pre-norm), GELU, a feed-forward layer four times d_model wide, learne
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 from manim import (
     DOWN,
     LEFT,
@@ -23,12 +26,14 @@ from manim import (
     Line,
     Rectangle,
     ReplacementTransform,
+    Square,
     SurroundingRectangle,
+    TransformFromCopy,
     VGroup,
     Write,
 )
 
-from attention_math import DEFAULT_SEED, THE_CAT_SAT, sentence_example
+from attention_math import DEFAULT_SEED, THE_CAT_SAT, lookup, sentence_example
 from attention_math.traces.transformer_block import transformer_block_trace
 
 from .kit import ExplainerScene
@@ -39,7 +44,20 @@ from .kit.text import elided_label, formula, label, on_one_baseline, word_rows
 from .theme import format_number
 
 CELL_W, CELL_H = 0.92, 0.46
-"""A cell of a token's vector: wide enough for "−1.23" at the smallest font."""
+"""The narrowest cell of a token's vector, and its height (a cell widens to keep a minus sign clear of its border)."""
+ROW_SHOWN = 5
+"""Numbers of a token's vector printed in the rows of steps 4 to 9, at the small size; "⋯" stands for the rest.
+
+Eight numbers at the smallest size in tight cells were hard to read, their minus signs touching the borders (review 13).
+"""
+ROW_CELL_H = 0.5
+"""Height of a cell of those rows (numbers at the small size)."""
+MASKED_GREY = 0.35
+"""Opacity of the grey that fills a masked cell of the attention maps (the dark map colour of a small weight otherwise)."""
+BAND_SQUARE = 0.14
+"""Side of a square of the banded-mask sketch in the last step (8 tokens: 1.1 units)."""
+NEGATIVE_SHADE = 0.35
+"""Opacity of the masked colour filling a widened cell whose input to GELU was negative (a box inside the cell crossed its number)."""
 PANEL_LEFT = -3.05
 """Left edge of the room right of the block diagram."""
 MAX_MAP_CELLS = 16
@@ -220,12 +238,38 @@ class TransformerBlockScene(ExplainerScene):
 
     # --- helpers ---------------------------------------------------------------------
 
-    def token_row(self, name_tex: str, source: str, y: float, color: str | None = None, decimals: int = 2) -> VGroup:
-        """One token's vector as a row of cells ending at the right edge, its name (a formula) just above it."""
+    def token_row(
+        self,
+        name_tex: str,
+        source: str,
+        y: float,
+        color: str | None = None,
+        decimals: int = 2,
+        full: bool = False,
+        size: int | None = None,
+        cell_h: float = ROW_CELL_H,
+    ) -> VGroup:
+        """One token's vector as a row of cells ending at the right edge, its name (a formula) just above it.
+
+        The first :data:`ROW_SHOWN` numbers, at the small size, and a "⋯" for the rest; ``full`` prints every
+        number (at ``size``). Cells are as wide as the widest number needs, and never narrower than a
+        two-decimal "−9.99", so the rows of a step line up.
+        """
         theme = self.theme
-        grid = self.grid(source, decimals, cell_width=CELL_W, cell_height=CELL_H, font_size=theme.min_size)
+        size = size or theme.small_size
+        values = np.atleast_1d(np.asarray(lookup(self.trace, source), dtype=float))
+        shown = len(values) if full else min(ROW_SHOWN, len(values))
+        path = source if shown == len(values) else f"{source[:-1]}, 0:{shown}]"
+        width = max(
+            CELL_W, number_cell_width(theme, [-9.99], 2, size=size), number_cell_width(theme, values, decimals, size=size)
+        )
+        # Up to the next twentieth: glyphs' ink differs by a hair between rows, and eight cells added it up to a visible step.
+        width = math.ceil(width * 20 - 1e-9) / 20
+        grid = self.grid(path, decimals, cell_width=width, cell_height=cell_h, font_size=size)
         if color:
             grid.cells.set_stroke(color)
+        if shown < len(values):
+            grid.add(label(theme, "⋯", size=theme.small_size, color=theme.muted).next_to(grid.cells, RIGHT, buff=0.12))
         pin(grid, RIGHT, y=y)
         name = VGroup()
         if name_tex:
@@ -235,6 +279,15 @@ class TransformerBlockScene(ExplainerScene):
             # ends at the right edge instead of past it.
             self.keep_inside(name)
         return VGroup(name, grid)
+
+    def row_note(self, row: VGroup) -> VGroup:
+        """Under ``row``'s cells, right-aligned: how many of the token's numbers the rows print."""
+        theme, d = self.theme, self.trace.d_model
+        if ROW_SHOWN >= d:
+            return VGroup()
+        words = f"{ROW_SHOWN} of {d} numbers a row; ⋯ the other {d - ROW_SHOWN}"
+        note = label(theme, words, size=theme.min_size, color=theme.muted)
+        return note.next_to(row[1], DOWN, buff=0.12).align_to(row[1], RIGHT)
 
     @staticmethod
     def keep_inside(mobject):
@@ -352,7 +405,16 @@ class TransformerBlockScene(ExplainerScene):
             self.say("A last layer norm, and a projection that scores the next token.")
             self.play(FadeIn(lines[10:], shift=RIGHT * 0.2), run_time=0.8)
             self.say("The 2017 transformer put each layer norm after its add; GPT-2 and GPT-3 put it first.")
-            self.play(Indicate(VGroup(lines[4], lines[7]), color=theme.highlight), run_time=1.0)
+            order = VGroup(
+                *[
+                    label(
+                        theme, "← GPT-2, GPT-3: first; 2017: after the add", size=theme.min_size, color=theme.highlight
+                    ).next_to(lines[k], RIGHT, buff=0.3)
+                    for k in (4, 7)
+                ]
+            )
+            self.highlight(lines[4], lines[7], run_time=0.6)
+            self.play(FadeIn(order), run_time=0.6)
 
     # --- 2. tokens become vectors ------------------------------------------------------
 
@@ -476,7 +538,7 @@ class TransformerBlockScene(ExplainerScene):
             self.play(ReplacementTransform(rows[0][1].copy(), rows[1][1]), FadeIn(rows[1][0]), run_time=1.0)
             mean, variance = format_number(t.norm1_mean[f], 2), format_number(t.norm1_var[f], 2)
             self.say(f"Now the mean is {mean} and the variance {variance}.")
-            self.play(FadeIn(after), run_time=0.6)
+            self.play(FadeIn(after), FadeIn(self.row_note(rows[1])), run_time=0.6)
 
     # --- 5. causal multi-head attention --------------------------------------------------
 
@@ -503,35 +565,135 @@ class TransformerBlockScene(ExplainerScene):
         with self.step("multi-head-attention", "Causal multi-head attention"):
             self.new_panel("Causal multi-head attention")
             shown = VGroup()
+            note = self.note_lines(("random projection matrices, a fixed random seed: not trained",))
+            joined, projected = self.joined_heads(note.get_top()[1] + 0.15)
             for k, page in enumerate(pages):
                 maps = self.attention_maps(page, label_w, cell_w, cell_h, decimals)
-                output = self.token_row(
-                    r"\mathrm{attention}(\mathrm{norm}_1(x))",
-                    f"attention[{f}]",
-                    maps.get_bottom()[1] - 0.95,
-                    color=theme.query,
-                )
+                masked_cells = [(i, j) for i in range(n) for j in range(n) if not t.mask[i, j]]
+                masked_words = label(
+                    theme, "grey: masked, a later token (weight 0)", size=theme.min_size, color=theme.masked
+                ).next_to(maps, DOWN, buff=0.15)
+                self.keep_inside(masked_words.align_to(maps, RIGHT))
                 gives = [f"head {h + 1} gives {format_number(t.attention_weights[h, f, f], decimals)}" for h in page]
                 heads = gives[0] if len(gives) == 1 else ", ".join(gives[:-1]) + " and " + gives[-1]
                 if k == 0:
-                    note = self.note_lines(("random projection matrices, a fixed random seed: not trained",))
-                    note.align_to(output[1], RIGHT)
+                    note.align_to(RIGHT * RIGHT_EDGE, RIGHT)
                     head_words = "One head, with" if t.n_heads == 1 else f"{t.n_heads} heads, each with"
                     self.say("Attention reads the normalised vectors, not x itself.")
                     self.play(self.mark("attention"), FadeIn(note), run_time=0.8)
                     self.say(f"{head_words} {t.d_head}-number queries and keys.")
                     self.play(*[FadeIn(m) for m in maps], run_time=1.2)
                     self.say("As in GPT it is causal: a token sees itself and the tokens before it.")
-                    self.wait(0.5)
+                    self.play(*self.grey_out(maps, masked_cells), FadeIn(masked_words), run_time=1.0)
                 else:
                     self.say(f"Heads {page[0] + 1} to {page[-1] + 1}:" if len(page) > 1 else f"Head {page[0] + 1}:")
                     self.play(FadeOut(shown), *[FadeIn(m) for m in maps], run_time=1.0)
+                    self.play(*self.grey_out(maps, masked_cells), run_time=0.5)
                 self.say(f"For “{token}”, {heads} to itself.")
-                rows = VGroup(*[heat[1].row(f) for heat in maps])
-                self.play(Indicate(rows, color=theme.highlight, scale_factor=1.05), run_time=1.0)
+                # White: a yellow outline vanished around the yellow of a large weight.
+                self.highlight(*[heat.cell(f, f) for _, heat in maps], color=theme.text, buff=0.03)
                 shown = maps
-            self.say(f"The heads' outputs are joined and projected back to {t.d_model} numbers.")
-            self.play(FadeIn(output), run_time=1.0)
+            self.say(f"Each head gives {t.d_head} numbers; side by side they make {t.d_model}.")
+            heads, (grid, titles, joined_name) = joined
+            self.play(FadeIn(heads), run_time=0.8)
+            # Number by number into the joined row: head h's j-th number is the joined row's (h × d_head + j)-th.
+            old = VGroup(*[part for g, _ in heads for part in (*g.cells, *g.numbers)])
+            new = VGroup(*[part for h in range(t.n_heads) for part in self.head_slice(grid, h)])
+            self.play(
+                ReplacementTransform(old, new),
+                ReplacementTransform(VGroup(*[title for _, title in heads]), titles),
+                *([FadeIn(joined_name)] if joined_name.submobjects else []),
+                run_time=1.0,
+            )
+            self.remove(new)
+            self.add(grid)
+            self.say(f"A last matrix turns them into attention's output: {t.d_model} numbers.")
+            self.play(FadeIn(projected), run_time=1.0)
+
+    def head_slice(self, grid: NumberGrid, h: int) -> list:
+        """Head ``h``'s cells, then its numbers, in the joined row ``grid`` (the order of a head's own grid's parts)."""
+        columns = range(h * self.trace.d_head, (h + 1) * self.trace.d_head)
+        return [*[grid.cell(0, j) for j in columns], *[grid.number(0, j) for j in columns]]
+
+    def grey_out(self, maps: VGroup, cells) -> list:
+        """Animations that turn ``cells`` ((row, column) pairs) of every map grey, their numbers in the masked colour."""
+        theme = self.theme
+        moves = []
+        for _, heat in maps:
+            for i, j in cells:
+                moves.append(heat.cell(i, j).animate.set_fill(theme.line, opacity=MASKED_GREY))
+                moves.append(heat.number(i, j).animate.set_color(theme.masked))
+        return moves
+
+    def joined_heads(self, bottom: float) -> tuple[VGroup, VGroup]:
+        """The focus token's head outputs side by side, then joined, then projected by W_O: above ``bottom``.
+
+        Returns ``((heads, joined), projected)``: ``heads`` holds one grid per head (with its title) and
+        ``joined`` the one grid they become; ``projected`` is attention's output row, named for the token.
+        Every number is the trace's (``head_outputs``, ``concat``, ``attention``), all of them printed.
+        """
+        theme, t = self.theme, self.trace
+        f, token = t.focus, t.tokens[t.focus]
+        size = theme.dense_number_size
+        projected = self.token_row(
+            r"\mathrm{attention}(\mathrm{norm}_1(x))",
+            f"attention[{f}]",
+            bottom + CELL_H / 2,
+            color=theme.query,
+            full=True,
+            size=size,
+            cell_h=CELL_H,
+        )
+        projected[1].align_to([0, bottom, 0], DOWN)
+        # The token's name is a user's word: drawn with Text beside the formula, never in LaTeX.
+        for_token = VGroup(
+            label(theme, "for", size=theme.small_size, color=theme.query),
+            elided_label(theme, f"“{token}”", MAX_LABEL_WIDTH, size=theme.small_size, color=theme.query),
+        ).arrange(RIGHT, buff=0.12)
+        name = VGroup(projected[0], for_token.next_to(projected[0], RIGHT, buff=0.2))
+        name.next_to(projected[1], UP, buff=0.1).align_to(projected[1], LEFT)
+        projected = VGroup(name, projected[1])
+        cell_w = projected[1].cell(0, 0).width
+        gap = 0.15
+        heads = VGroup()
+        for h in range(t.n_heads):
+            grid = self.grid(f"head_outputs[{h}, {f}]", 2, cell_width=cell_w, cell_height=CELL_H, font_size=size)
+            grid.cells.set_stroke(theme.heads[h % len(theme.heads)])
+            title = label(theme, f"head {h + 1}", size=theme.min_size, color=theme.heads[h % len(theme.heads)])
+            heads.add(VGroup(grid, title.next_to(grid, UP, buff=0.08)))
+        heads.arrange(RIGHT, buff=gap, aligned_edge=DOWN)
+        heads.next_to(projected[0], UP, buff=0.55)
+        self.keep_inside(heads.align_to(projected[1], RIGHT))
+        joined = self.grid(f"concat[{f}]", 2, cell_width=cell_w, cell_height=CELL_H, font_size=size)
+        for h in range(t.n_heads):
+            for j in range(h * t.d_head, (h + 1) * t.d_head):
+                joined.cell(0, j).set_stroke(theme.heads[h % len(theme.heads)])
+        joined.align_to(projected[1], RIGHT).align_to(heads[0][0], DOWN)
+        titles = VGroup(
+            *[
+                title.copy().next_to(VGroup(*[joined.cell(0, j) for j in range(h * t.d_head, (h + 1) * t.d_head)]), UP, buff=0.08)
+                for h, (_, title) in enumerate(heads)
+            ]
+        )
+        # Left of the row if the block diagram leaves room, else above its left end on the titles' line if
+        # the first head's title leaves room there (narrow heads), else not at all: the animation shows the joining.
+        joined_name = label(theme, "joined:", size=theme.min_size, color=theme.muted).next_to(joined, LEFT, buff=0.2)
+        if joined_name.get_left()[0] < self.diagram.get_right()[0] + 0.2:
+            joined_name.align_to(joined, LEFT).align_to(titles[0], DOWN)
+            if joined_name.get_right()[0] + 0.2 > titles[0].get_left()[0]:
+                joined_name = VGroup()
+        # Between the joined row and the output's name, clear of the name (a long word widens it).
+        x = min(joined.get_x(), RIGHT_EDGE - 1.2)
+        arrow = Arrow(
+            [x, joined.get_bottom()[1], 0],
+            [x, projected[0].get_top()[1], 0],
+            buff=0.04,
+            stroke_width=3,
+            color=theme.line,
+            max_tip_length_to_length_ratio=0.4,
+        )
+        w_o = formula(theme, r"\times\,W_O", size=theme.aside_formula_size).next_to(arrow, RIGHT, buff=0.15)
+        return VGroup(heads, VGroup(joined, titles, joined_name)), VGroup(arrow, w_o, projected)
 
     def attention_maps(self, heads: list[int], label_w: float, cell_w: float, cell_h: float, decimals: int) -> VGroup:
         """Heatmaps of the attention weights of ``heads`` side by side, titled, ending at the right edge."""
@@ -580,79 +742,102 @@ class TransformerBlockScene(ExplainerScene):
         parts = t.d_ff // d
         with self.step("feed-forward", "Feed-forward: widen, GELU, narrow"):
             self.new_panel(f"Feed-forward, for “{t.tokens[f]}”")
-            norm2 = self.token_row(r"\mathrm{norm}_2(\ldots)", f"norm2[{f}]", ROW_TOP, color=theme.highlight)
-            hidden_top = ROW_TOP - 1.15
-            hidden = [
-                self.token_row(
-                    r"h = \mathrm{GELU}(\mathrm{norm}_2(\ldots)\,W_1 + b_1)" if k == 0 else "",
-                    f"hidden[{f}, {k * d}:{(k + 1) * d}]",
-                    hidden_top - k * CELL_H,
-                    color=theme.value,
-                )
-                for k in range(parts)
-            ]
-            # The widened layer's numbers are printed only where a line reads them (GELU's examples): no wall of 32.
-            for k, row in enumerate(hidden):
-                self.print_only(
-                    row[1],
-                    [(0, j) for j in range(d) if k * d + j in t.gelu_examples],
-                    path=lambda i, j, k=k: f"hidden[{f}, {k * d + j}]",
-                )
-            ff = self.token_row(r"\mathrm{ff} = h\,W_2 + b_2", f"ff[{f}]", hidden_top - parts * CELL_H - 1.1, color=theme.value)
+            norm2 = self.token_row(r"\mathrm{norm}_2(x + \mathrm{attention})", f"norm2[{f}]", ROW_TOP, color=theme.highlight)
+            hidden_top = ROW_TOP - 1.2
+            size = theme.dense_number_size
+
+            def widened(source: str, name: str) -> list[VGroup]:
+                """The focus token's ``d_ff`` numbers of ``source``, ``d`` per line; only GELU's examples printed."""
+                rows = [
+                    self.token_row(
+                        name if k == 0 else "",
+                        f"{source}[{f}, {k * d}:{(k + 1) * d}]",
+                        hidden_top - k * CELL_H,
+                        color=theme.value,
+                        full=True,
+                        size=size,
+                        cell_h=CELL_H,
+                    )
+                    for k in range(parts)
+                ]
+                # Printed only where a line reads them (GELU's examples): no wall of 32.
+                for k, row in enumerate(rows):
+                    self.print_only(
+                        row[1],
+                        [(0, j) for j in range(d) if k * d + j in t.gelu_examples],
+                        path=lambda i, j, k=k: f"{source}[{f}, {k * d + j}]",
+                    )
+                return rows
+
+            # First the widened layer's numbers (z), then GELU turns each into h, in the same cells.
+            pre = widened("pre_activation", r"z = \mathrm{norm}_2(x + \mathrm{attention})\,W_1 + b_1")
+            hidden = widened("hidden", r"h = \mathrm{GELU}(z)")
             wrapped = label(
                 theme,
-                f"one token: {t.d_ff} numbers, {d} per line\nprinted: only the examples below",
+                f"one token: {t.d_ff} numbers, {d} per line; printed: only the examples below",
                 size=theme.min_size,
                 color=theme.muted,
             )
+            if wrapped.width > hidden[-1][1].width:
+                wrapped = label(
+                    theme,
+                    f"one token: {t.d_ff} numbers, {d} per line\nprinted: only the examples below",
+                    size=theme.min_size,
+                    color=theme.muted,
+                )
+            ff_y = hidden[-1][1].get_bottom()[1] - 0.1 - wrapped.height - 0.15 - 0.45 - ROW_CELL_H / 2
+            ff = self.token_row(r"\mathrm{ff} = h\,W_2 + b_2", f"ff[{f}]", ff_y, color=theme.value)
             if wrapped.width <= hidden[-1][1].width:
                 wrapped.next_to(hidden[-1][1], DOWN, buff=0.1).align_to(hidden[-1][1], RIGHT)
             else:  # a narrow model: left of the lower lines (only the first has a formula there), clear of ff's
                 wrapped = label(theme, f"one token:\n{t.d_ff} numbers,\n{d} per line", size=theme.min_size, color=theme.muted)
                 wrapped.next_to(hidden[-1][1], LEFT, buff=0.3).align_to(hidden[-1][1], DOWN)
             shapes = VGroup(self.widths("d_model", "d_ff"), self.widths("d_ff", "d_model"))
-            shapes[0].next_to(hidden[0][1], LEFT, buff=0.3).align_to(hidden[0][1], UP)
-            shapes[1].next_to(ff[1], LEFT, buff=0.3)
-            negative = VGroup(
-                *[
-                    # Inside its cell: outlines of neighbouring cells would share an edge, and a cell between two
-                    # negative ones looked boxed too (review 10).
-                    SurroundingRectangle(hidden[k // d][1].cells[k % d], color=theme.masked, buff=-0.05, stroke_width=3)
-                    for k in range(t.d_ff)
-                    if t.pre_activation[f, k] < 0
-                ]
-            )
+            # Above the grid's right end: the name changes from z to h beside it.
+            shapes[0].next_to(pre[0][1], UP, buff=0.12).align_to(pre[0][1], RIGHT)
+            if shapes[0].get_left()[0] < pre[0][0].get_right()[0] + 0.3:  # a narrow model's row: left of it instead
+                shapes[0].next_to(pre[0][1], LEFT, buff=0.3).align_to(pre[0][1], UP)
+            shapes[1].next_to(ff[0], RIGHT, buff=0.4)
+            self.keep_inside(shapes[1])
+            hidden_cells = [hidden[k // d][1].cells[k % d] for k in range(t.d_ff)]
+            negative = [k for k in range(t.d_ff) if t.pre_activation[f, k] < 0]
             self.say("Layer norm again, then a small network that works on each token alone.")
             self.play(self.mark("norm2"), FadeIn(norm2), run_time=0.8)
-            self.say(
-                f"Its first layer widens the token's {d} numbers, the model's width d_model, to {t.d_ff}: "
-                "four times d_model, as in GPT-3."
-            )
+            self.say(f"It first widens the {d} numbers to {t.d_ff}: four times the model's width d_model, as in GPT-3.")
             self.play(
                 self.mark("ff"),
-                ReplacementTransform(norm2[1].copy(), VGroup(*[row[1] for row in hidden])),
-                FadeIn(hidden[0][0]),
+                ReplacementTransform(norm2[1].copy(), VGroup(*[row[1] for row in pre])),
+                FadeIn(pre[0][0]),
                 FadeIn(wrapped),
                 FadeIn(shapes[0]),
                 run_time=1.2,
             )
             examples = self.gelu_examples(t).next_to(ff, DOWN, buff=0.35).align_to(ff[1], LEFT)
             self.keep_inside(examples)
+            name, pairs = examples
+            befores = VGroup(*[pair[0] for pair in pairs])
+            printed = VGroup(*[pre[k // d][1].number(0, k % d) for k in t.gelu_examples])
             self.say(
                 "GELU multiplies each number x by Φ(x): the chance a standard normal is below x (GPT-2: a close tanh formula).",
                 spoken="GELU multiplies each number x by the chance that a standard normal variable is below x; "
                 "GPT-2 computes it with a close formula.",
             )
-            self.play(FadeIn(examples[0]), run_time=0.8)
+            # The examples' inputs are carried out of the cells they were printed in; the cells then hold GELU's outputs.
+            self.play(FadeIn(name), TransformFromCopy(printed, befores), *[FadeIn(pair[1]) for pair in pairs], run_time=1.0)
+            self.play(
+                *[ReplacementTransform(p[1], h[1]) for p, h in zip(pre, hidden)],
+                ReplacementTransform(pre[0][0], hidden[0][0]),
+                run_time=1.0,
+            )
             big, small, low = (
                 f"{format_number(t.pre_activation[f, k], 2)} → {format_number(t.hidden[f, k], 2)}" for k in t.gelu_examples
             )
             self.say(f"Large numbers pass almost whole ({big}); small positive ones shrink ({small}).")
-            self.play(FadeIn(examples[1][:2]), run_time=0.8)
+            self.play(FadeIn(pairs[0][2]), FadeIn(pairs[1][2]), run_time=0.8)
             self.say(f"Negative ones end near 0 ({low}).")
-            self.play(FadeIn(examples[1][2]), FadeIn(negative, lag_ratio=0.05), run_time=1.0)
-            self.say(f"Here {t.hidden_negative[f]} of the {t.d_ff} were negative: the boxed ones.")
-            self.play(Indicate(negative, color=theme.masked, scale_factor=1.0), run_time=0.8)
+            self.play(FadeIn(pairs[2][2]), run_time=0.8)
+            self.say(f"Here {t.hidden_negative[f]} of the {t.d_ff} were negative: the shaded ones.")
+            self.play(*[hidden_cells[k].animate.set_fill(theme.masked, opacity=NEGATIVE_SHADE) for k in negative], run_time=1.0)
             self.say(f"A second layer brings them back to {d} numbers.")
             self.play(
                 ReplacementTransform(VGroup(*[row[1] for row in hidden]).copy(), ff[1]),
@@ -771,5 +956,26 @@ class TransformerBlockScene(ExplainerScene):
             self.play(FadeIn(gpt, shift=UP * 0.2))
             # Brown et al. 2020, section 2.1: "alternating dense and locally banded sparse attention patterns".
             # The paper gives no order, so none is said; "locally banded" said as what it means.
+            band = self.banded_sketch().next_to(gpt, DOWN, buff=0.25).align_to(gpt, RIGHT)
             self.say("In it, every other attention layer looks only at a band of nearby tokens, to save work.")
-            self.play(Indicate(gpt, color=theme.highlight, scale_factor=1.0), run_time=0.8)
+            self.play(FadeIn(band), run_time=0.8)
+
+    def banded_sketch(self) -> VGroup:
+        """The trace's small banded causal mask as squares (lit where a query may look), with what it shows beside it."""
+        theme, mask = self.theme, self.trace.banded_mask
+        n = len(mask)
+        squares = VGroup(
+            *[
+                Square(BAND_SQUARE, stroke_color=theme.line, stroke_width=1)
+                .set_fill(theme.value if mask[i][j] else theme.surface, opacity=1)
+                .move_to(RIGHT * j * BAND_SQUARE + DOWN * i * BAND_SQUARE)
+                for i in range(n)
+                for j in range(n)
+            ]
+        )
+        words = VGroup(
+            label(theme, "a banded layer (a sketch):", size=theme.min_size, color=theme.muted),
+            label(theme, "each token sees itself and", size=theme.min_size, color=theme.muted),
+            label(theme, "only the few just before it", size=theme.min_size, color=theme.muted),
+        ).arrange(DOWN, aligned_edge=RIGHT, buff=0.08)
+        return VGroup(words, squares).arrange(RIGHT, buff=0.3)

@@ -32,6 +32,7 @@ CHECKED_SCENES = (
     "qkv",
     "bottleneck",
     "kv-cache",
+    "transformer-block",
 )
 """The scenes whose every number is held clear of its cell's borders (the others' cells are wider than their numbers too,
 and join this list as they are checked)."""

@@ -415,8 +415,18 @@ def test_block_trace_matches_huggingface_gpt2(sentence):
     np.testing.assert_array_equal(rng.standard_normal((seq, d_model)), trace.positions)
     layers = [Layer(random_block_weights(rng, d_model, 4 * d_model), trace.n_heads) for _ in range(trace.n_layers)]
     model = gpt2_with(layers, trace.positions)
+    joined = {}
+    # What GPT-2's output projection c_proj reads in the first block: the heads' outputs joined side by side.
+    model.h[0].attn.c_proj.register_forward_pre_hook(lambda module, args: joined.setdefault("concat", args[0]))
     with torch.no_grad():
         out = model(inputs_embeds=tensor(trace.embeddings)[None], output_hidden_states=True, output_attentions=True)
+    concat = joined["concat"][0].numpy()
+    np.testing.assert_allclose(trace.concat, concat, rtol=1e-10, atol=1e-12)
+    d_head = d_model // trace.n_heads
+    for h in range(trace.n_heads):  # head h's outputs are the h-th slice of d_head numbers of the joined row
+        np.testing.assert_allclose(trace.head_outputs[h], concat[:, h * d_head : (h + 1) * d_head], rtol=1e-10, atol=1e-12)
+    # The mask is GPT-2's: attention to a later token is exactly 0 in transformers' weights too.
+    np.testing.assert_array_equal(trace.mask, out.attentions[0][0, 0].numpy() > 0)
     hidden_states = [h[0].numpy() for h in out.hidden_states]
     np.testing.assert_allclose(trace.x, hidden_states[0], rtol=1e-12)  # token + position embeddings
     for i in range(trace.n_layers - 1):
@@ -583,3 +593,15 @@ def test_gpt2_smalls_heads_make_its_width():
     gpt2 = GPT2Config()
     assert trace.real_heads == gpt2.n_head == 12
     assert trace.real_heads * trace.real_head_size == trace.real_d_model == gpt2.n_embd
+
+
+def test_the_banded_mask_picture_is_a_local_causal_band():
+    """Each query of the banded picture sees itself and the BAND - 1 tokens just before it, nothing else."""
+    from attention_math.traces.transformer_block import BAND, BAND_TOKENS
+
+    trace = transformer_block_trace()
+    expected = [[0 <= i - j < BAND for j in range(BAND_TOKENS)] for i in range(BAND_TOKENS)]
+    assert trace.banded_mask.tolist() == expected
+    assert trace.banded_mask.sum(axis=1).tolist() == [min(i + 1, BAND) for i in range(BAND_TOKENS)]
+    with pytest.raises(ValueError, match="band"):
+        am.banded_causal_mask(4, 0)

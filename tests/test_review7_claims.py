@@ -149,6 +149,34 @@ def test_transformer_block_gpt3_line_width_gelu_input_and_input_stats():
     assert mean == format_number(t.x_mean[f], 3)
 
 
+@pytest.mark.xdist_group("transformer-block")
+def test_transformer_block_shows_the_heads_joined_the_mask_and_gelus_inputs():
+    """Review 13: what was only said is on screen, and its numbers agree with each other as read off the screen."""
+    scene = built_scene("transformer-block")
+    t, f = scene.trace, scene.trace.focus
+    shown = {s.source: [text.original_text for text in s.texts] for s in scene.shown}
+    texts = scene.recording.texts
+    # 4 + 4 -> 8: the joined row reads, cell by cell, as the heads' rows side by side.
+    heads = [shown[f"head_outputs[{h}, {f}]"] for h in range(t.n_heads)]
+    assert [len(row) for row in heads] == [t.d_head] * t.n_heads
+    assert shown[f"concat[{f}]"] == [text for row in heads for text in row]
+    assert len(shown[f"attention[{f}]"]) == t.d_model  # projected back to d_model numbers, all printed
+    step = texts["multi-head-attention"]
+    assert "joined:" in step and "for" in step and f"“{t.tokens[f]}”" in step
+    assert "grey: masked, a later token (weight 0)" in step
+    # GELU's examples: each input is printed in the widened grid before it is turned into GELU's output.
+    for k in t.gelu_examples:
+        assert shown[f"pre_activation[{f}, {k}]"] == [format_number(t.pre_activation[f, k], 2)]
+        assert shown[f"hidden[{f}, {k}]"] == [format_number(t.hidden[f, k], 2)]
+    said = {step.name: step.caption for step in scene.steps}
+    assert "the shaded ones" in said["feed-forward"] and "boxed" not in said["feed-forward"]
+    # The banded layers said in the last line have a picture.
+    assert "a banded layer (a sketch):" in texts["stacked-n-times"]
+    # Rows of 8 print 5, larger, and say so.
+    assert f"{5} of {t.d_model} numbers a row; ⋯ the other {t.d_model - 5}" in texts["layer-norm"]
+    assert len(shown[f"norm1[{f}, 0:5]"]) == 5
+
+
 @pytest.mark.parametrize("contraction", ["We'll see why", "you'll", "they'd", "it'll"])
 def test_spoken_form_keeps_a_contraction_whole(contraction):
     from attention_explainer.pipeline.spoken import spoken_form

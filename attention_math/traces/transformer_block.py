@@ -14,14 +14,22 @@ import numpy as np
 
 from ..block import gpt_block, layer_norm, random_block_weights
 from ..examples import DEFAULT_SEED, GPT3, THE_CAT_SAT
-from ..masks import causal_mask
+from ..masks import banded_causal_mask, causal_mask
 from .base import Trace
 
-__all__ = ["TransformerBlockTrace", "transformer_block_trace", "gelu_examples", "FF_MULTIPLIER"]
+__all__ = ["TransformerBlockTrace", "transformer_block_trace", "gelu_examples", "FF_MULTIPLIER", "BAND_TOKENS", "BAND"]
 
 FF_MULTIPLIER = 4
 """The feed-forward layer is this many times d_model wide, in GPT-2 and GPT-3 (d_ff = 4 d_model,
 Brown et al. 2020, section 2.1) as in the 2017 transformer (2048 = 4 x 512)."""
+
+
+BAND_TOKENS = 8
+"""Tokens of the small picture of a locally banded layer's mask (GPT-3 alternates dense and banded layers)."""
+
+BAND = 3
+"""Keys each query sees in that picture: itself and the two before it. The paper gives GPT-3's band
+width only by reference to the Sparse Transformer, so the picture says it shows the idea, not GPT-3's width."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,8 +61,14 @@ class TransformerBlockTrace(Trace):
         ``layer_norm(x)``: what attention reads.
     norm1_mean, norm1_var
         The same after the layer norm (0 and almost 1).
+    mask
+        The causal mask attention used, ``(seq, seq)``, True where a query may attend (on and below the diagonal).
     attention_weights
         Per head, ``(n_heads, seq, seq)``.
+    head_outputs
+        Per head, its weighted sum of values, ``(n_heads, seq, d_head)``.
+    concat
+        The heads' outputs joined side by side, ``(seq, d_model)``; ``attention`` is ``concat @ W_O``.
     attention, residual1, norm2, pre_activation, hidden, ff, output
         The first block's intermediates, as in :class:`attention_math.block.GPTBlockResult`.
     hidden_negative
@@ -72,6 +86,9 @@ class TransformerBlockTrace(Trace):
         ``layer_norm(layer_outputs[-1])``: the layer norm GPT-2 and GPT-3 apply after the last block.
     gpt3_layers, gpt3_d_model, gpt3_d_ff
         GPT-3's blocks, width and feed-forward width (Brown et al. 2020, Table 2.1; d_ff = 4 d_model).
+    banded_mask
+        A small locally banded causal mask, ``(BAND_TOKENS, BAND_TOKENS)``, each query seeing itself and
+        the ``BAND - 1`` tokens before it: the kind of layer GPT-3 alternates with dense ones (an illustration).
     source
         What the block is built as.
     embeddings_source
@@ -93,7 +110,10 @@ class TransformerBlockTrace(Trace):
     norm1: np.ndarray
     norm1_mean: np.ndarray
     norm1_var: np.ndarray
+    mask: np.ndarray
     attention_weights: np.ndarray
+    head_outputs: np.ndarray
+    concat: np.ndarray
     attention: np.ndarray
     residual1: np.ndarray
     norm2: np.ndarray
@@ -110,6 +130,7 @@ class TransformerBlockTrace(Trace):
     gpt3_layers: int
     gpt3_d_model: int
     gpt3_d_ff: int
+    banded_mask: np.ndarray
     source: str
     embeddings_source: str
 
@@ -190,7 +211,10 @@ def transformer_block_trace(
         norm1=first.norm1,
         norm1_mean=first.norm1.mean(axis=-1),
         norm1_var=first.norm1.var(axis=-1),
+        mask=mask,
         attention_weights=first.attention_weights,
+        head_outputs=first.head_outputs,
+        concat=first.concat,
         attention=first.attention,
         residual1=first.residual1,
         norm2=first.norm2,
@@ -207,6 +231,7 @@ def transformer_block_trace(
         gpt3_layers=GPT3.n_layers,
         gpt3_d_model=GPT3.d_model,
         gpt3_d_ff=FF_MULTIPLIER * GPT3.d_model,
+        banded_mask=banded_causal_mask(BAND_TOKENS, BAND),
         source=(
             "random weights, built as GPT-2 and GPT-3 build a block (Radford et al. 2019, section 2.3; Brown et al. 2020, section 2.1)"
         ),
