@@ -152,7 +152,7 @@ class SentimentAttentionScene(ExplainerScene):
             self.highlight(words[0], color=theme.highlight)
             self.say(
                 "Softmax turns the scores into attention weights, the review becomes the weighted sum of its words, "
-                "and a sigmoid reads that out as a probability."
+                "and a sigmoid makes it a probability."
             )
             self.play(FadeIn(model[1:], shift=UP * 0.2, lag_ratio=0.3), run_time=1.5)
             self.say(f"The data: {count(t.n_reviews)} short reviews written for this video, some with negations.")

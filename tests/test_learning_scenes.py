@@ -551,7 +551,7 @@ def test_review13_symbols_are_named_and_the_source_says_one_run_without_a_seed_n
     scene = built_scene("sentiment-attention")
     model = " ".join(scene.recording.texts["the-classifier"])
     assert "v, W, b: learned" in model and "σ: the sigmoid; u, c: learned" in model
-    assert "a sigmoid reads that out as a probability" in scene.steps[0].caption
+    assert "a sigmoid makes it a probability" in scene.steps[0].caption
     t = scene.trace
     assert t.source.endswith("one training run") and "seed" not in t.source
     assert not any("seed" in text for texts in scene.recording.texts.values() for text in texts)
