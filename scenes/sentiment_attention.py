@@ -150,14 +150,12 @@ class SentimentAttentionScene(ExplainerScene):
             self.play(FadeIn(model[0], shift=UP * 0.2))
             self.say("So a word's score is the same in every review.")
             self.highlight(words[0], color=theme.highlight)
-            self.say(
-                "Softmax turns the scores into attention weights, the review becomes the weighted sum of its words, "
-                "and a sigmoid makes it a probability."
-            )
+            # σ and the learned letters are named on screen, under their formulas (said, the line ran past 24 words).
+            self.say("Softmax turns the scores into attention weights, and the review becomes the weighted sum of its words.")
             self.play(FadeIn(model[1:], shift=UP * 0.2, lag_ratio=0.3), run_time=1.5)
             self.say(f"The data: {count(t.n_reviews)} short reviews written for this video, some with negations.")
             self.play(FadeIn(data[0]))
-            self.say(f"It trains on {count(t.n_training)} of them and holds out {count(t.n_heldout)}: those it never trains on.")
+            self.say(f"It trains on {count(t.n_training)} of them and holds out {count(t.n_heldout)}, never trained on.")
             self.play(FadeIn(data[1]))
 
     def wrapped_review(self, words, width: float) -> VGroup:
@@ -228,7 +226,7 @@ class SentimentAttentionScene(ExplainerScene):
         with self.step("training", "Training: attention weights are learned"):
             self.clear()
             heading = self.heading("Training: the attention weights are learned with the classifier")
-            self.say(f"Training adjusts the embeddings, the scores and the read-out together, for {count(t.epochs)} epochs.")
+            self.say(f"Training adjusts the embeddings, scores and read-out together, for {count(t.epochs)} epochs.")
             self.play(FadeIn(heading), FadeIn(frames), FadeIn(epochs))
             self.play(Create(loss.curve), run_time=1.5)
             self.say("Nobody tells it which words matter: the attention weights are whatever helps the loss.")
@@ -364,7 +362,7 @@ class SentimentAttentionScene(ExplainerScene):
             )
             self.play(Indicate(rows[0][0].column(top), color=theme.highlight), run_time=1.2)
             if len(rows) > 1:
-                self.say("On the others too, the weight lands on the words that carry the sentiment.")
+                self.say("On the others too, the weight lands on the sentiment words.")
                 self.play(FadeIn(rows[1:], lag_ratio=0.3), run_time=2)
             self.say(
                 "Filler words get almost nothing: “the”, “was” and “a”.",
@@ -494,7 +492,7 @@ class SentimentAttentionScene(ExplainerScene):
             most = "Almost all its weight is" if weight > 0.995 else f"Most of its weight, {format_number(weight, 2)}, is"
             self.say(f"{most} on “{word}”, and “{word}” alone reads P = {format_number(t.word_alone[t.misleading, top], 2)}.")
             self.play(Create(boxes[0]), FadeIn(alone))
-            self.say(f"With no query, a word scores the same in every review: “{word}” outscores the words around it.")
+            self.say(f"With no query, “{word}” outscores the words around it in every review.")
             self.play(FadeIn(scored[:2]), run_time=1)
             self.say(
                 f"It takes the most weight in {count(t.n_heldout_top_word_first)} of the "
@@ -514,7 +512,7 @@ class SentimentAttentionScene(ExplainerScene):
                 if luck:
                     self.say("It is right only by luck.")
                     self.wait(0.5)
-            self.say(f"Seeing all the weight on “{word}”, one might think the classifier handled the negation.")
+            self.say(f"All the weight on “{word}” might suggest it handled the negation.")
             if t.contrast >= 0:  # the second review's weight on the word, boxed like the first's
                 boxes.append(SurroundingRectangle(rows[1][0].column(t.contrast_top), color=theme.highlight, buff=0.04))
                 self.play(Create(boxes[1]), run_time=0.6)
@@ -554,12 +552,10 @@ class SentimentAttentionScene(ExplainerScene):
         """What the negation words read alone, as the screen shows them; "close to a coin flip" only where each is."""
         t = self.trace
         readings = [(word, alone)] + [(other, t.negation_alone[k]) for k, other in others]
-        first, *rest = readings
-        said = f"“{first[0]}” gives {format_number(first[1], 2)}"
-        for k, (w, p) in enumerate(rest):
-            said += (" and " if k == len(rest) - 1 else ", ") + f"“{w}” {format_number(p, 2)}"
+        said = " and ".join(f"“{other}” {format_number(p, 2)}" for other, p in readings[1:])
         near = all(abs(float(format_number(p, 2)) - 0.5) <= COIN_FLIP for _, p in readings)
-        return f"Read alone, {said}" + (": each is close to a coin flip itself." if near else ".")
+        # "not"'s own 0.54 was said at 04-02: only the others' readings are new here.
+        return f"Read alone, {said}: like “{word}”, close to a coin flip itself." if near else f"Read alone, {said}."
 
     # --- 5. takeaway ----------------------------------------------------------------------------------
 
@@ -604,7 +600,7 @@ class SentimentAttentionScene(ExplainerScene):
             heading = self.heading("What the run showed")
             # Qualified: step 4 showed the weight going to the negation word in most reviews with one.
             self.say(
-                "The weights were learned and found the sentiment words; with a negation, they went to "
+                "The weights were learned; with a negation, they went to "
                 f"the negation word in {count(t.n_heldout_negation_first)} of {count(t.n_heldout_negated)} held-out reviews."
             )
             self.play(FadeIn(heading), FadeIn(points[:2], lag_ratio=0.3), run_time=1.5)
@@ -621,10 +617,7 @@ class SentimentAttentionScene(ExplainerScene):
                 return
             # The argument shown, not told: the read-out averages the words' own read-outs (a formula true of the
             # model), the words' lone readings, then the two reviews' weights and verdicts.
-            self.say(
-                "The weights add up to one and the read-out is linear, "
-                "so a review's read-out is the weighted average of its words' own."
-            )
+            self.say("As the weights add up to one, a review's read-out is the weighted average of its words' own.")
             self.play(FadeIn(why[0], shift=UP * 0.2), FadeIn(note), run_time=1.2)
             m, c = t.misleading, t.contrast
             negation, first, second = (
@@ -633,16 +626,15 @@ class SentimentAttentionScene(ExplainerScene):
                 t.sentences[c][t.contrast_top + 1],
             )
             self.say(
-                f"Read alone, “{first}” says {verdict(t.word_alone[m, t.misleading_top + 1])} and “{second}” "
-                f"{verdict(t.word_alone[c, t.contrast_top + 1])}; “{negation}” gives "
-                f"{format_number(t.word_alone[m, t.misleading_top], 2)}."
+                f"Alone, “{first}” reads {verdict(t.word_alone[m, t.misleading_top + 1])} and “{second}” "
+                f"{verdict(t.word_alone[c, t.contrast_top + 1])}."
             )
             self.play(FadeIn(why[1], lag_ratio=0.3), run_time=1.2)
             weights = min(t.weights[m, t.misleading_top], t.weights[c, t.contrast_top])
-            most = "almost all the weight" if weights > 0.995 else "most of the weight"
+            most = "nearly all the weight" if weights > 0.995 else "most of the weight"
             shown = [format_number(t.probabilities[k], 2) for k in (m, c)]
             verdicts = f"P = {shown[0]}" if shown[0] == shown[1] else f"P = {shown[0]} and {shown[1]}"
-            self.say(f"But with {most} on “{negation}”, both reviews land near its reading, {verdicts}: one had to be wrong.")
+            self.say(f"But {most} is on “{negation}”, so both get its reading, {verdicts}: one had to be wrong.")
             self.play(FadeIn(why[2], lag_ratio=0.3), run_time=1.2)
             self.highlight(*[line[-1] for line in why[2]])
 
