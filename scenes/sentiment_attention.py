@@ -30,6 +30,8 @@ WEIGHTS_WIDTH = 7.8
 """Widest a review's row of weights gets; its probability goes right of it."""
 MAX_WORDS = 10
 """Most words a teacher's sentence may have: each gets a cell wide enough for its weight."""
+COIN_FLIP = 0.1
+"""How far from 0.5 a word's lone reading may be for the scene to call it close to a coin flip itself."""
 
 POOLING = (
     r"\mathrm{score}_i = v^\top \tanh(W e_i + b)",
@@ -100,16 +102,20 @@ class SentimentAttentionScene(ExplainerScene):
         with self.step("the-classifier", "A classifier that learns where to look"):
             heading = self.heading("A classifier that learns where to look")
             steps = VGroup(*[formula(theme, tex, size=theme.formula_size) for tex in POOLING]).arrange(DOWN, buff=0.35)
+            # Every symbol named where its formula stands: σ, and the numbers training learns (v, W, b, u, c).
             words = VGroup(
                 label(
                     theme,
-                    "each word's score comes from its own embedding alone: no query",
+                    "each word's score, from its embedding alone (no query); v, W, b: learned",
                     size=theme.small_size,
                     color=theme.muted,
                 ),
                 label(theme, "softmax turns the scores into attention weights α", size=theme.small_size, color=theme.muted),
                 label(
-                    theme, "the weighted sum of the words is read out as P(positive)", size=theme.small_size, color=theme.muted
+                    theme,
+                    "the weighted sum, read out as P(positive); σ: the sigmoid; u, c: learned",
+                    size=theme.small_size,
+                    color=theme.muted,
                 ),
             )
             for word, step in zip(words, steps):
@@ -144,14 +150,12 @@ class SentimentAttentionScene(ExplainerScene):
             self.play(FadeIn(model[0], shift=UP * 0.2))
             self.say("So a word's score is the same in every review.")
             self.highlight(words[0], color=theme.highlight)
+            # σ and the learned letters are named on screen, under their formulas (said, the line ran past 24 words).
             self.say("Softmax turns the scores into attention weights, and the review becomes the weighted sum of its words.")
             self.play(FadeIn(model[1:], shift=UP * 0.2, lag_ratio=0.3), run_time=1.5)
-            self.say(
-                f"The data: a small set of {count(t.n_reviews)} short reviews written for this video, "
-                "with sentiment words, plain words and negations."
-            )
+            self.say(f"The data: {count(t.n_reviews)} short reviews written for this video, some with negations.")
             self.play(FadeIn(data[0]))
-            self.say(f"It trains on {count(t.n_training)} of them and holds out {count(t.n_heldout)}: those it never trains on.")
+            self.say(f"It trains on {count(t.n_training)} of them and holds out {count(t.n_heldout)}, never trained on.")
             self.play(FadeIn(data[1]))
 
     def wrapped_review(self, words, width: float) -> VGroup:
@@ -186,15 +190,17 @@ class SentimentAttentionScene(ExplainerScene):
         train = LineChart(theme, t.train_accuracy, ACCURACY_CHART, 0.0, 1.0, color=theme.key)
         heldout = LineChart(theme, t.heldout_accuracy, ACCURACY_CHART, 0.0, 1.0, color=theme.value)
         frames = VGroup()
-        for chart, name, high in ((loss, "training loss", high_loss), (train, "accuracy", 1.0)):
+        # Accuracy in percent on its axis as at its end and in the voice ("89%", "eighty-nine percent").
+        for chart, name, high, top, bottom in (
+            (loss, "training loss", high_loss, format_number(high_loss, 0), "0"),
+            (train, "accuracy", 1.0, "100%", "0%"),
+        ):
             frames.add(
                 VGroup(
                     chart.axes,
                     label(theme, name, size=theme.body_size).next_to(chart.to_point(last / 2, high), UP, buff=0.25),
-                    label(theme, format_number(high, 0), size=theme.small_size, mono=True).next_to(
-                        chart.to_point(0, high), LEFT, buff=0.15
-                    ),
-                    label(theme, "0", size=theme.small_size, mono=True).next_to(chart.to_point(0, 0), LEFT, buff=0.15),
+                    label(theme, top, size=theme.small_size, mono=True).next_to(chart.to_point(0, high), LEFT, buff=0.15),
+                    label(theme, bottom, size=theme.small_size, mono=True).next_to(chart.to_point(0, 0), LEFT, buff=0.15),
                     self.number("curve_epochs[0]", 0).next_to(chart.to_point(0, 0), DOWN, buff=0.15),
                     self.number(f"curve_epochs[{last}]", 0).next_to(chart.to_point(last, 0), DOWN, buff=0.15),
                 )
@@ -202,8 +208,8 @@ class SentimentAttentionScene(ExplainerScene):
         epochs = label(theme, "epochs (passes over the training reviews)", size=theme.small_size, color=theme.muted)
         epochs.next_to(frames[0][4], DOWN, buff=0.1).set_x(0)
         ends = VGroup(
-            self.number(f"train_accuracy[{last}]", 2, size=theme.body_size, color=theme.key),
-            self.number(f"heldout_accuracy[{last}]", 2, size=theme.body_size, color=theme.value),
+            self.percentage("final_train_percent", size=theme.body_size, color=theme.key),
+            self.percentage("final_heldout_percent", size=theme.body_size, color=theme.value),
         )
         ends[0].next_to(train.to_point(last, t.train_accuracy[-1]), RIGHT, buff=0.15)
         ends[1].next_to(heldout.to_point(last, t.heldout_accuracy[-1]), RIGHT, buff=0.15)
@@ -220,21 +226,26 @@ class SentimentAttentionScene(ExplainerScene):
         with self.step("training", "Training: attention weights are learned"):
             self.clear()
             heading = self.heading("Training: the attention weights are learned with the classifier")
-            self.say(f"Training adjusts the embeddings, the scores and the read-out together, for {count(t.epochs)} epochs.")
+            self.say(f"Training adjusts the embeddings, scores and read-out together, for {count(t.epochs)} epochs.")
             self.play(FadeIn(heading), FadeIn(frames), FadeIn(epochs))
             self.play(Create(loss.curve), run_time=1.5)
             self.say("Nobody tells it which words matter: the attention weights are whatever helps the loss.")
             self.play(FadeIn(legend), Create(train.curve), Create(heldout.curve), run_time=2)
+            # "89%" as on screen; the voice reads it "eighty-nine percent".
             self.say(
-                f"It ends with {percent(t.train_accuracy[-1], '%')} of the training reviews right "
-                f"and {percent(t.heldout_accuracy[-1], '%')} of the held-out ones.",
-                spoken=f"It ends with {percent(t.train_accuracy[-1])} of the training reviews right "
-                f"and {percent(t.heldout_accuracy[-1])} of the held-out ones.",
+                f"It ends with {percent(t.final_train_percent)} of the training reviews right "
+                f"and {percent(t.final_heldout_percent)} of the held-out ones."
             )
             self.play(FadeIn(ends))
             self.play(Indicate(ends[1], color=theme.highlight), run_time=1)
 
     # --- 3. where it looks ------------------------------------------------------------------------
+
+    def percentage(self, source: str, size: int | None = None, color: str | None = None) -> VGroup:
+        """The percentage at ``source`` as a whole number from the trace, then "%": "89%" as the voice says it."""
+        return VGroup(self.number(source, 0, size=size, color=color), label(self.theme, "%", size=size, color=color)).arrange(
+            RIGHT, buff=0.05
+        )
 
     def review_row(self, index: int, lucky: bool = False) -> VGroup:
         """Review ``index``: its words over their learned weights, then the prediction and P(positive).
@@ -351,7 +362,7 @@ class SentimentAttentionScene(ExplainerScene):
             )
             self.play(Indicate(rows[0][0].column(top), color=theme.highlight), run_time=1.2)
             if len(rows) > 1:
-                self.say("On the others too, the weight lands on the words that carry the sentiment.")
+                self.say("On the others too, the weight lands on the sentiment words.")
                 self.play(FadeIn(rows[1:], lag_ratio=0.3), run_time=2)
             self.say(
                 "Filler words get almost nothing: “the”, “was” and “a”.",
@@ -372,7 +383,7 @@ class SentimentAttentionScene(ExplainerScene):
                 label(theme, "of", size=theme.small_size, color=theme.muted),
                 self.number("n_heldout_negated", 0, size=theme.body_size),
                 label(theme, "right,", size=theme.small_size, color=theme.muted),
-                self.number("heldout_accuracy_negated", 2, size=theme.body_size, color=theme.masked),
+                self.percentage("heldout_percent_negated", size=theme.body_size, color=theme.masked),
             ).arrange(RIGHT, buff=0.2),
             VGroup(
                 label(theme, "held-out reviews without them:", size=theme.small_size, color=theme.muted),
@@ -380,7 +391,7 @@ class SentimentAttentionScene(ExplainerScene):
                 label(theme, "of", size=theme.small_size, color=theme.muted),
                 self.number("n_heldout_plain", 0, size=theme.body_size),
                 label(theme, "right,", size=theme.small_size, color=theme.muted),
-                self.number("heldout_accuracy_plain", 2, size=theme.body_size, color=theme.value),
+                self.percentage("heldout_percent_plain", size=theme.body_size, color=theme.value),
             ).arrange(RIGHT, buff=0.2),
         ).arrange(DOWN, buff=0.2, aligned_edge=RIGHT)
         with self.step("where-weights-mislead", "Where the weights alone mislead"):
@@ -392,8 +403,8 @@ class SentimentAttentionScene(ExplainerScene):
                 center_in(negated, BODY)
                 self.play(FadeIn(negated))
                 self.say(
-                    f"Negations still cost accuracy: {format_number(t.heldout_accuracy_negated, 2)} right with them, "
-                    f"{format_number(t.heldout_accuracy_plain, 2)} without."
+                    f"Negations still cost accuracy: {percent(t.heldout_percent_negated)} right with them, "
+                    f"{percent(t.heldout_percent_plain)} without."
                 )
                 self.wait(0.5)
                 return
@@ -405,6 +416,21 @@ class SentimentAttentionScene(ExplainerScene):
                 label(theme, f"“{word}” read alone as a review: P =", size=theme.small_size, color=theme.muted),
                 self.number(f"word_alone[{t.misleading}, {top}]", 2, size=theme.body_size, color=theme.highlight),
             ).arrange(RIGHT, buff=0.2)
+            # The other negation words' own leans (the held-out reviews' most frequent first), shown beside the top
+            # word's when the verdict is said to be the negation word's lean: all of them, not "not"'s alone.
+            others = [(k, other) for k, other in enumerate(t.negation_words) if other != word][:2]
+            leans = VGroup(
+                *[
+                    VGroup(
+                        label(theme, f"“{other}” alone: P =", size=theme.small_size, color=theme.muted),
+                        self.number(f"negation_alone[{k}]", 2, size=theme.body_size, color=theme.highlight),
+                    ).arrange(RIGHT, buff=0.2)
+                    for k, other in others
+                ]
+            ).arrange(RIGHT, buff=0.5)
+            readings = VGroup(alone, leans).arrange(RIGHT, buff=0.5) if others else VGroup(alone)
+            if readings.width > BODY.width:
+                readings.arrange(DOWN, buff=0.2)
             # The scores behind the weights, and how often the top word wins: what 04-03 says, shown.
             m, n = t.misleading, int(t.sentence_lengths[t.misleading])
             scored = VGroup(
@@ -437,23 +463,22 @@ class SentimentAttentionScene(ExplainerScene):
                 ).arrange(RIGHT, buff=0.2)
             )
             negated.arrange(DOWN, buff=0.2, aligned_edge=RIGHT)
-            # The counts replace the word's scores under the reviews (all at once they were eight lines, a wall).
-            details = VGroup(alone, scored).arrange(DOWN, buff=0.35)
-            group = VGroup(rows, details).arrange(DOWN, buff=0.35)
-            negated.move_to(details).align_to(details, UP)
+            # The counts replace the word's scores under the reviews (all at once they were eight lines, a wall);
+            # the words' lone readings stay, as the verdict is said to be the negation word's lean.
+            group = VGroup(rows, readings, scored).arrange(DOWN, buff=0.35)
+            negated.move_to(scored).align_to(scored, UP)
             # Tighter gaps before any shrinking: the weights are drawn at the least readable size already
             # (a teacher's ten words give narrow cells), and a shrink of 2 % put them under it.
             for gap, row_gap in ((0.25, 0.35), (0.15, 0.2), (0.1, 0.15)):
                 if VGroup(group, negated).height <= BODY.height:
                     break
                 rows.arrange(DOWN, buff=row_gap, aligned_edge=LEFT)
-                details.arrange(DOWN, buff=gap)
                 group.arrange(DOWN, buff=gap)
-                negated.move_to(details).align_to(details, UP)
+                negated.move_to(scored).align_to(scored, UP)
             everything = VGroup(group, negated)
             BODY.shrink_to_fit(everything)
             hang_from(everything, BODY_TOP)
-            box = SurroundingRectangle(rows[0][0].column(top), color=theme.highlight, buff=0.04)
+            boxes = [SurroundingRectangle(rows[0][0].column(top), color=theme.highlight, buff=0.04)]
             review, weight = t.sentences[t.misleading], t.weights[t.misleading, top]
             self.say(
                 f"The review: {quoted(review)}. It was written as {verdict(t.labels[t.misleading])}; "
@@ -466,8 +491,8 @@ class SentimentAttentionScene(ExplainerScene):
             self.play(FadeIn(rows[0]), run_time=1.2)
             most = "Almost all its weight is" if weight > 0.995 else f"Most of its weight, {format_number(weight, 2)}, is"
             self.say(f"{most} on “{word}”, and “{word}” alone reads P = {format_number(t.word_alone[t.misleading, top], 2)}.")
-            self.play(Create(box), FadeIn(alone))
-            self.say(f"A word's score has no query, so it is the same in every review: “{word}” outscores the words around it.")
+            self.play(Create(boxes[0]), FadeIn(alone))
+            self.say(f"With no query, “{word}” outscores the words around it in every review.")
             self.play(FadeIn(scored[:2]), run_time=1)
             self.say(
                 f"It takes the most weight in {count(t.n_heldout_top_word_first)} of the "
@@ -487,19 +512,24 @@ class SentimentAttentionScene(ExplainerScene):
                 if luck:
                     self.say("It is right only by luck.")
                     self.wait(0.5)
-            self.say(f"Seeing all the weight on “{word}”, one might think the classifier handled the negation.")
-            self.wait(0.5)
+            self.say(f"All the weight on “{word}” might suggest it handled the negation.")
+            if t.contrast >= 0:  # the second review's weight on the word, boxed like the first's
+                boxes.append(SurroundingRectangle(rows[1][0].column(t.contrast_top), color=theme.highlight, buff=0.04))
+                self.play(Create(boxes[1]), run_time=0.6)
+            else:
+                self.wait(0.5)
             self.say("It did not: the weights say which words were pooled, not what they mean together.")
-            self.wait(0.5)
+            # The verdicts the pooled words gave: one P for two reviews that mean opposite things.
+            self.verdicts = [row[1][0] for row in rows]
+            self.highlight(*self.verdicts)
             negated_right = f"{count(t.n_heldout_negated_right)} of {count(t.n_heldout_negated)}"
             plain_right = f"{count(t.n_heldout_plain_right)} of {count(t.n_heldout_plain)}"
             self.say(
-                f"With a negation, {negated_right} held-out reviews are right, {format_number(t.heldout_accuracy_negated, 2)}; "
-                f"without one, {plain_right}, {format_number(t.heldout_accuracy_plain, 2)}.",
-                spoken=f"With a negation, {negated_right} held-out reviews are right, {percent(t.heldout_accuracy_negated)}; "
-                f"without one, {plain_right}, {percent(t.heldout_accuracy_plain)}.",
+                # Two sentences, so the caption splits into two cues of even pace (not a lone "95%." cue).
+                f"With a negation, {negated_right} held-out reviews are right: {percent(t.heldout_percent_negated)}. "
+                f"Without one, {plain_right}: {percent(t.heldout_percent_plain)}."
             )
-            self.play(FadeOut(details), run_time=0.4)
+            self.play(FadeOut(scored), *[FadeOut(box) for box in boxes], run_time=0.4)
             self.play(FadeIn(negated[:2]))
             self.say(
                 f"In {count(t.n_heldout_negation_first)} of those {count(t.n_heldout_negated)}, "
@@ -513,6 +543,19 @@ class SentimentAttentionScene(ExplainerScene):
             )
             # The weight on the negation word, and the count the coin flip is measured against.
             self.play(Indicate(negated[2], color=theme.highlight), Indicate(negated[0], color=theme.highlight), run_time=1.2)
+            if others:
+                self.say(self.leans_line(word, t.word_alone[t.misleading, top], others))
+                self.play(FadeIn(leans), run_time=0.6)
+                self.highlight(alone[1], *[lean[1] for lean in leans])
+
+    def leans_line(self, word: str, alone: float, others: list[tuple[int, str]]) -> str:
+        """What the negation words read alone, as the screen shows them; "close to a coin flip" only where each is."""
+        t = self.trace
+        readings = [(word, alone)] + [(other, t.negation_alone[k]) for k, other in others]
+        said = " and ".join(f"“{other}” {format_number(p, 2)}" for other, p in readings[1:])
+        near = all(abs(float(format_number(p, 2)) - 0.5) <= COIN_FLIP for _, p in readings)
+        # "not"'s own 0.54 was said at 04-02: only the others' readings are new here.
+        return f"Read alone, {said}: like “{word}”, close to a coin flip itself." if near else f"Read alone, {said}."
 
     # --- 5. takeaway ----------------------------------------------------------------------------------
 
@@ -530,52 +573,117 @@ class SentimentAttentionScene(ExplainerScene):
         return phrases[0], phrases[1]
 
     def sum_up(self):
-        """Step 5: what the run showed."""
+        """Step 5: what the run showed, and why one verdict for the shown pair was bound to be wrong, from the run's numbers."""
         t, theme = self.trace, self.theme
         pair = self.shown_pair()
         points = VGroup(
-            label(theme, "The attention weights were learned with the classifier, not written.", size=theme.body_size),
-            label(theme, "They land on the words that carry sentiment,", size=theme.body_size),
-            label(theme, "or, in a review with a negation, on the negation word.", size=theme.body_size),
-            label(theme, "A weight says where the classifier looked, not what the words mean together.", size=theme.body_size),
-            label(theme, "A weighted average of words read one at a time", size=theme.body_size),
-            label(
-                theme,
-                f"gave “{pair[0]}” and “{pair[1]}” one verdict: one had to be wrong."
-                if pair
-                else "cannot get both “not good” and “not bad” right.",
-                size=theme.body_size,
-            ),
-        ).arrange(DOWN, buff=0.4, aligned_edge=LEFT)
-        BODY.shrink_to_fit(points)
-        center_in(points, BODY)
+            # Short lines: the card holds the argument below them too, and a wide line would shrink it all.
+            label(theme, "The attention weights were learned, not written.", size=theme.body_size),
+            label(theme, "They find the sentiment words, or a negation word.", size=theme.body_size),
+            label(theme, "A weight says where the classifier looked,", size=theme.body_size),
+            label(theme, "not what the words mean together.", size=theme.body_size),
+        ).arrange(DOWN, buff=0.25, aligned_edge=LEFT)
+        if pair:
+            why = self.why_one_verdict(pair)
+        else:
+            why = VGroup(
+                label(theme, "A weighted average of words read one at a time", size=theme.body_size),
+                label(theme, "cannot get both “not good” and “not bad” right.", size=theme.body_size),
+            ).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
+        card = VGroup(points, why).arrange(DOWN, buff=0.45)
         note = self.source_note()
+        room = Region(BODY.left, BODY.right, note.get_top()[1] + 0.2, BODY.top)
+        room.shrink_to_fit(card)
+        center_in(card, room)
         with self.step("takeaway", "What the run showed"):
             self.clear()
             heading = self.heading("What the run showed")
             # Qualified: step 4 showed the weight going to the negation word in most reviews with one.
             self.say(
-                "The weights were learned and found the sentiment words; with a negation, they went to "
+                "The weights were learned; with a negation, they went to "
                 f"the negation word in {count(t.n_heldout_negation_first)} of {count(t.n_heldout_negated)} held-out reviews."
             )
-            self.play(FadeIn(heading), FadeIn(points[:3], lag_ratio=0.3), run_time=1.5)
+            self.play(FadeIn(heading), FadeIn(points[:2], lag_ratio=0.3), run_time=1.5)
             self.say("But a weight says where the classifier looked, not what the words mean together.")
-            self.play(FadeIn(points[3]), run_time=1)
-            if pair:  # the pair step 4 showed, not one the video never showed
-                self.say(
-                    f"Averaging what each word means alone gave “{pair[0]}” and “{pair[1]}” one verdict: one had to be wrong.",
-                    # Heard: "gave not great, and not bad, one verdict" ran the phrases into the sentence.
-                    spoken=f"Averaging what each word means alone gave one verdict to {pair[0]}, and to {pair[1]}: "
-                    "one had to be wrong.",
-                )
-            else:
+            self.play(FadeIn(points[2:]), run_time=1)
+            if not pair:
                 self.say(
                     "Its verdict is a weighted average of what each word means alone, "
                     "so it cannot get both “not good” and “not bad” right.",
                     spoken="Its verdict is a weighted average of what each word means alone, "
                     "so it cannot get both of these right: not good, and not bad.",
                 )
-            self.play(FadeIn(points[4:], lag_ratio=0.3), FadeIn(note), run_time=1.5)
+                self.play(FadeIn(why, lag_ratio=0.3), FadeIn(note), run_time=1.5)
+                return
+            # The argument shown, not told: the read-out averages the words' own read-outs (a formula true of the
+            # model), the words' lone readings, then the two reviews' weights and verdicts.
+            self.say("As the weights add up to one, a review's read-out is the weighted average of its words' own.")
+            self.play(FadeIn(why[0], shift=UP * 0.2), FadeIn(note), run_time=1.2)
+            m, c = t.misleading, t.contrast
+            negation, first, second = (
+                t.sentences[m][t.misleading_top],
+                t.sentences[m][t.misleading_top + 1],
+                t.sentences[c][t.contrast_top + 1],
+            )
+            self.say(
+                f"Alone, “{first}” reads {verdict(t.word_alone[m, t.misleading_top + 1])} and “{second}” "
+                f"{verdict(t.word_alone[c, t.contrast_top + 1])}."
+            )
+            self.play(FadeIn(why[1], lag_ratio=0.3), run_time=1.2)
+            weights = min(t.weights[m, t.misleading_top], t.weights[c, t.contrast_top])
+            most = "nearly all the weight" if weights > 0.995 else "most of the weight"
+            shown = [format_number(t.probabilities[k], 2) for k in (m, c)]
+            verdicts = f"P = {shown[0]}" if shown[0] == shown[1] else f"P = {shown[0]} and {shown[1]}"
+            self.say(f"But {most} is on “{negation}”, so both get its reading, {verdicts}: one had to be wrong.")
+            self.play(FadeIn(why[2], lag_ratio=0.3), run_time=1.2)
+            self.highlight(*[line[-1] for line in why[2]])
+
+    def why_one_verdict(self, pair: tuple[str, str]) -> VGroup:
+        """Why the pair step 4 showed got one verdict: the read-out as an average, the words alone, the two reviews.
+
+        Three parts, shown one by one: the formula with its words; each word of the pair read alone
+        ("great", "bad", "not"); each review's weight on the negation word and its P(positive).
+        """
+        t, theme = self.trace, self.theme
+        m, c, mt, ct = t.misleading, t.contrast, t.misleading_top, t.contrast_top
+        average = VGroup(
+            formula(
+                theme,
+                r"u^\top\big(\textstyle\sum_i \alpha_i e_i\big) + c \;=\; \textstyle\sum_i \alpha_i\,(u^\top e_i + c)",
+                size=theme.formula_size,
+            ),
+            label(
+                theme,
+                "the weights add up to 1: a weighted average of each word's own read-out",
+                size=theme.small_size,
+                color=theme.muted,
+            ),
+        ).arrange(DOWN, buff=0.15)
+        alone = VGroup(
+            label(theme, "read alone:", size=theme.small_size, color=theme.muted),
+            *[
+                VGroup(
+                    label(theme, f"“{t.sentences[k][j]}” P {equals(t.word_alone[k, j])}", size=theme.small_size),
+                    self.number(f"word_alone[{k}, {j}]", 2, size=theme.body_size, color=theme.highlight),
+                ).arrange(RIGHT, buff=0.15)
+                for k, j in ((m, mt + 1), (c, ct + 1), (m, mt))
+            ],
+        ).arrange(RIGHT, buff=0.4)
+        negation = t.sentences[m][mt]
+        reviews = VGroup(
+            *[
+                VGroup(
+                    label(theme, f"“{phrase}”: weight on “{negation}”", size=theme.small_size, color=theme.muted),
+                    self.number(f"weights[{k}, {top}]", 2, size=theme.body_size),
+                    label(theme, f"→ P {equals(t.probabilities[k])}", size=theme.small_size),
+                    self.number(f"probabilities[{k}]", 2, size=theme.body_size, color=theme.highlight),
+                ).arrange(RIGHT, buff=0.2)
+                for phrase, k, top in ((pair[0], m, mt), (pair[1], c, ct))
+            ]
+        ).arrange(DOWN, buff=0.2, aligned_edge=RIGHT)  # right-aligned: the two reviews' equal numbers stand in columns
+        if alone.width > BODY.width:
+            alone.arrange(DOWN, buff=0.15)
+        return VGroup(average, alone, reviews).arrange(DOWN, buff=0.3)
 
 
 def equals(value: float) -> str:
@@ -584,9 +692,9 @@ def equals(value: float) -> str:
     return "≈" if (shown == "1.00" and value < 1) or (shown == "0.00" and value > 0) else "="
 
 
-def percent(value: float, sign: str = " percent") -> str:
-    """A share as a person says it: 0.78 is "78 percent" (written "78%" with ``sign="%"``)."""
-    return f"{round(100 * float(value))}{sign}"
+def percent(value: float) -> str:
+    """A percentage as the screen writes it, "78%" (the voice says "78 percent"): the trace's value to a whole number."""
+    return f"{format_number(value, 0)}%"
 
 
 def spoken_probability(value: float) -> str:

@@ -43,6 +43,12 @@ class SentimentAttentionTrace(Trace):
     n_heldout_negated_right, n_heldout_plain, n_heldout_plain_right
         The counts behind those two accuracies: right among the negated, reviews without a
         negation, and right among those.
+    final_train_percent, final_heldout_percent, heldout_percent_negated, heldout_percent_plain
+        The same shares as percentages (100 times the curves' last points and the two accuracies
+        above), as the scene shows and says them: "89%" on screen is "eighty-nine percent" aloud.
+    negation_words, negation_alone, n_heldout_with_negation
+        The negation words that occur in held-out reviews, most frequent first; each read alone as
+        a one-word review, P(positive) (its own lean); and how many held-out reviews hold each.
     n_heldout_negated_positive, n_heldout_negated_said_positive
         Held-out reviews with a negation that are written as positive, and that the classifier
         calls positive: when it calls nearly all of them positive and most are negative, its
@@ -115,6 +121,13 @@ class SentimentAttentionTrace(Trace):
     n_heldout_negated_right: int
     n_heldout_plain: int
     n_heldout_plain_right: int
+    final_train_percent: float
+    final_heldout_percent: float
+    heldout_percent_negated: float
+    heldout_percent_plain: float
+    negation_words: tuple[str, ...]
+    negation_alone: np.ndarray
+    n_heldout_with_negation: np.ndarray
     n_heldout_negated_positive: int
     n_heldout_negated_said_positive: int
     n_heldout_negation_first: int
@@ -207,6 +220,9 @@ def sentiment_attention_trace(
 
     read = sentiment.read_sentences(run, [words for words, _ in shown])
     alone = sentiment.word_probabilities(run)
+    # The negation words the held-out reviews use, most frequent first (ties alphabetical).
+    negation_counts = {word: sum(word in words for words, _ in heldout) for word in sorted(NEGATIONS)}
+    negation_words = sorted((word for word, n in negation_counts.items() if n), key=lambda word: -negation_counts[word])
     width = max(len(words) for words, _ in shown)
     probabilities = np.array([r["probability"] for r in read])
     return SentimentAttentionTrace(
@@ -230,6 +246,13 @@ def sentiment_attention_trace(
         n_heldout_negated_right=int(right[negated].sum()),
         n_heldout_plain=int((~negated).sum()),
         n_heldout_plain_right=int(right[~negated].sum()),
+        final_train_percent=100 * float(run.curves["train_accuracy"][-1]),
+        final_heldout_percent=100 * float(run.curves["heldout_accuracy"][-1]),
+        heldout_percent_negated=100 * float(right[negated].mean()) if negated.any() else 0.0,
+        heldout_percent_plain=100 * float(right[~negated].mean()) if (~negated).any() else 0.0,
+        negation_words=tuple(negation_words),
+        negation_alone=np.array([alone[word] for word in negation_words], dtype=float),
+        n_heldout_with_negation=np.array([negation_counts[word] for word in negation_words], dtype=int),
         n_heldout_negated_positive=int(positive[negated].sum()),
         n_heldout_negated_said_positive=int(said_positive[negated].sum()),
         n_heldout_negation_first=sum(1 for k, top in enumerate(tops) if negated[k] and top in NEGATIONS),
@@ -252,6 +275,6 @@ def sentiment_attention_trace(
         n_heldout_wrong=int((~right).sum()),
         source=(
             f"Trained here with torch on {len(training)} short film reviews written for this video "
-            f"({len(heldout)} more held out), fixed random seed {settings.seed}"
+            f"({len(heldout)} more held out), one training run"
         ),
     )
