@@ -11,7 +11,7 @@ same n²·d work.
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, PI, RIGHT, UP, FadeIn, FadeOut, GrowFromEdge, Rectangle, VGroup, Write
+from manim import DOWN, LEFT, PI, RIGHT, UP, FadeIn, FadeOut, GrowFromEdge, Rectangle, Text, VGroup, Write
 
 from attention_math.traces.complexity import complexity_trace
 
@@ -27,7 +27,7 @@ from .kit.layout import (
     keep_inside,
     pin,
 )
-from .kit.text import formula, label
+from .kit.text import formula, label, on_one_baseline
 from .theme import format_number
 
 CELL = 0.2
@@ -219,29 +219,50 @@ class ComplexityScene(ExplainerScene):
                 ]
                 for i in range(len(t.lengths))
             ]
-            header, rows = self.table(header, rows, MEMORY_COLUMNS, top=2.1, row_gap=0.62)
+            header, rows = self.table(header, rows, MEMORY_COLUMNS, top=2.1, row_gap=0.58)  # room for two lines of kept
             scope = label(theme, "one head, one layer, one text, float32", size=theme.small_size, color=theme.muted)
             scope.next_to(VGroup(*rows[-1]), DOWN, buff=0.45).set_x(0)
             flash = label(theme, "FlashAttention (Dao et al. 2022): tiles, never all stored", size=theme.small_size)
-            # Why the memory matters: a model keeps one such matrix per head per layer (training keeps them all).
+            # Why the memory matters: a model keeps one such matrix per head per layer (training keeps them all
+            # for the backward pass; dropout keeps another copy, so the count is a lower bound). "All 144 heads" first:
+            # "12 heads × 12 layers kept" read as if layers were kept (review 14).
+            small = {"size": theme.small_size, "color": theme.key}
+
+            def count(source: str):
+                return self.number(source, 0, mono=False, **small)
+
+            grid = VGroup(  # "(12 × 12)", the brackets tight on their numbers
+                label(theme, "(", **small),
+                count("layer_count"),
+                label(theme, "×", **small),
+                count("layer_heads"),
+                label(theme, ")", **small),
+            ).arrange(RIGHT, buff=0.1)
+            grid[0].shift(RIGHT * 0.06)
+            grid[-1].shift(LEFT * 0.06)
             kept = VGroup(
-                label(theme, f"{t.layer_model},", size=theme.small_size, color=theme.key),
-                self.number("layer_heads", 0, size=theme.small_size, color=theme.key, mono=False),
-                label(theme, "heads ×", size=theme.small_size, color=theme.key),
-                self.number("layer_count", 0, size=theme.small_size, color=theme.key, mono=False),
-                label(theme, "layers kept for training:", size=theme.small_size, color=theme.key),
-                self.number("kept_mib", 0, size=theme.small_size, color=theme.key, mono=False),
-                label(theme, "MiB at", size=theme.small_size, color=theme.key),
-                self.number("context_length", 0, size=theme.small_size, color=theme.key, mono=False),
-                label(theme, "tokens", size=theme.small_size, color=theme.key),
-            ).arrange(RIGHT, buff=0.14)
-            VGroup(scope, kept, flash).arrange(DOWN, buff=0.25).next_to(VGroup(*rows[-1]), DOWN, buff=0.4).set_x(0)
+                VGroup(
+                    label(theme, f"{t.layer_model}: all", **small),
+                    count("kept_copies"),
+                    label(theme, "heads", **small),
+                    grid,
+                    label(theme, "kept for the backward pass in training:", **small),
+                ).arrange(RIGHT, buff=0.14),
+                VGroup(
+                    label(theme, "at least", **small),
+                    count("kept_mib"),
+                    label(theme, "MiB at", **small),
+                    count("context_length"),
+                    label(theme, "tokens", **small),
+                ).arrange(RIGHT, buff=0.14),
+            ).arrange(DOWN, buff=0.12)
+            for line in kept:  # words and numbers on one baseline: "12 heads × 12 layers" jumped (review 14)
+                on_one_baseline([part for part in line.get_family() if isinstance(part, Text)])
+            VGroup(scope, kept, flash).arrange(DOWN, buff=0.2).next_to(VGroup(*rows[-1]), DOWN, buff=0.3).set_x(0)
 
             self.say("A plain implementation stores every weight: in float32, 4 bytes each.")
             self.play(FadeIn(heading), FadeIn(header), FadeIn(scope))
-            self.say(
-                f"For one head in one layer: {format_number(t.weight_mib[0], 0)} MiB at {format_number(t.lengths[0], 0)} tokens,"
-            )
+            self.say(f"One head, one layer: {format_number(t.weight_mib[0], 0)} MiB at {format_number(t.lengths[0], 0)} tokens,")
             for row in rows:
                 self.play(FadeIn(VGroup(*row), shift=UP * 0.15), run_time=0.7)
                 if row is rows[0]:
@@ -258,11 +279,15 @@ class ComplexityScene(ExplainerScene):
         if t.context_length not in lengths:
             return
         row = rows[lengths.index(t.context_length)]
-        tag = label(self.theme, f"← {t.context_model}'s context", size=self.theme.small_size)
+        # On two lines: "GPT-2 small's context" on one ran past the frame's right edge.
+        tag = VGroup(
+            label(self.theme, f"← {t.context_model}'s", size=self.theme.small_size),
+            label(self.theme, "context", size=self.theme.small_size),
+        ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         pin(tag.next_to(row[-1], RIGHT, buff=0.35), LEFT, TAG_ROOM)
         self.say(
             f"{t.context_model} reads at most {format_number(t.context_length, 0)} tokens; "
-            f"keeping all {format_number(t.kept_copies, 0)} heads' weights takes {format_number(t.kept_mib, 0)} MiB."
+            f"keeping its {format_number(t.kept_copies, 0)} heads' weights takes at least {format_number(t.kept_mib, 0)} MiB."
         )
         self.play(FadeIn(tag, shift=LEFT * 0.2), FadeIn(kept))
 
@@ -459,7 +484,7 @@ class ComplexityScene(ExplainerScene):
                 f"with a feed-forward width of {format_number(t.layer_d_ff, 0)}.",
             )
             self.play(FadeIn(heading), FadeIn(sizes), FadeIn(header))
-            self.say(f"The {long} column, past {t.context_model}'s limit, counts a layer of the same sizes.")
+            self.say(f"The {long} column, past {t.context_model}'s limit, counts the same layer.")  # "small" in, words out
             self.play(FadeIn(note))
             # The feed-forward costs 2 n d_model d_ff: like n × d_model² only because d_ff is 4 d_model (say so).
             self.say(

@@ -625,7 +625,7 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
         assert titles["width-is-linear"] == "Doubling d only doubles the n × n work"
         shown = " ".join(scene.recording.texts["width-is-linear"])
         assert "grow ×" in shown and "one head's width d" in shown
-        assert "past GPT-2's" in said["whole-layer"] and "%" in " ".join(scene.recording.texts["whole-layer"])
+        assert "past GPT-2 small's" in said["whole-layer"] and "%" in " ".join(scene.recording.texts["whole-layer"])
         assert "dominates" not in everything and format_number(t.layer_half_n, 0) in said["takeaway"]
         # The review's faults: no walls of 9-10 digit counts; one d per meaning; the summary keeps its caveat.
         for step in ("memory", "multiply-adds", "width-is-linear"):

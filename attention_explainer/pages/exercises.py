@@ -454,7 +454,8 @@ def complexity_exercises(trace: ComplexityTrace) -> list[Exercise]:
             ],
             note="Biases, layer norms, softmax and residual adds are not counted. At this length the projections and "
             "the feed-forward, which grow like n, outweigh the n × n part, so the layer grows by less than 4. "
-            f"{format_number(trace.layer_lengths[1], 0)} tokens is past GPT-2's {format_number(trace.context_length, 0)}-token "
+            f"{format_number(trace.layer_lengths[1], 0)} tokens is past {trace.context_model}'s "
+            f"{format_number(trace.context_length, 0)}-token "
             "context: that column counts a layer of the same sizes. The n × n part reaches half of such a layer only at "
             f"n = {format_number(trace.layer_half_n, 0)} (2 d_model + d_ff).",
         ),

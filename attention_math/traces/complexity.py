@@ -66,9 +66,10 @@ class ComplexityTrace(Trace):
     width_weight_millions
         The attention weights at ``width_n`` for each width, in millions: ``width_n²``, the same whatever ``d``.
     context_model, context_length
-        A real model whose longest text is one of ``lengths``, and that length: GPT-2 reads up
+        A real model whose longest text is one of ``lengths``, and that length: GPT-2 small reads up
         to 1,024 tokens (Radford et al. 2019, section 2.3; ``transformers.GPT2Config().n_positions``),
-        with dense attention in every layer.
+        with dense attention in every layer. Named "GPT-2 small", not "GPT-2": the paper's "GPT-2" is its
+        1.5 B model (48 layers of 25 heads), and the 144 heads and 576 MiB said with this name are the small one's.
     layer_model, layer_d_model, layer_d_ff
         A real model whose whole layer is counted: GPT-2 small, ``d_model`` 768 and a feed-forward
         3,072 wide (Radford et al. 2019, Table 2; ``transformers.GPT2Config()``: ``n_embd`` 768, ``n_inner`` 4 × 768).
@@ -102,7 +103,7 @@ class ComplexityTrace(Trace):
     layer_count, kept_copies, kept_mib
         GPT-2 small's 12 layers (``GPT2Config().n_layer``); ``layer_heads · layer_count`` = 144 n × n weight
         matrices per text; their float32 memory at ``context_length`` tokens in MiB, if all are kept (as
-        training keeps them for the backward pass): 576.
+        training keeps them for the backward pass): 576, a lower bound (dropout keeps another copy).
     source
         What the numbers are.
     """
@@ -218,7 +219,7 @@ def complexity_trace(
         width_macs_millions=width_macs / 1e6,
         # The n × n weights do not depend on the head's width: width_n² of them at every width.
         width_weight_millions=np.array([width_n * width_n for _ in widths], dtype=np.int64) / 1e6,
-        context_model="GPT-2",
+        context_model="GPT-2 small",
         context_length=1024,
         layer_model="GPT-2 small",
         layer_d_model=768,
