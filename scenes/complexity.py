@@ -483,7 +483,10 @@ class ComplexityScene(ExplainerScene):
                 spoken=f"Now a whole {t.layer_model} layer: {format_number(t.layer_d_model, 0)} wide, "
                 f"with a feed-forward width of {format_number(t.layer_d_ff, 0)}.",
             )
-            self.play(FadeIn(heading), FadeIn(sizes), FadeIn(header))
+            # The parts' names come with the header, their numbers as each is said: the empty table waited 14 s
+            # (review 14); and the whole layer's total only once all its parts are on screen (it came before them).
+            parts = range(len(t.layer_parts))
+            self.play(FadeIn(heading), FadeIn(sizes), FadeIn(header), FadeIn(VGroup(*[rows[p][0] for p in parts])))
             self.say(f"The {long} column, past {t.context_model}'s limit, counts the same layer.")  # "small" in, words out
             self.play(FadeIn(note))
             # The feed-forward costs 2 n d_model d_ff: like n × d_model² only because d_ff is 4 d_model (say so).
@@ -492,13 +495,13 @@ class ComplexityScene(ExplainerScene):
                 spoken=f"With the feed-forward width {ratio} times d model, as in GPT-2, projections and feed-forward "
                 "grow like n times d model squared: linear in n.",
             )
-            self.play(*[FadeIn(VGroup(*rows[p])) for p in range(len(rows) - 1) if p not in quadratic], run_time=1.0)
+            self.play(*[FadeIn(VGroup(*rows[p][1:])) for p in parts if p not in quadratic], run_time=1.0)
             self.say(
                 f"Q Kᵀ and weights · V, the n × n part, each cost n² × d_model: {t.layer_heads} heads of {t.layer_d_head}.",
                 spoken=f"Q K transpose and the weights times V, the n by n part, each cost n squared times d model: "
                 f"{t.layer_heads} heads of {t.layer_d_head}.",
             )
-            self.play(*[FadeIn(VGroup(*rows[p])) for p in quadratic], run_time=1.0)
+            self.play(*[FadeIn(VGroup(*rows[p][1:])) for p in quadratic], run_time=1.0)
             self.say(
                 f"At {short} tokens the n × n part is only {share} percent of the layer.",
                 spoken=f"At {short} tokens the n by n part is only {share} percent of the layer.",

@@ -169,3 +169,41 @@ def test_complexity_gives_the_144_heads_and_576_mib_to_gpt2_small_not_gpt2():
     assert any(text.startswith("GPT-2 small: all") for text in memory)
     assert "at least" in memory and not any("layers kept" in text for text in memory)
     assert any("backward pass" in text for text in memory)
+
+
+@pytest.mark.xdist_group("complexity")
+def test_complexity_shows_the_whole_layer_only_after_all_its_parts():
+    """Review 14: the whole layer's total stood on screen for 9 s while two of its five parts were blank.
+
+    After every animation of the whole-layer step, a shown total has all its parts on screen, and the shown
+    parts, as rounded, add up to the shown total (to their rounding); the parts are GPT-2 small's, counted
+    here with :func:`layer_macs` from its sizes.
+    """
+    from scenes import SCENES
+
+    from .helpers import build_without_video
+
+    moments: list[set[str]] = []
+
+    def look(scene, ended) -> None:
+        if not scene.steps or scene.steps[-1].name != "whole-layer" or ended is not None:
+            return
+        on_screen = {id(part) for mobject in scene.mobjects for part in mobject.get_family()}
+        moments.append({s.source for s in scene.shown if all(id(text) in on_screen for text in s.texts)})
+
+    scene = build_without_video(SCENES["complexity"], observe=look, draw=False)
+    assert len(moments) >= 4
+    part_count = len(scene.trace.layer_parts)
+    totals_seen = 0
+    for j, n in enumerate((1024, 2048)):
+        parts = np.array(layer_macs(n, 768, 3072)) / 1e9
+        for visible in moments:
+            if f"layer_total_gmacs[{j}]" not in visible:
+                continue
+            totals_seen += 1
+            assert {f"layer_gmacs[{j}, {p}]" for p in range(part_count)} <= visible, (n, sorted(visible))
+            assert abs(sum(round(v, 2) for v in parts) - round(parts.sum(), 2)) <= 0.01 * part_count
+    assert totals_seen, "the whole layer's total is shown"
+    # The first moment already names the parts (no empty table while the layer is described), with no numbers yet.
+    first = moments[0]
+    assert not any(source.startswith("layer_") and "gmacs" in source for source in first)
