@@ -187,7 +187,7 @@ class ComplexityScene(ExplainerScene):
 
             self.say("Attention scores every query against every key.")
             self.play(FadeIn(heading), FadeIn(names[0]), GrowFromEdge(first, DOWN), FadeIn(axes), run_time=1.0)
-            self.say("So n tokens make an n × n matrix of attention weights.")
+            self.say("n tokens make an n × n matrix of attention weights.")  # a word cut for one added
             self.play(FadeIn(counts[0]), run_time=0.4)
             for grid, name, count in zip(grids[1:], names[1:], counts[1:]):
                 self.play(FadeIn(name), GrowFromEdge(grid, DOWN), run_time=0.8)
@@ -390,7 +390,7 @@ class ComplexityScene(ExplainerScene):
             ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
             legend.next_to(heading, DOWN, buff=0.35).align_to(heading, LEFT)
 
-            self.say(f"Each count divided by the one at {format_number(t.lengths[0], 0)} tokens; beside it, a cost linear in n.")
+            self.say(f"Each count over the one at {format_number(t.lengths[0], 0)} tokens; beside it, a cost linear in n.")
             self.play(FadeIn(heading), FadeIn(legend), FadeIn(quadratic.labels))
             self.play(GrowFromEdge(quadratic.bars, DOWN), GrowFromEdge(linear.bars, DOWN), run_time=1.5)
             self.play(FadeIn(quadratic.numbers), FadeIn(linear.numbers))
@@ -672,10 +672,17 @@ class ComplexityScene(ExplainerScene):
                         self.number("growth[0]", 0, size=theme.body_size, color=theme.highlight, mono=False),
                     ).arrange(RIGHT, buff=0.15),
                     VGroup(
-                        label(theme, f"n × n part: half of a layer of {t.layer_model}'s sizes at n =", color=theme.query),
-                        self.number("layer_half_n", 0, size=theme.body_size, color=theme.query, mono=False),
-                        label(theme, "tokens", color=theme.query),
-                    ).arrange(RIGHT, buff=0.15),
+                        VGroup(
+                            label(theme, f"n × n part: half of a layer of {t.layer_model}'s sizes at n =", color=theme.query),
+                            self.number("layer_half_n", 0, size=theme.body_size, color=theme.query, mono=False),
+                            label(theme, "tokens", color=theme.query),
+                        ).arrange(RIGHT, buff=0.15),
+                        VGroup(
+                            label(theme, f"past {t.context_model}'s limit of", size=theme.small_size, color=theme.muted),
+                            self.number("context_length", 0, size=theme.small_size, color=theme.muted, mono=False),
+                            label(theme, "tokens", size=theme.small_size, color=theme.muted),
+                        ).arrange(RIGHT, buff=0.1),
+                    ).arrange(DOWN, aligned_edge=LEFT, buff=0.12),
                     VGroup(
                         label(theme, "FlashAttention: never stored whole, still of order n²·d work"),
                         label(theme, "Reformer, Longformer: only part of the matrix"),
@@ -696,10 +703,12 @@ class ComplexityScene(ExplainerScene):
             self.say(f"Double the context: the n × n part costs {format_number(t.growth[0], 0)} times as much.")
             self.play(FadeIn(lines[2], shift=UP * 0.2), run_time=0.8)
             # The whole layer's ×2.36 is step 5's finding, not repeated here: the scene keeps within three minutes.
+            # Half of a layer's work, as the screen says, not of "the work" (review 14); its limit on screen.
             self.say(
-                f"At {t.layer_model}'s sizes, the n² part reaches half of the work at {format_number(t.layer_half_n, 0)} tokens.",
-                spoken=f"At {t.layer_model}'s sizes, the n squared part reaches half of the work at "
-                f"{format_number(t.layer_half_n, 0)} tokens.",
+                f"In {t.layer_model}, the n² part reaches half of a layer's work at {format_number(t.layer_half_n, 0)} "
+                "tokens, past its limit.",
+                spoken=f"In {t.layer_model}, the n squared part reaches half of a layer's work at "
+                f"{format_number(t.layer_half_n, 0)} tokens, past its limit.",
             )
             self.play(FadeIn(lines[3], shift=UP * 0.2), run_time=0.8)
             self.say(
