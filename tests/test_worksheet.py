@@ -210,3 +210,26 @@ def test_padding_mask_worksheet_says_what_its_row_shows_of_the_q_equals_k_shortc
     assert trace.raw_scores[i].argmax() != i  # "The" is short: a longer word outscores its own column
     assert "“The” scores 0.06 with itself but 0.25 with the longer “sat”" in note
     assert "favours its own column" not in note
+
+
+def test_complexity_key_gives_each_product_as_asked_and_refers_to_nothing_unprinted(tmp_path):
+    """Review 14: exercise 1 asks for QKᵀ and weights·V "(n²d each)"; the key gave only their sum 2n²d, so a right
+    answer looked half the key's. Each product is given (n²d, worked out here), then the sum; and a key whose
+    exercises print no numbers no longer refers to "the rounded ones printed above"."""
+    from attention_math.traces.complexity import complexity_trace
+    from scenes.complexity import ComplexityScene
+
+    trace = complexity_trace()
+    page = write_worksheet(ComplexityScene, trace, tmp_path / "w.html").read_text()
+    n = np.array([512, 1024, 2048, 4096, 8192], dtype=float)
+    d = 64
+    assert table_rows(page, "multiply-adds of QKᵀ (n²d)") == [list(n * n * d)]
+    assert table_rows(page, "multiply-adds of weights·V (n²d)") == [list(n * n * d)]
+    assert table_rows(page, "QKᵀ and weights·V together (2n²d)") == [list(2 * n * n * d)]
+    assert table_rows(page, "multiply-adds of QKᵀ (n²d)")[0][0] == 16_777_216  # what a student answers at 512
+    assert not any(exercise.given for exercise in exercises_for(trace))
+    assert "printed above" not in page and "printed with the exercises" not in page
+    assert "as the video shows them" in page
+    # A worksheet that does print given numbers still points at them.
+    softmax = write_worksheet(SoftmaxScene, softmax_trace(), tmp_path / "s.html").read_text()
+    assert any(exercise.given for exercise in exercises_for(softmax_trace())) == ("printed with the exercises" in softmax)

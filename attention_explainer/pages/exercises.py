@@ -425,7 +425,10 @@ def complexity_exercises(trace: ComplexityTrace) -> list[Exercise]:
             answer=[
                 Table("weights", trace.weight_counts, 0, columns=lengths),
                 Table("bytes", trace.weight_bytes, 0, columns=lengths),
-                Table("multiply-adds of QKᵀ and weights·V", trace.total_macs, 0, columns=lengths),
+                # Each product as asked, then their sum: one table of sums read as twice the answer (review 14).
+                Table("multiply-adds of QKᵀ (n²d)", trace.qk_macs, 0, columns=lengths),
+                Table("multiply-adds of weights·V (n²d)", trace.av_macs, 0, columns=lengths),
+                Table("QKᵀ and weights·V together (2n²d)", trace.total_macs, 0, columns=lengths),
                 Table("growth when n doubles", trace.growth, 1),
             ],
         ),
