@@ -556,8 +556,21 @@ class ComplexityScene(ExplainerScene):
                     label(theme, "projections, and feed-forward if d_ff ×2 too, grow ×", color=theme.value),
                     self.number("projection_width_growth", 0, size=theme.body_size, color=theme.value, mono=False),
                 ).arrange(RIGHT, buff=0.1),
+                # The whole layer's number, not only a rule (review 14): wider heads are not cheap.
+                VGroup(
+                    label(theme, f"whole {t.layer_model} layer:", color=theme.highlight),
+                    self.number("layer_total_gmacs[0]", 2, size=theme.body_size, color=theme.highlight, mono=False),
+                    label(theme, "→", color=theme.highlight),
+                    self.number("layer_wide_total_gmacs", 2, size=theme.body_size, color=theme.highlight, mono=False),
+                    label(theme, "billion,", color=theme.highlight),
+                    VGroup(
+                        label(theme, "×", color=theme.highlight),
+                        self.number("layer_wide_growth", 2, size=theme.body_size, color=theme.highlight, mono=False),
+                    ).arrange(RIGHT, buff=0.05),
+                ).arrange(RIGHT, buff=0.12),
             ).arrange(DOWN, buff=0.2)
-            projections.next_to(VGroup(*rows[-1]), DOWN, buff=0.9).set_x(0)
+            on_one_baseline([part for part in projections[-1].get_family() if isinstance(part, Text)])
+            projections.next_to(VGroup(*rows[-1]), DOWN, buff=0.6).set_x(0)
 
             self.say(f"Now the width d of one head. Fix n at {format_number(t.width_n, 0)} tokens.")
             self.play(FadeIn(heading), FadeIn(fixed), FadeIn(header))

@@ -209,3 +209,22 @@ def test_complexity_shows_the_whole_layer_only_after_all_its_parts():
     # The first moment already names the parts (no empty table while the layer is described), with no numbers yet.
     first = moments[0]
     assert not any(source.startswith("layer_") and "gmacs" in source for source in first)
+
+
+@pytest.mark.xdist_group("complexity")
+def test_complexity_shows_the_whole_layer_when_the_width_doubles():
+    """Review 14: "projections cost 4 times as much" was only a rule; the whole layer's number at d doubled is shown.
+
+    GPT-2 small's layer at 1,024 tokens, then with d_model and d_ff doubled (heads fixed, each twice as wide),
+    counted here by hand: 3·n·d² + 2·n²·d + n·d² + 2·n·d·d_ff.
+    """
+    scene = built_scene("complexity")
+
+    def layer(n: int, d: int, d_ff: int) -> float:
+        return (3 * n * d * d + 2 * n * n * d + n * d * d + 2 * n * d * d_ff) / 1e9
+
+    narrow, wide = layer(1024, 768, 3072), layer(1024, 1536, 6144)
+    assert round(narrow, 2) == 8.86 and round(wide, 2) == 32.21
+    assert {format_number(narrow, 2), format_number(wide, 2), format_number(wide / narrow, 2)} <= shown(scene, "width-is-linear")
+    sources = {s.source for s in scene.shown}
+    assert {"layer_wide_total_gmacs", "layer_wide_growth"} <= sources

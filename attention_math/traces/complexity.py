@@ -90,6 +90,11 @@ class ComplexityTrace(Trace):
     projection_width_growth
         What doubling ``d_model`` and ``d_ff`` does to the projections and the feed-forward of one layer
         (they grow like ``n d²``): ``4``.
+    layer_wide_total_gmacs
+        The whole layer's multiply-adds at ``layer_lengths[0]`` = 1,024 tokens (as the widths'), in billions, with ``d_model`` and ``d_ff`` doubled
+        (the heads fixed, each twice as wide): what the projections' ×4 and the ``n²`` part's ×2 make together.
+    layer_wide_growth
+        ``layer_wide_total_gmacs / layer_total_gmacs[0]``: what doubling the width does to the whole layer.
     layer_heads, layer_d_head
         GPT-2 small's 12 heads of 64: over all heads the ``n²`` part costs ``n² · heads · d_head = n² d_model``.
     layer_half_n
@@ -149,6 +154,8 @@ class ComplexityTrace(Trace):
     layer_quadratic_share: np.ndarray
     layer_quadratic_percent: np.ndarray
     projection_width_growth: float
+    layer_wide_total_gmacs: float
+    layer_wide_growth: float
     layer_heads: int
     layer_d_head: int
     layer_half_n: int
@@ -185,7 +192,8 @@ def complexity_trace(
     # Per token, the projections and feed-forward cost 4d² + 2 d d_ff; the n² part 2 n d: equal at n = 2d + d_ff.
     linear_per_token = 4 * 768**2 + 2 * 768 * 3072
     linear_parts = [0, 3, 4]  # projections, output projection, feed-forward: n d² each
-    wide = np.array(layer_macs(1024, 2 * 768, 2 * 3072), dtype=np.int64)[linear_parts].sum()
+    wide_layer = np.array(layer_macs(1024, 2 * 768, 2 * 3072), dtype=np.int64)  # (parts,): d_model and d_ff doubled
+    wide = wide_layer[linear_parts].sum()
     projection_width_growth = float(wide / per_layer[0, linear_parts].sum())
     half_n = -(-linear_per_token // (2 * 768))  # ceiling division, exact in integers
     at_half = np.array(layer_macs(int(half_n), 768, 3072), dtype=np.int64)  # (parts,)
@@ -233,6 +241,8 @@ def complexity_trace(
         layer_quadratic_share=(per_layer[:, 1] + per_layer[:, 2]) / layer_total,
         layer_quadratic_percent=100 * (per_layer[:, 1] + per_layer[:, 2]) / layer_total,
         projection_width_growth=projection_width_growth,
+        layer_wide_total_gmacs=float(wide_layer.sum() / 1e9),
+        layer_wide_growth=float(wide_layer.sum() / layer_total[0]),
         layer_heads=12,
         layer_d_head=64,
         layer_half_n=int(half_n),
