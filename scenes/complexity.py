@@ -116,7 +116,7 @@ class ComplexityScene(ExplainerScene):
     def corner(self, name: str, source: str) -> VGroup:
         """ "d = 64" (or "n = 1,024") at the top right, beside the heading, its number from the trace."""
         fixed = VGroup(label(self.theme, name + " ="), self.number(source, 0, size=self.theme.body_size, mono=False))
-        fixed.arrange(RIGHT, buff=0.15)
+        fixed.arrange(RIGHT, buff=0.2)  # as wide as the space in "n =": 0.15 read "n =1,024" (review 14)
         return pin(fixed, RIGHT, y=HEADING_LINE)
 
     # --- 1. n × n ---------------------------------------------------------------------
@@ -148,7 +148,7 @@ class ComplexityScene(ExplainerScene):
                     VGroup(
                         label(theme, "n =", size=theme.small_size),
                         self.number(f"grid_sizes[{i}]", 0, size=theme.small_size, mono=False),
-                    ).arrange(RIGHT, buff=0.12)
+                    ).arrange(RIGHT, buff=0.17)  # as wide as the space in "n =": 0.12 read "n =2" (review 14)
                 )
                 counts.add(
                     VGroup(
@@ -372,6 +372,8 @@ class ComplexityScene(ExplainerScene):
             linear.shift(PAIR_OFFSET)
             VGroup(quadratic, linear).move_to(PICTURE_AT)
             quadratic.labels.shift(PAIR_OFFSET / 2 + DOWN * LABEL_DROP)  # under the middle of each pair
+            axis = label(theme, "tokens n", size=theme.small_size, color=theme.muted)  # the axis named (review 14)
+            axis.next_to(quadratic.labels[0], LEFT, buff=0.2)
             growth = VGroup()
             for i in range(len(t.growth)):
                 step = VGroup(
@@ -391,7 +393,7 @@ class ComplexityScene(ExplainerScene):
             legend.next_to(heading, DOWN, buff=0.35).align_to(heading, LEFT)
 
             self.say(f"Each count over the one at {format_number(t.lengths[0], 0)} tokens; beside it, a cost linear in n.")
-            self.play(FadeIn(heading), FadeIn(legend), FadeIn(quadratic.labels))
+            self.play(FadeIn(heading), FadeIn(legend), FadeIn(quadratic.labels), FadeIn(axis))
             self.play(GrowFromEdge(quadratic.bars, DOWN), GrowFromEdge(linear.bars, DOWN), run_time=1.5)
             self.play(FadeIn(quadratic.numbers), FadeIn(linear.numbers))
             self.say(f"Each doubling of n multiplies this n × n work by {format_number(t.growth[0], 0)}, every time.")
@@ -464,10 +466,14 @@ class ComplexityScene(ExplainerScene):
             header, rows = self.table(header, rows, (-3.3, 1.2, 4.2), top=1.8, row_gap=0.47)
             growth = VGroup(
                 label(theme, "double n: the whole layer ×", size=theme.small_size, color=theme.highlight),
-                self.number("layer_growth", 2, size=theme.small_size, color=theme.highlight, mono=False),
-                label(theme, ";  the n × n rows ×", size=theme.small_size, color=theme.query),
+                VGroup(  # the semicolon tight on its number: "× 2.36 ;" had a stray space (review 14)
+                    self.number("layer_growth", 2, size=theme.small_size, color=theme.highlight, mono=False),
+                    label(theme, ";", size=theme.small_size, color=theme.highlight),
+                ).arrange(RIGHT, buff=0.03),
+                label(theme, "the n × n rows ×", size=theme.small_size, color=theme.query),
                 self.number("growth[0]", 0, size=theme.small_size, color=theme.query, mono=False),
             ).arrange(RIGHT, buff=0.15)
+            on_one_baseline([part for part in growth.get_family() if isinstance(part, Text)])
             growth.next_to(VGroup(*rows[-1]), DOWN, buff=0.25).set_x(0)
             note = self.aside(
                 (
