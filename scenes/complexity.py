@@ -722,12 +722,13 @@ class ComplexityScene(ExplainerScene):
             self.say(f"Double the context: the n × n part costs {format_number(t.growth[0], 0)} times as much.")
             self.play(FadeIn(lines[2], shift=UP * 0.2), run_time=0.8)
             # The whole layer's ×2.36 is step 5's finding, not repeated here: the scene keeps within three minutes.
-            # Half of a layer's work, as the screen says, not of "the work" (review 14); its limit on screen.
+            # Half of a layer's work, as the screen says, not of "the work" (review 14), and past the model's limit:
+            # no longer than the line it replaced (the silent build keeps within its length).
             self.say(
-                f"In {t.layer_model}, the n² part reaches half of a layer's work at {format_number(t.layer_half_n, 0)} "
-                "tokens, past its limit.",
-                spoken=f"In {t.layer_model}, the n squared part reaches half of a layer's work at "
-                f"{format_number(t.layer_half_n, 0)} tokens, past its limit.",
+                f"The n² part reaches half a layer's work at {format_number(t.layer_half_n, 0)} tokens, "
+                f"past {t.context_model}'s limit.",
+                spoken=f"The n squared part reaches half a layer's work at {format_number(t.layer_half_n, 0)} tokens, "
+                f"past {t.context_model}'s limit.",
             )
             self.play(FadeIn(lines[3], shift=UP * 0.2), run_time=0.8)
             self.say(

@@ -90,7 +90,10 @@ def test_complexity_says_where_the_n_by_n_part_is_half_a_layer_and_why():
     # The summary says it plainly now; the phrase a listener could not parse is gone.
     takeaway = said(scene, "takeaway")
     # Half of a layer's work, as the screen says (review 14), past GPT-2 small's 1,024-token limit, shown.
-    assert f"the n² part reaches half of a layer's work at {format_number(t.layer_half_n, 0)} tokens, past its limit" in takeaway
+    assert (
+        f"The n² part reaches half a layer's work at {format_number(t.layer_half_n, 0)} tokens, past GPT-2 small's limit"
+        in takeaway
+    )
     assert n > 1024 and {"past GPT-2 small's limit of", format_number(1024, 0)} <= shown(scene, "takeaway")
     assert "twice the width plus" not in takeaway
 
