@@ -53,6 +53,16 @@ MEMORY_COLUMNS = (-5.0, -1.6, 2.5)
 """Column centres of the memory table: its last header, "memory, MiB (4n² bytes)", is the widest."""
 
 
+def level(texts: list) -> None:
+    """Words and numbers of one line on one baseline: bottoms lined up first, as :func:`on_one_baseline` expects.
+
+    Arranged by their centres, "×" and "→" (ink above the baseline) rose above their numbers (review 14).
+    """
+    for text in texts[1:]:
+        text.align_to(texts[0], DOWN)
+    on_one_baseline(texts)
+
+
 class ComplexityScene(ExplainerScene):
     name = "complexity"
     title = "Why attention costs O(n²)"
@@ -257,7 +267,7 @@ class ComplexityScene(ExplainerScene):
                 ).arrange(RIGHT, buff=0.14),
             ).arrange(DOWN, buff=0.12)
             for line in kept:  # words and numbers on one baseline: "12 heads × 12 layers" jumped (review 14)
-                on_one_baseline([part for part in line.get_family() if isinstance(part, Text)])
+                level([part for part in line.get_family() if isinstance(part, Text)])
             VGroup(scope, kept, flash).arrange(DOWN, buff=0.2).next_to(VGroup(*rows[-1]), DOWN, buff=0.3).set_x(0)
 
             self.say("A plain implementation stores every weight: in float32, 4 bytes each.")
@@ -373,7 +383,7 @@ class ComplexityScene(ExplainerScene):
             VGroup(quadratic, linear).move_to(PICTURE_AT)
             quadratic.labels.shift(PAIR_OFFSET / 2 + DOWN * LABEL_DROP)  # under the middle of each pair
             axis = label(theme, "tokens n", size=theme.small_size, color=theme.muted)  # the axis named (review 14)
-            axis.next_to(quadratic.labels[0], LEFT, buff=0.2)
+            axis.next_to(quadratic.labels, DOWN, buff=0.75)  # under the "×4" marks: left of "512" it read "tokens n 512"
             growth = VGroup()
             for i in range(len(t.growth)):
                 step = VGroup(
@@ -473,7 +483,7 @@ class ComplexityScene(ExplainerScene):
                 label(theme, "the n × n rows ×", size=theme.small_size, color=theme.query),
                 self.number("growth[0]", 0, size=theme.small_size, color=theme.query, mono=False),
             ).arrange(RIGHT, buff=0.15)
-            on_one_baseline([part for part in growth.get_family() if isinstance(part, Text)])
+            level([part for part in growth.get_family() if isinstance(part, Text)])
             growth.next_to(VGroup(*rows[-1]), DOWN, buff=0.25).set_x(0)
             note = self.aside(
                 (
@@ -575,7 +585,7 @@ class ComplexityScene(ExplainerScene):
                     ).arrange(RIGHT, buff=0.05),
                 ).arrange(RIGHT, buff=0.12),
             ).arrange(DOWN, buff=0.2)
-            on_one_baseline([part for part in projections[-1].get_family() if isinstance(part, Text)])
+            level([part for part in projections[-1].get_family() if isinstance(part, Text)])
             projections.next_to(VGroup(*rows[-1]), DOWN, buff=0.6).set_x(0)
 
             self.say(f"Now the width d of one head. Fix n at {format_number(t.width_n, 0)} tokens.")
@@ -630,6 +640,7 @@ class ComplexityScene(ExplainerScene):
                 self.number("layer_half_n", 0, size=theme.body_size, color=theme.highlight, mono=False),
                 label(theme, "tokens *", color=theme.highlight),  # its footnote comes with it
             ).arrange(RIGHT, buff=0.25)  # room for the outline round 4,608
+            level([part for part in numbers.get_family() if isinstance(part, Text)])  # "3,072" rose above "768"
             check = VGroup(
                 label(theme, "there, each:", size=theme.small_size, color=theme.muted),
                 self.number("layer_half_billions[0]", 1, size=theme.small_size, color=theme.query, mono=False),
@@ -710,6 +721,8 @@ class ComplexityScene(ExplainerScene):
                 .arrange(DOWN, buff=0.45, aligned_edge=LEFT)
                 .move_to(TAKEAWAY_AT)
             )
+            for row in lines[3]:  # "= 4,608 tokens" jumped between words and numbers (review 14)
+                level([part for part in row.get_family() if isinstance(part, Text)])
             if lines.width > CONTENT_WIDTH - 0.1:  # only a much longer line than these would reach the frame's edges
                 lines.scale_to_fit_width(CONTENT_WIDTH - 0.1)
             self.say(
