@@ -247,9 +247,9 @@ class ComplexityScene(ExplainerScene):
                 label(theme, "×", **small),
                 count("layer_heads"),
                 label(theme, ")", **small),
-            ).arrange(RIGHT, buff=0.1)
-            grid[0].shift(RIGHT * 0.06)
-            grid[-1].shift(LEFT * 0.06)
+            )
+            for before, after, room in zip(grid, grid[1:], (0.04, 0.1, 0.1, 0.04)):
+                after.next_to(before, RIGHT, buff=room)
             kept = VGroup(
                 VGroup(
                     label(theme, f"{t.layer_model}: all", **small),
