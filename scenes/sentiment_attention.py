@@ -434,7 +434,7 @@ class SentimentAttentionScene(ExplainerScene):
             # The scores behind the weights, and how often the top word wins: what 04-03 says, shown.
             m, n = t.misleading, int(t.sentence_lengths[t.misleading])
             scored = VGroup(
-                label(theme, "each word's score (no query: the same in every review)", size=theme.small_size, color=theme.muted),
+                label(theme, "each word's score (the same in every review)", size=theme.small_size, color=theme.muted),
                 VGroup(
                     *[
                         VGroup(
@@ -492,7 +492,9 @@ class SentimentAttentionScene(ExplainerScene):
             most = "Almost all its weight is" if weight > 0.995 else f"Most of its weight, {format_number(weight, 2)}, is"
             self.say(f"{most} on “{word}”, and “{word}” alone reads P = {format_number(t.word_alone[t.misleading, top], 2)}.")
             self.play(Create(boxes[0]), FadeIn(alone))
-            self.say(f"With no query, “{word}” outscores the words around it in every review.")
+            # Only what holds: the word's score is the same wherever it stands (it depends on the word alone), and it
+            # is this review's highest; "outscores the words around it in every review" was false (10 of 11, said next).
+            self.say(f"“{word}” has the score {format_number(t.scores[m, top], 1)} in every review, the highest of this one.")
             self.play(FadeIn(scored[:2]), run_time=1)
             self.say(
                 f"It takes the most weight in {count(t.n_heldout_top_word_first)} of the "

@@ -576,3 +576,33 @@ def test_review13_the_two_equal_verdicts_are_outlined_while_the_weights_are_said
     assert format_number(t.probabilities[t.misleading], 2) == format_number(t.probabilities[t.contrast], 2)
     last = next(text for text in outlined if text.endswith("one had to be wrong."))
     assert len(outlined[last]) == 2
+
+
+# --- review 14 ------------------------------------------------------------------------------------
+
+
+@SENTIMENT
+def test_review14_the_top_words_score_is_said_as_shown_and_first_is_claimed_only_where_the_run_counts_it():
+    """Review 14: 04-03 said "not" outscores the words around it in every review; it comes first in 10 of 11 only."""
+    from attention_math import sentiment
+
+    scene = built_scene("sentiment-attention")
+    t = scene.trace
+    m, top = t.misleading, t.misleading_top
+    n = int(t.sentence_lengths[m])
+    word = t.sentences[m][top]
+    # Recounted from the numpy classifier: held-out reviews with the word, and those where it takes the most weight.
+    read = numpy_classifier()
+    _, heldout = sentiment.split(sentiment.SentimentSettings())
+    with_word = [words for words, _ in heldout if word in words]
+    first = [words for words in with_word if words[int(read(words)["weights"].argmax())] == word]
+    assert (len(first), len(with_word)) == (t.n_heldout_top_word_first, t.n_heldout_with_top_word)
+    lines = [line.text for step in scene.steps if step.name == "where-weights-mislead" for line in step.lines]
+    # The score said is the one shown, and it is this review's highest ("the highest of this one").
+    said = f"“{word}” has the score {format_number(t.scores[m, top], 1)} in every review, the highest of this one."
+    assert said in lines and f"scores[{m}, {top}]" in sources(scene)
+    assert int(t.scores[m, :n].argmax()) == top
+    # "Every review" is never said of coming first while some held-out review puts another word first.
+    if len(first) < len(with_word):
+        assert not any("outscores" in line or "every review" in line.replace(said, "") for line in lines)
+    assert f"{len(first)} of the {len(with_word)} held-out reviews with “{word}”" in " ".join(lines)
