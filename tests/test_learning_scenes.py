@@ -230,7 +230,7 @@ def test_a_coin_flip_right_by_luck_gets_no_tick_and_probabilities_are_heard_as_p
     review = " ".join(t.sentences[t.misleading][: t.sentence_lengths[t.misleading]])
     assert any(line.startswith(f"The review: {review}. It was written as") for line in spoken)
     card = " ".join(text for text in scene.recording.texts["takeaway"])
-    assert "the weights add up to 1: a weighted average of each word's own read-out" in card
+    assert "the weights add up to 1: inside σ, a weighted average of each word's own input to σ" in card
 
 
 @SENTIMENT
@@ -496,7 +496,7 @@ def test_review13_each_negation_words_own_lean_is_shown_and_said_honestly():
         assert any(all(id(text) in end for text in entry.texts) for entry in shown), source
     # Said as shown, and "close to a coin flip itself" only because each is within 0.1 of 0.5.
     lines = [line.text for step in scene.steps if step.name == "where-weights-mislead" for line in step.lines]
-    leans = f"Read alone, “never” {format_number(t.negation_alone[1], 2)}: like “not”, close to a coin flip itself."
+    leans = f"“never” alone reads P = {format_number(t.negation_alone[1], 2)}: like “not”, near a coin flip."
     assert leans in lines and f"“not” alone reads P = {format_number(t.negation_alone[0], 2)}" in " ".join(lines)
     assert all(abs(p - 0.5) <= 0.1 for p in t.negation_alone)
 
@@ -607,3 +607,26 @@ def test_review14_the_top_words_score_is_said_as_shown_and_first_is_claimed_only
     if len(first) < len(with_word):
         assert not any("outscores" in line or "every review" in line.replace(said, "") for line in lines)
     assert f"{len(first)} of the {len(with_word)} held-out reviews with “{word}”" in " ".join(lines)
+
+
+@SENTIMENT
+def test_review14_the_takeaway_averages_the_sigmoids_input_not_p_and_every_line_is_a_sentence():
+    """Review 14: "read-out" meant P in step 1 but the value before σ at 05-03, which ended on "its words' own"."""
+    scene = built_scene("sentiment-attention")
+    t = scene.trace
+    read = numpy_classifier()
+    card = scene.recording.texts["takeaway"]
+    assert "the weights add up to 1: inside σ, a weighted average of each word's own input to σ" in card
+    said_lines = [line.text for step in scene.steps if step.name == "takeaway" for line in step.lines]
+    assert "As the weights add up to one, the sigmoid's input is the weighted average of each word's input alone." in said_lines
+    assert not any("read-out" in line or line.endswith("own.") for line in said_lines)
+    # What the card says is true of σ's input and false of P once the weight is split: half on "not", half on "great".
+    m, mt = t.misleading, t.misleading_top
+    inputs = read(t.sentences[m][: t.sentence_lengths[m]])["alone"][[mt, mt + 1]]
+    assert sigmoid(inputs.mean()) != pytest.approx(sigmoid(inputs).mean(), abs=0.05)
+    # 04-12's reading has its verb, and reads the number as the screen writes it.
+    lines = [line.text for step in scene.steps if step.name == "where-weights-mislead" for line in step.lines]
+    assert f"“never” alone reads P = {format_number(t.negation_alone[1], 2)}: like “not”, near a coin flip." in lines
+    # Only the negation words the held-out reviews hold are named on screen ("hardly or nothing" are in none).
+    texts = " ".join(scene.recording.texts["where-weights-mislead"])
+    assert f"held-out reviews with a negation ({', '.join(t.negation_words)}):" in texts and "hardly" not in texts
