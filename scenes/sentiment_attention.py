@@ -106,7 +106,7 @@ class SentimentAttentionScene(ExplainerScene):
             words = VGroup(
                 label(
                     theme,
-                    "each word's score, from its embedding alone; v, W, b: learned (v: one fixed query)",
+                    "a word's score, from its embedding; v, W, b: learned (v: one fixed query)",
                     size=theme.small_size,
                     color=theme.muted,
                 ),
@@ -146,7 +146,7 @@ class SentimentAttentionScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(opening[0]))
             self.play(FadeIn(opening[1], shift=UP * 0.2))
             # v acts as one fixed, learned query shared by every review ("no query" was not exact; review 14).
-            self.say("Each word gets a score from its embedding: Bahdanau's additive attention, with one fixed, learned query.")
+            self.say("Each word's score comes from its embedding: Bahdanau's additive attention, with one fixed query.")
             self.play(FadeOut(opening), run_time=0.4)
             self.play(FadeIn(model[0], shift=UP * 0.2))
             self.say("So a word's score is the same in every review.")
@@ -501,7 +501,7 @@ class SentimentAttentionScene(ExplainerScene):
             self.play(Create(boxes[0]), FadeIn(alone))
             # Only what holds: the word's score is the same wherever it stands (it depends on the word alone), and it
             # is this review's highest; "outscores the words around it in every review" was false (10 of 11, said next).
-            self.say(f"“{word}” has the score {format_number(t.scores[m, top], 1)} in every review, the highest of this one.")
+            self.say(f"“{word}” scores {format_number(t.scores[m, top], 1)} in every review, the highest of this one.")
             self.play(FadeIn(scored[:2]), run_time=1)
             self.say(
                 f"It takes the most weight in {count(t.n_heldout_top_word_first)} of the "
@@ -550,7 +550,7 @@ class SentimentAttentionScene(ExplainerScene):
             right = f"{count(t.n_heldout_negated_right)} of {count(t.n_heldout_negated)} right"
             coin = 2 * t.n_heldout_negated_right <= t.n_heldout_negated
             self.say(
-                "So the negation word's own lean sets the verdict, whatever it negates: "
+                "The negation word's own lean sets the verdict, whatever it negates: "
                 + (f"no better than a coin flip; here, {right}." if coin else f"here, {right}.")
             )
             # The weight on the negation word, and the count the coin flip is measured against.
@@ -632,7 +632,7 @@ class SentimentAttentionScene(ExplainerScene):
             # The argument shown, not told: the read-out averages the words' own read-outs (a formula true of the
             # model), the words' lone readings, then the two reviews' weights and verdicts.
             # "Read-out" meant P in step 1 but the value before σ here; said as the sigmoid's input (review 14).
-            self.say("As the weights add up to one, the sigmoid's input is the weighted average of each word's input alone.")
+            self.say("The weights add up to one: the sigmoid's input is a weighted average of the words' own inputs.")
             self.play(FadeIn(why[0], shift=UP * 0.2), FadeIn(note), run_time=1.2)
             m, c = t.misleading, t.contrast
             negation, first, second = (

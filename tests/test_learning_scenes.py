@@ -600,7 +600,7 @@ def test_review14_the_top_words_score_is_said_as_shown_and_first_is_claimed_only
     assert (len(first), len(with_word)) == (t.n_heldout_top_word_first, t.n_heldout_with_top_word)
     lines = [line.text for step in scene.steps if step.name == "where-weights-mislead" for line in step.lines]
     # The score said is the one shown, and it is this review's highest ("the highest of this one").
-    said = f"“{word}” has the score {format_number(t.scores[m, top], 1)} in every review, the highest of this one."
+    said = f"“{word}” scores {format_number(t.scores[m, top], 1)} in every review, the highest of this one."
     assert said in lines and f"scores[{m}, {top}]" in sources(scene)
     assert int(t.scores[m, :n].argmax()) == top
     # "Every review" is never said of coming first while some held-out review puts another word first.
@@ -618,7 +618,7 @@ def test_review14_the_takeaway_averages_the_sigmoids_input_not_p_and_every_line_
     card = scene.recording.texts["takeaway"]
     assert "the weights add up to 1: inside σ, a weighted average of each word's own input to σ" in card
     said_lines = [line.text for step in scene.steps if step.name == "takeaway" for line in step.lines]
-    assert "As the weights add up to one, the sigmoid's input is the weighted average of each word's input alone." in said_lines
+    assert "The weights add up to one: the sigmoid's input is a weighted average of the words' own inputs." in said_lines
     assert not any("read-out" in line or line.endswith("own.") for line in said_lines)
     # What the card says is true of σ's input and false of P once the weight is split: half on "not", half on "great".
     m, mt = t.misleading, t.misleading_top
