@@ -146,7 +146,7 @@ class SentimentAttentionScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(opening[0]))
             self.play(FadeIn(opening[1], shift=UP * 0.2))
             # v acts as one fixed, learned query shared by every review ("no query" was not exact; review 14).
-            self.say("Each word's score comes from its embedding: Bahdanau's additive attention, with one fixed query.")
+            self.say("Bahdanau's additive attention scores each word's embedding, with one fixed query.")
             self.play(FadeOut(opening), run_time=0.4)
             self.play(FadeIn(model[0], shift=UP * 0.2))
             self.say("So a word's score is the same in every review.")
@@ -461,6 +461,8 @@ class SentimentAttentionScene(ExplainerScene):
                     label(theme, f"held-out reviews with “{word}”", size=theme.small_size, color=theme.muted),
                 ).arrange(RIGHT, buff=0.2),
             ).arrange(DOWN, buff=0.25)
+            # Words and scores on one baseline (centred on their ink, "the" sat lower than "acting"; review 14).
+            on_one_baseline([part for pair in scored[1] for part in pair], [scored[1].get_y()] * (2 * n))
             negated.add(
                 VGroup(
                     label(theme, "of those with a negation, the negation word weighted most in", size=theme.small_size),
