@@ -106,7 +106,7 @@ class SentimentAttentionScene(ExplainerScene):
             words = VGroup(
                 label(
                     theme,
-                    "each word's score, from its embedding alone (no query); v, W, b: learned",
+                    "a word's score, from its embedding; v, W, b: learned (v: one fixed query)",
                     size=theme.small_size,
                     color=theme.muted,
                 ),
@@ -145,7 +145,8 @@ class SentimentAttentionScene(ExplainerScene):
             self.say("A classifier reads a film review and says whether it is positive.")
             self.play(FadeIn(heading), FadeIn(opening[0]))
             self.play(FadeIn(opening[1], shift=UP * 0.2))
-            self.say("Each word gets a score from its embedding: the additive form of Bahdanau's attention, but with no query.")
+            # v acts as one fixed, learned query shared by every review ("no query" was not exact; review 14).
+            self.say("Bahdanau's additive attention scores each word's embedding, with one fixed query.")
             self.play(FadeOut(opening), run_time=0.4)
             self.play(FadeIn(model[0], shift=UP * 0.2))
             self.say("So a word's score is the same in every review.")
@@ -378,7 +379,13 @@ class SentimentAttentionScene(ExplainerScene):
         t, theme = self.trace, self.theme
         negated = VGroup(
             VGroup(
-                label(theme, "held-out reviews with not, never, hardly or nothing:", size=theme.small_size, color=theme.muted),
+                # Only the negation words the held-out reviews hold (hardly and nothing are in none of them).
+                label(
+                    theme,
+                    f"held-out reviews with a negation ({', '.join(t.negation_words)}):",
+                    size=theme.small_size,
+                    color=theme.muted,
+                ),
                 self.number("n_heldout_negated_right", 0, size=theme.body_size, color=theme.masked),
                 label(theme, "of", size=theme.small_size, color=theme.muted),
                 self.number("n_heldout_negated", 0, size=theme.body_size),
@@ -434,7 +441,7 @@ class SentimentAttentionScene(ExplainerScene):
             # The scores behind the weights, and how often the top word wins: what 04-03 says, shown.
             m, n = t.misleading, int(t.sentence_lengths[t.misleading])
             scored = VGroup(
-                label(theme, "each word's score (no query: the same in every review)", size=theme.small_size, color=theme.muted),
+                label(theme, "each word's score (the same in every review)", size=theme.small_size, color=theme.muted),
                 VGroup(
                     *[
                         VGroup(
@@ -454,6 +461,8 @@ class SentimentAttentionScene(ExplainerScene):
                     label(theme, f"held-out reviews with “{word}”", size=theme.small_size, color=theme.muted),
                 ).arrange(RIGHT, buff=0.2),
             ).arrange(DOWN, buff=0.25)
+            # Words and scores on one baseline (centred on their ink, "the" sat lower than "acting"; review 14).
+            on_one_baseline([part for pair in scored[1] for part in pair], [scored[1].get_y()] * (2 * n))
             negated.add(
                 VGroup(
                     label(theme, "of those with a negation, the negation word weighted most in", size=theme.small_size),
@@ -492,7 +501,9 @@ class SentimentAttentionScene(ExplainerScene):
             most = "Almost all its weight is" if weight > 0.995 else f"Most of its weight, {format_number(weight, 2)}, is"
             self.say(f"{most} on “{word}”, and “{word}” alone reads P = {format_number(t.word_alone[t.misleading, top], 2)}.")
             self.play(Create(boxes[0]), FadeIn(alone))
-            self.say(f"With no query, “{word}” outscores the words around it in every review.")
+            # Only what holds: the word's score is the same wherever it stands (it depends on the word alone), and it
+            # is this review's highest; "outscores the words around it in every review" was false (10 of 11, said next).
+            self.say(f"“{word}” scores {format_number(t.scores[m, top], 1)} in every review, the highest of this one.")
             self.play(FadeIn(scored[:2]), run_time=1)
             self.say(
                 f"It takes the most weight in {count(t.n_heldout_top_word_first)} of the "
@@ -536,10 +547,13 @@ class SentimentAttentionScene(ExplainerScene):
                 "the negation word takes the most weight."
             )
             self.play(FadeIn(negated[2]))
-            # "Worse than a coin flip" rests on the count just shown; "its" named outright (it read as the review's).
+            # Following a lean near 0.5 whatever is negated lands about at chance: "no better than a coin flip" (only
+            # where the count shown is at most half). Below half here is the split's luck, so not given as the reason.
+            right = f"{count(t.n_heldout_negated_right)} of {count(t.n_heldout_negated)} right"
+            coin = 2 * t.n_heldout_negated_right <= t.n_heldout_negated
             self.say(
-                "So the negation word's own lean, not what it negates, sets the verdict: "
-                f"{count(t.n_heldout_negated_right)} of {count(t.n_heldout_negated)} right is worse than a coin flip."
+                "The negation word's own lean sets the verdict, whatever it negates: "
+                + (f"no better than a coin flip; here, {right}." if coin else f"here, {right}.")
             )
             # The weight on the negation word, and the count the coin flip is measured against.
             self.play(Indicate(negated[2], color=theme.highlight), Indicate(negated[0], color=theme.highlight), run_time=1.2)
@@ -552,10 +566,12 @@ class SentimentAttentionScene(ExplainerScene):
         """What the negation words read alone, as the screen shows them; "close to a coin flip" only where each is."""
         t = self.trace
         readings = [(word, alone)] + [(other, t.negation_alone[k]) for k, other in others]
-        said = " and ".join(f"“{other}” {format_number(p, 2)}" for other, p in readings[1:])
+        # A sentence with a verb, as 04-02 says "not"'s ("“not” alone reads P = 0.54"); only the others' are new here.
+        said = " and ".join(
+            f"“{other}” alone {'reads ' if k == 0 else ''}P = {format_number(p, 2)}" for k, (other, p) in enumerate(readings[1:])
+        )
         near = all(abs(float(format_number(p, 2)) - 0.5) <= COIN_FLIP for _, p in readings)
-        # "not"'s own 0.54 was said at 04-02: only the others' readings are new here.
-        return f"Read alone, {said}: like “{word}”, close to a coin flip itself." if near else f"Read alone, {said}."
+        return f"{said}: like “{word}”, near a coin flip." if near else f"{said}."
 
     # --- 5. takeaway ----------------------------------------------------------------------------------
 
@@ -578,8 +594,8 @@ class SentimentAttentionScene(ExplainerScene):
         pair = self.shown_pair()
         points = VGroup(
             # Short lines: the card holds the argument below them too, and a wide line would shrink it all.
-            label(theme, "The attention weights were learned, not written.", size=theme.body_size),
-            label(theme, "They find the sentiment words, or a negation word.", size=theme.body_size),
+            # One line, not two (review 14: the card's last row stood 10 px over the source note).
+            label(theme, "Learned weights find the sentiment words, or a negation word.", size=theme.body_size),
             label(theme, "A weight says where the classifier looked,", size=theme.body_size),
             label(theme, "not what the words mean together.", size=theme.body_size),
         ).arrange(DOWN, buff=0.25, aligned_edge=LEFT)
@@ -592,7 +608,7 @@ class SentimentAttentionScene(ExplainerScene):
             ).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
         card = VGroup(points, why).arrange(DOWN, buff=0.45)
         note = self.source_note()
-        room = Region(BODY.left, BODY.right, note.get_top()[1] + 0.2, BODY.top)
+        room = Region(BODY.left, BODY.right, note.get_top()[1] + 0.35, BODY.top)
         room.shrink_to_fit(card)
         center_in(card, room)
         with self.step("takeaway", "What the run showed"):
@@ -603,9 +619,9 @@ class SentimentAttentionScene(ExplainerScene):
                 "The weights were learned; with a negation, they went to "
                 f"the negation word in {count(t.n_heldout_negation_first)} of {count(t.n_heldout_negated)} held-out reviews."
             )
-            self.play(FadeIn(heading), FadeIn(points[:2], lag_ratio=0.3), run_time=1.5)
+            self.play(FadeIn(heading), FadeIn(points[0]), run_time=1.5)
             self.say("But a weight says where the classifier looked, not what the words mean together.")
-            self.play(FadeIn(points[2:]), run_time=1)
+            self.play(FadeIn(points[1:]), run_time=1)
             if not pair:
                 self.say(
                     "Its verdict is a weighted average of what each word means alone, "
@@ -617,7 +633,8 @@ class SentimentAttentionScene(ExplainerScene):
                 return
             # The argument shown, not told: the read-out averages the words' own read-outs (a formula true of the
             # model), the words' lone readings, then the two reviews' weights and verdicts.
-            self.say("As the weights add up to one, a review's read-out is the weighted average of its words' own.")
+            # "Read-out" meant P in step 1 but the value before σ here; said as the sigmoid's input (review 14).
+            self.say("The weights add up to one: the sigmoid's input is a weighted average of the words' own inputs.")
             self.play(FadeIn(why[0], shift=UP * 0.2), FadeIn(note), run_time=1.2)
             m, c = t.misleading, t.contrast
             negation, first, second = (
@@ -649,12 +666,14 @@ class SentimentAttentionScene(ExplainerScene):
         average = VGroup(
             formula(
                 theme,
-                r"u^\top\big(\textstyle\sum_i \alpha_i e_i\big) + c \;=\; \textstyle\sum_i \alpha_i\,(u^\top e_i + c)",
+                # σ written around both sides (review 14): without it a viewer took P for the average of the words' P.
+                r"P = \sigma\big(u^\top \textstyle\sum_i \alpha_i e_i + c\big) "
+                r"= \sigma\big(\textstyle\sum_i \alpha_i\,(u^\top e_i + c)\big)",
                 size=theme.formula_size,
             ),
             label(
                 theme,
-                "the weights add up to 1: a weighted average of each word's own read-out",
+                "the weights add up to 1: inside σ, a weighted average of each word's own input to σ",
                 size=theme.small_size,
                 color=theme.muted,
             ),

@@ -648,7 +648,8 @@ def sentiment_attention_exercises(trace: SentimentAttentionTrace) -> list[Exerci
         )
     exercises.append(
         Exercise(
-            f"Of the {trace.n_heldout} held-out reviews, {trace.n_heldout_negated} contain not, never, hardly or nothing. "
+            f"Of the {trace.n_heldout} held-out reviews, {trace.n_heldout_negated} contain a negation word "
+            f"({', '.join(trace.negation_words)}). "
             "Which group would you expect the classifier to get right more often, and why?",
             answer=[
                 Table(
@@ -659,9 +660,10 @@ def sentiment_attention_exercises(trace: SentimentAttentionTrace) -> list[Exerci
                 )
             ],
             note=f"{trace.n_heldout_negated_right} of {trace.n_heldout_negated} right with a negation, "
-            f"{trace.n_heldout_plain_right} of {trace.n_heldout_plain} without. A word's score has no query: it is the "
-            "same in every review, so the negation word takes the weight and the verdict is its own lean, whatever it "
-            "negates. A weighted average of words read one at a time cannot get both “not good” and “not bad” right.",
+            f"{trace.n_heldout_plain_right} of {trace.n_heldout_plain} without. A word's score depends on the word "
+            "alone: it is the same in every review, so the negation word takes the weight and the verdict is its own "
+            "lean, whatever it negates. When nearly all the weight is on the negation word, a weighted average of "
+            "words read one at a time cannot get both “not good” and “not bad” right.",
         )
     )
     return exercises
