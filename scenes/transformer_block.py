@@ -772,26 +772,19 @@ class TransformerBlockScene(ExplainerScene):
             # First the widened layer's numbers (z), then GELU turns each into h, in the same cells.
             pre = widened("pre_activation", r"z = \mathrm{norm}_2(x + \mathrm{attention})\,W_1 + b_1")
             hidden = widened("hidden", r"h = \mathrm{GELU}(z)")
-            wrapped = label(
-                theme,
-                f"one token: {t.d_ff} numbers, {d} per line; printed: only the examples below",
-                size=theme.min_size,
-                color=theme.muted,
-            )
-            if wrapped.width > hidden[-1][1].width:
-                wrapped = label(
-                    theme,
-                    f"one token: {t.d_ff} numbers, {d} per line\nprinted: only the examples below",
-                    size=theme.min_size,
-                    color=theme.muted,
-                )
-            ff_y = hidden[-1][1].get_bottom()[1] - 0.1 - wrapped.height - 0.15 - 0.45 - ROW_CELL_H / 2
+            # Two lines at the small size: the count now, "printed: ..." with the examples it points to (review 14:
+            # shown before anything was below, it pointed at nothing).
+            count = label(theme, f"one token: {t.d_ff} numbers, {d} per line", size=theme.small_size, color=theme.muted)
+            printed_note = label(theme, "printed: only the examples below", size=theme.small_size, color=theme.muted)
+            wrapped = VGroup(count, printed_note).arrange(DOWN, aligned_edge=RIGHT, buff=0.08)
+            ff_y = hidden[-1][1].get_bottom()[1] - 0.1 - wrapped.height - 0.15 - 0.4 - ROW_CELL_H / 2
             ff = self.token_row(r"\mathrm{ff} = h\,W_2 + b_2", f"ff[{f}]", ff_y, color=theme.value)
             if wrapped.width <= hidden[-1][1].width:
                 wrapped.next_to(hidden[-1][1], DOWN, buff=0.1).align_to(hidden[-1][1], RIGHT)
             else:  # a narrow model: left of the lower lines (only the first has a formula there), clear of ff's
-                wrapped = label(theme, f"one token:\n{t.d_ff} numbers,\n{d} per line", size=theme.min_size, color=theme.muted)
-                wrapped.next_to(hidden[-1][1], LEFT, buff=0.3).align_to(hidden[-1][1], DOWN)
+                count = label(theme, f"one token:\n{t.d_ff} numbers,\n{d} per line", size=theme.min_size, color=theme.muted)
+                count.next_to(hidden[-1][1], LEFT, buff=0.3).align_to(hidden[-1][1], DOWN)
+                printed_note = VGroup()
             shapes = VGroup(self.widths("d_model", "d_ff"), self.widths("d_ff", "d_model"))
             # Above the grid's right end: the name changes from z to h beside it.
             shapes[0].next_to(pre[0][1], UP, buff=0.12).align_to(pre[0][1], RIGHT)
@@ -808,7 +801,7 @@ class TransformerBlockScene(ExplainerScene):
                 self.mark("ff"),
                 ReplacementTransform(norm2[1].copy(), VGroup(*[row[1] for row in pre])),
                 FadeIn(pre[0][0]),
-                FadeIn(wrapped),
+                FadeIn(count),
                 FadeIn(shapes[0]),
                 run_time=1.2,
             )
@@ -817,16 +810,19 @@ class TransformerBlockScene(ExplainerScene):
             name, pairs = examples
             befores = VGroup(*[pair[0] for pair in pairs])
             printed = VGroup(*[pre[k // d][1].number(0, k % d) for k in t.gelu_examples])
+            # z, not x: x is the block's input in this scene, and the grid above is z.
             self.say(
-                "GELU multiplies each number x by Φ(x): the chance a standard normal is below x (GPT-2: a close tanh formula).",
-                spoken="GELU multiplies each number x by the chance that a standard normal variable is below x; "
+                "GELU multiplies each number z by Φ(z): the chance a standard normal is below z (GPT-2: a close tanh formula).",
+                spoken="GELU multiplies each number z by the chance that a standard normal variable is below z; "
                 "GPT-2 computes it with a close formula.",
             )
-            # The examples' inputs are carried out of the cells they were printed in; the cells then hold GELU's outputs.
-            self.play(FadeIn(name), TransformFromCopy(printed, befores), *[FadeIn(pair[1]) for pair in pairs], run_time=1.0)
+            # The examples' inputs are carried out of the cells they were printed in; the grid keeps z until
+            # the voice has given every example's output (review 14: the outputs showed before they were said).
             self.play(
-                *[ReplacementTransform(p[1], h[1]) for p, h in zip(pre, hidden)],
-                ReplacementTransform(pre[0][0], hidden[0][0]),
+                FadeIn(name),
+                FadeIn(printed_note),
+                TransformFromCopy(printed, befores),
+                *[FadeIn(pair[1]) for pair in pairs],
                 run_time=1.0,
             )
             big, small, low = (
@@ -836,6 +832,12 @@ class TransformerBlockScene(ExplainerScene):
             self.play(FadeIn(pairs[0][2]), FadeIn(pairs[1][2]), run_time=0.8)
             self.say(f"Negative ones end near 0 ({low}).")
             self.play(FadeIn(pairs[2][2]), run_time=0.8)
+            # Every pair complete: now the grid turns into GELU's outputs, h.
+            self.play(
+                *[ReplacementTransform(p[1], h[1]) for p, h in zip(pre, hidden)],
+                ReplacementTransform(pre[0][0], hidden[0][0]),
+                run_time=1.0,
+            )
             self.say(f"Here {t.hidden_negative[f]} of the {t.d_ff} were negative: the shaded ones.")
             self.play(*[hidden_cells[k].animate.set_fill(theme.masked, opacity=NEGATIVE_SHADE) for k in negative], run_time=1.0)
             self.say(f"A second layer brings them back to {d} numbers.")
@@ -850,7 +852,7 @@ class TransformerBlockScene(ExplainerScene):
         """GELU's formula over three of the focus token's numbers, before → after, read from the trace."""
         theme = self.theme
         f = t.focus
-        name = formula(theme, r"\mathrm{GELU}(x) = x\,\Phi(x)", size=theme.aside_formula_size).set_color(theme.value)
+        name = formula(theme, r"\mathrm{GELU}(z) = z\,\Phi(z)", size=theme.aside_formula_size).set_color(theme.value)
         pairs = VGroup(
             *[
                 VGroup(
