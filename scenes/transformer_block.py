@@ -496,8 +496,10 @@ class TransformerBlockScene(ExplainerScene):
             too = " too" if self.course_input else ""
             self.say(f"Ours are random{too}, as before training (a fixed random seed).")
             self.play(FadeIn(names[1]), FadeIn(grids[1]), FadeIn(dots[1]), run_time=1.0)
-            self.say(f"Their sum, x, is what enters the first block: for “{t.tokens[t.focus]}”, the bright row.")
+            # "The bright row" was the darker one (review 14): the row is outlined as the line names it.
+            self.say(f"Their sum, x, is what enters the first block: for “{t.tokens[t.focus]}”, the highlighted row.")
             self.play(FadeIn(names[2]), FadeIn(grids[2]), FadeIn(dots[2]), FadeIn(rounded), run_time=1.0)
+            self.highlight(grids[2].row(t.focus), buff=0.04)
 
     # --- 4. layer norm before attention --------------------------------------------------
 
