@@ -700,36 +700,38 @@ class TransformerBlockScene(ExplainerScene):
         return VGroup(heads, VGroup(joined, titles, joined_name)), VGroup(arrow, w_o, projected)
 
     def joined_name(self, joined: NumberGrid, titles: VGroup, words: bool = True) -> VGroup:
-        """Whose row ``joined`` is and how a head makes its numbers, above ``titles`` at its left end.
+        """Whose row ``joined`` is and how a head makes its numbers, above ``titles``.
 
         "joined, for “cat”: each head's weights × its 4-number values" (review 14: the row was not
-        said to be the token's, nor how a head gives its numbers). Without ``words`` (no room under the
-        maps) only "joined, for “cat”:", on the titles' line left of the first title, or nothing.
+        said to be the token's, nor how a head gives its numbers), from the row's left end, or ending at
+        the right edge when longer than the row (narrow heads), or only "joined, for “cat”:" if even
+        that is too long. Without ``words`` (no room under the maps) only "joined, for “cat”:", on the
+        titles' line left of the first title, or nothing.
         """
         theme, t = self.theme, self.trace
         token = t.tokens[t.focus]
-        room = RIGHT_EDGE - joined.get_left()[0]
-        for size in (theme.small_size, theme.min_size):
-            parts = [
-                label(theme, "joined, for", size=size, color=theme.muted),
-                elided_label(theme, f"“{token}”", MAX_LABEL_WIDTH, size=size, color=theme.muted),
-                label(
-                    theme,
-                    f": each head's weights × its {t.d_head}-number values" if words else ":",
-                    size=size,
-                    color=theme.muted,
-                ),
-            ]
-            parts[1].next_to(parts[0], RIGHT, buff=0.12)
-            parts[2].next_to(parts[1], RIGHT, buff=0.04)
-            name = VGroup(*parts)
-            on_one_baseline(parts)
-            if name.width <= room:
-                break
-        if words:
-            return name.align_to(joined, LEFT).next_to(titles, UP, buff=0.12, coor_mask=[0, 1, 0])
-        name.align_to(joined, LEFT).align_to(titles[0], DOWN)
-        return name if name.get_right()[0] + 0.2 <= titles[0].get_left()[0] else VGroup()
+        row_room = RIGHT_EDGE - joined.get_left()[0]
+        room = RIGHT_EDGE - self.diagram.get_right()[0] - 0.3
+        for tail in (f": each head's weights × its {t.d_head}-number values", ":") if words else (":",):
+            for size in (theme.small_size, theme.min_size):
+                parts = [
+                    label(theme, "joined, for", size=size, color=theme.muted),
+                    elided_label(theme, f"“{token}”", MAX_LABEL_WIDTH, size=size, color=theme.muted),
+                    label(theme, tail, size=size, color=theme.muted),
+                ]
+                parts[1].next_to(parts[0], RIGHT, buff=0.12)
+                parts[2].next_to(parts[1], RIGHT, buff=0.04)
+                on_one_baseline(parts)
+                name = VGroup(*parts)
+                if not words:
+                    name.align_to(joined, LEFT).align_to(titles[0], DOWN)
+                    return name if name.get_right()[0] + 0.2 <= titles[0].get_left()[0] else VGroup()
+                if name.width <= room:
+                    name.next_to(titles, UP, buff=0.12)
+                    if name.width <= row_room:
+                        return name.align_to(joined, LEFT)
+                    return name.align_to(RIGHT * RIGHT_EDGE, RIGHT)
+        return VGroup()
 
     def attention_maps(self, heads: list[int], label_w: float, cell_w: float, cell_h: float, decimals: int) -> VGroup:
         """Heatmaps of the attention weights of ``heads`` side by side, titled, ending at the right edge."""
