@@ -529,15 +529,18 @@ class TransformerBlockScene(ExplainerScene):
                 size=theme.aside_formula_size,
             )
             defaults = formula(theme, r"\gamma = 1,\ \beta = 0\ \text{at the start}", size=theme.aside_formula_size)
-            VGroup(norm, defaults).arrange(DOWN, buff=0.15, aligned_edge=LEFT)
+            # ε named (review 14: it was in the formula without a word).
+            epsilon = label(theme, "ε: a tiny number, so never a division by 0", size=theme.small_size, color=theme.muted)
+            VGroup(norm, epsilon, defaults).arrange(DOWN, buff=0.15, aligned_edge=LEFT)
             # Centred in the gap between the two rows.
-            center_in(VGroup(norm, defaults), Region(LEFT_EDGE, RIGHT_EDGE, rows[1][0].get_top()[1], rows[0][1].get_bottom()[1]))
-            self.keep_inside(VGroup(norm, defaults).align_to(rows[0][1], LEFT))
+            gap = Region(LEFT_EDGE, RIGHT_EDGE, rows[1][0].get_top()[1], rows[0][1].get_bottom()[1])
+            center_in(VGroup(norm, epsilon, defaults), gap)
+            self.keep_inside(VGroup(norm, epsilon, defaults).align_to(rows[0][1], LEFT))
             self.say(f"Into the block. We follow one token, “{token}”.")
             self.play(FadeIn(heading), FadeIn(self.diagram), self.mark("input"), run_time=1.0)
             self.play(FadeIn(rows[0]), FadeIn(before), run_time=0.8)
             self.say("Layer norm comes first: subtract the vector's mean, divide by its spread.")
-            self.play(self.mark("norm1"), Write(norm), run_time=1.2)
+            self.play(self.mark("norm1"), Write(norm), FadeIn(epsilon), run_time=1.2)
             self.say(
                 "Its scale γ and shift β are learned; they start at 1 and 0.",
                 spoken="Its scale gamma and shift beta are learned; they start at 1 and 0.",
