@@ -72,7 +72,7 @@ ROW_TOP = 2.3
 """Height of the first token row of a step, under the heading and the row's name."""
 DIMMED = 0.3
 """Opacity of the rows not followed, so one row reads and the others stay in grey."""
-ROUNDED = "≈ by hand: the numbers shown are rounded, so a sum can be 0.01 off"
+ROUNDED = "≈ by hand: rounded, so a sum can be 0.01 off"
 """Under an addition of rounded rows, whose shown digits need not add up exactly (the sums are of the unrounded ones)."""
 SHOWN_COLUMNS = 4
 """Numbers of each token's vector printed in steps 2 and 3, in larger cells; "⋯" stands for the rest."""
@@ -322,6 +322,12 @@ class TransformerBlockScene(ExplainerScene):
             dots.add(label(theme, words, size=theme.small_size, color=theme.muted).next_to(grid.cells, DOWN, buff=0.25))
         return dots
 
+    def rounded_note(self, row: VGroup) -> VGroup:
+        """:data:`ROUNDED` under ``row``'s cells, at their right: clear of the diagram's residual arrow (review 14)."""
+        theme = self.theme
+        note = label(theme, ROUNDED, size=theme.small_size, color=theme.muted)
+        return note.next_to(row[1], DOWN, buff=0.12).align_to(row[1], RIGHT)
+
     def stats(self, mean: str, variance: str, row: VGroup, decimals: int = 2) -> VGroup:
         """Mean and variance of a row, stacked left of its cells (``decimals`` each)."""
         theme = self.theme
@@ -496,8 +502,10 @@ class TransformerBlockScene(ExplainerScene):
             too = " too" if self.course_input else ""
             self.say(f"Ours are random{too}, as before training (a fixed random seed).")
             self.play(FadeIn(names[1]), FadeIn(grids[1]), FadeIn(dots[1]), run_time=1.0)
-            self.say(f"Their sum, x, is what enters the first block: for “{t.tokens[t.focus]}”, the bright row.")
+            # "The bright row" was the darker one (review 14): the row is outlined as the line names it.
+            self.say(f"Their sum, x, enters the first block: for “{t.tokens[t.focus]}”, the highlighted row.")
             self.play(FadeIn(names[2]), FadeIn(grids[2]), FadeIn(dots[2]), FadeIn(rounded), run_time=1.0)
+            self.highlight(grids[2].row(t.focus), buff=0.04)
 
     # --- 4. layer norm before attention --------------------------------------------------
 
@@ -521,15 +529,18 @@ class TransformerBlockScene(ExplainerScene):
                 size=theme.aside_formula_size,
             )
             defaults = formula(theme, r"\gamma = 1,\ \beta = 0\ \text{at the start}", size=theme.aside_formula_size)
-            VGroup(norm, defaults).arrange(DOWN, buff=0.15, aligned_edge=LEFT)
+            # ε named (review 14: it was in the formula without a word).
+            epsilon = label(theme, "ε: a tiny number, so never a division by 0", size=theme.small_size, color=theme.muted)
+            VGroup(norm, epsilon, defaults).arrange(DOWN, buff=0.15, aligned_edge=LEFT)
             # Centred in the gap between the two rows.
-            center_in(VGroup(norm, defaults), Region(LEFT_EDGE, RIGHT_EDGE, rows[1][0].get_top()[1], rows[0][1].get_bottom()[1]))
-            self.keep_inside(VGroup(norm, defaults).align_to(rows[0][1], LEFT))
+            gap = Region(LEFT_EDGE, RIGHT_EDGE, rows[1][0].get_top()[1], rows[0][1].get_bottom()[1])
+            center_in(VGroup(norm, epsilon, defaults), gap)
+            self.keep_inside(VGroup(norm, epsilon, defaults).align_to(rows[0][1], LEFT))
             self.say(f"Into the block. We follow one token, “{token}”.")
             self.play(FadeIn(heading), FadeIn(self.diagram), self.mark("input"), run_time=1.0)
             self.play(FadeIn(rows[0]), FadeIn(before), run_time=0.8)
             self.say("Layer norm comes first: subtract the vector's mean, divide by its spread.")
-            self.play(self.mark("norm1"), Write(norm), run_time=1.2)
+            self.play(self.mark("norm1"), Write(norm), FadeIn(epsilon), run_time=1.2)
             self.say(
                 "Its scale γ and shift β are learned; they start at 1 and 0.",
                 spoken="Its scale gamma and shift beta are learned; they start at 1 and 0.",
@@ -583,7 +594,7 @@ class TransformerBlockScene(ExplainerScene):
                     self.play(self.mark("attention"), FadeIn(note), run_time=0.8)
                     self.say(f"{head_words} {t.d_head}-number queries and keys.")
                     self.play(*[FadeIn(m) for m in maps], run_time=1.2)
-                    self.say("As in GPT it is causal: a token sees itself and the tokens before it.")
+                    self.say("As in GPT it is causal: a token sees itself and earlier tokens.")
                     self.play(*self.grey_out(maps, masked_cells), FadeIn(masked_words), run_time=1.0)
                 else:
                     self.say(f"Heads {page[0] + 1} to {page[-1] + 1}:" if len(page) > 1 else f"Head {page[0] + 1}:")
@@ -595,6 +606,8 @@ class TransformerBlockScene(ExplainerScene):
                 shown = maps
             self.say(f"Each head gives {t.d_head} numbers; side by side they make {t.d_model}.")
             heads, (grid, titles, joined_name) = joined
+            if joined_name.submobjects and joined_name.get_top()[1] > masked_words.get_bottom()[1] - 0.1:
+                joined_name = self.joined_name(grid, titles, words=False)  # tall maps (many tokens): no room
             self.play(FadeIn(heads), run_time=0.8)
             # Number by number into the joined row: head h's j-th number is the joined row's (h × d_head + j)-th.
             old = VGroup(*[part for g, _ in heads for part in (*g.cells, *g.numbers)])
@@ -675,13 +688,7 @@ class TransformerBlockScene(ExplainerScene):
                 for h, (_, title) in enumerate(heads)
             ]
         )
-        # Left of the row if the block diagram leaves room, else above its left end on the titles' line if
-        # the first head's title leaves room there (narrow heads), else not at all: the animation shows the joining.
-        joined_name = label(theme, "joined:", size=theme.min_size, color=theme.muted).next_to(joined, LEFT, buff=0.2)
-        if joined_name.get_left()[0] < self.diagram.get_right()[0] + 0.2:
-            joined_name.align_to(joined, LEFT).align_to(titles[0], DOWN)
-            if joined_name.get_right()[0] + 0.2 > titles[0].get_left()[0]:
-                joined_name = VGroup()
+        joined_name = self.joined_name(joined, titles)
         # Between the joined row and the output's name, clear of the name (a long word widens it).
         x = min(joined.get_x(), RIGHT_EDGE - 1.2)
         arrow = Arrow(
@@ -695,6 +702,40 @@ class TransformerBlockScene(ExplainerScene):
         w_o = formula(theme, r"\times\,W_O", size=theme.aside_formula_size).next_to(arrow, RIGHT, buff=0.15)
         return VGroup(heads, VGroup(joined, titles, joined_name)), VGroup(arrow, w_o, projected)
 
+    def joined_name(self, joined: NumberGrid, titles: VGroup, words: bool = True) -> VGroup:
+        """Whose row ``joined`` is and how a head makes its numbers, above ``titles``.
+
+        "joined, for “cat”: each head's weights × its 4-number values" (review 14: the row was not
+        said to be the token's, nor how a head gives its numbers), from the row's left end, or ending at
+        the right edge when longer than the row (narrow heads), or only "joined, for “cat”:" if even
+        that is too long. Without ``words`` (no room under the maps) only "joined, for “cat”:", on the
+        titles' line left of the first title, or nothing.
+        """
+        theme, t = self.theme, self.trace
+        token = t.tokens[t.focus]
+        row_room = RIGHT_EDGE - joined.get_left()[0]
+        room = RIGHT_EDGE - self.diagram.get_right()[0] - 0.3
+        for tail in (f": each head's weights × its {t.d_head}-number values", ":") if words else (":",):
+            for size in (theme.small_size, theme.min_size):
+                parts = [
+                    label(theme, "joined, for", size=size, color=theme.muted),
+                    elided_label(theme, f"“{token}”", MAX_LABEL_WIDTH, size=size, color=theme.muted),
+                    label(theme, tail, size=size, color=theme.muted),
+                ]
+                parts[1].next_to(parts[0], RIGHT, buff=0.12)
+                parts[2].next_to(parts[1], RIGHT, buff=0.04)
+                on_one_baseline(parts)
+                name = VGroup(*parts)
+                if not words:
+                    name.align_to(joined, LEFT).align_to(titles[0], DOWN)
+                    return name if name.get_right()[0] + 0.2 <= titles[0].get_left()[0] else VGroup()
+                if name.width <= room:
+                    name.next_to(titles, UP, buff=0.12)
+                    if name.width <= row_room:
+                        return name.align_to(joined, LEFT)
+                    return name.align_to(RIGHT * RIGHT_EDGE, RIGHT)
+        return VGroup()
+
     def attention_maps(self, heads: list[int], label_w: float, cell_w: float, cell_h: float, decimals: int) -> VGroup:
         """Heatmaps of the attention weights of ``heads`` side by side, titled, ending at the right edge."""
         theme, t = self.theme, self.trace
@@ -706,7 +747,8 @@ class TransformerBlockScene(ExplainerScene):
             if k == 0:
                 add_row_labels(theme, heat, t.tokens, label_w, theme.min_size, color=theme.query)
             add_column_labels(theme, heat, t.tokens, theme.min_size, color=theme.key)
-            title = label(theme, f"head {h + 1}", size=theme.small_size, color=theme.muted)
+            # In the head's colour, as its numbers are in the joined row (review 14).
+            title = label(theme, f"head {h + 1}", size=theme.small_size, color=theme.heads[h % len(theme.heads)])
             maps.add(VGroup(title.next_to(heat.col_labels, UP, buff=0.12), heat))
         maps.arrange(RIGHT, buff=MAP_GAP, aligned_edge=DOWN)
         return maps.shift(RIGHT * (RIGHT_EDGE - maps.get_right()[0]) + UP * (2.85 - maps.get_top()[1]))
@@ -723,14 +765,13 @@ class TransformerBlockScene(ExplainerScene):
                 self.token_row(r"+\ \mathrm{attention}(\mathrm{norm}_1(x))", f"attention[{f}]", ROW_TOP - 1.0, color=theme.query),
                 self.token_row(r"=\ x + \mathrm{attention}", f"residual1[{f}]", ROW_TOP - 2.0),
             )
-            rounded = label(theme, ROUNDED, size=theme.min_size, color=theme.muted)
-            self.keep_inside(rounded.next_to(rows[2][1], DOWN, buff=0.12).align_to(rows[2][1], LEFT))
+            rounded = self.rounded_note(rows[2])
             self.say("The residual connection adds attention's output to x itself.")
             self.play(self.mark("add1"), FadeIn(rows[0]), FadeIn(rows[1]), FadeIn(rounded), run_time=1.0)
             self.play(ReplacementTransform(VGroup(rows[0][1], rows[1][1]).copy(), rows[2][1]), FadeIn(rows[2][0]), run_time=1.0)
             update = formula(theme, r"x = x + \mathrm{attention}(\mathrm{norm}_1(x))", size=theme.aside_formula_size)
-            self.keep_inside(update.next_to(rows[2], DOWN, buff=0.6).align_to(rows[2][1], LEFT))
-            self.say("So each part of the block adds to what the token already carries.")
+            self.keep_inside(update.next_to(rounded, DOWN, buff=0.3).align_to(rows[2][1], LEFT))
+            self.say("So each part adds to what the token already carries.")
             self.play(Indicate(self.diagram.residuals[0], color=theme.highlight), Write(update), run_time=1.2)
 
     # --- 7. feed-forward -------------------------------------------------------------------
@@ -772,26 +813,19 @@ class TransformerBlockScene(ExplainerScene):
             # First the widened layer's numbers (z), then GELU turns each into h, in the same cells.
             pre = widened("pre_activation", r"z = \mathrm{norm}_2(x + \mathrm{attention})\,W_1 + b_1")
             hidden = widened("hidden", r"h = \mathrm{GELU}(z)")
-            wrapped = label(
-                theme,
-                f"one token: {t.d_ff} numbers, {d} per line; printed: only the examples below",
-                size=theme.min_size,
-                color=theme.muted,
-            )
-            if wrapped.width > hidden[-1][1].width:
-                wrapped = label(
-                    theme,
-                    f"one token: {t.d_ff} numbers, {d} per line\nprinted: only the examples below",
-                    size=theme.min_size,
-                    color=theme.muted,
-                )
-            ff_y = hidden[-1][1].get_bottom()[1] - 0.1 - wrapped.height - 0.15 - 0.45 - ROW_CELL_H / 2
+            # Two lines at the small size: the count now, "printed: ..." with the examples it points to (review 14:
+            # shown before anything was below, it pointed at nothing).
+            count = label(theme, f"one token: {t.d_ff} numbers, {d} per line", size=theme.small_size, color=theme.muted)
+            printed_note = label(theme, "printed: only the examples below", size=theme.small_size, color=theme.muted)
+            wrapped = VGroup(count, printed_note).arrange(DOWN, aligned_edge=RIGHT, buff=0.08)
+            ff_y = hidden[-1][1].get_bottom()[1] - 0.1 - wrapped.height - 0.15 - 0.4 - ROW_CELL_H / 2
             ff = self.token_row(r"\mathrm{ff} = h\,W_2 + b_2", f"ff[{f}]", ff_y, color=theme.value)
             if wrapped.width <= hidden[-1][1].width:
                 wrapped.next_to(hidden[-1][1], DOWN, buff=0.1).align_to(hidden[-1][1], RIGHT)
             else:  # a narrow model: left of the lower lines (only the first has a formula there), clear of ff's
-                wrapped = label(theme, f"one token:\n{t.d_ff} numbers,\n{d} per line", size=theme.min_size, color=theme.muted)
-                wrapped.next_to(hidden[-1][1], LEFT, buff=0.3).align_to(hidden[-1][1], DOWN)
+                count = label(theme, f"one token:\n{t.d_ff} numbers,\n{d} per line", size=theme.min_size, color=theme.muted)
+                count.next_to(hidden[-1][1], LEFT, buff=0.3).align_to(hidden[-1][1], DOWN)
+                printed_note = VGroup()
             shapes = VGroup(self.widths("d_model", "d_ff"), self.widths("d_ff", "d_model"))
             # Above the grid's right end: the name changes from z to h beside it.
             shapes[0].next_to(pre[0][1], UP, buff=0.12).align_to(pre[0][1], RIGHT)
@@ -803,12 +837,12 @@ class TransformerBlockScene(ExplainerScene):
             negative = [k for k in range(t.d_ff) if t.pre_activation[f, k] < 0]
             self.say("Layer norm again, then a small network that works on each token alone.")
             self.play(self.mark("norm2"), FadeIn(norm2), run_time=0.8)
-            self.say(f"It first widens the {d} numbers to {t.d_ff}: four times the model's width d_model, as in GPT-3.")
+            self.say(f"It widens the {d} numbers to {t.d_ff}: four times the model's width d_model, as in GPT-3.")
             self.play(
                 self.mark("ff"),
                 ReplacementTransform(norm2[1].copy(), VGroup(*[row[1] for row in pre])),
                 FadeIn(pre[0][0]),
-                FadeIn(wrapped),
+                FadeIn(count),
                 FadeIn(shapes[0]),
                 run_time=1.2,
             )
@@ -817,16 +851,19 @@ class TransformerBlockScene(ExplainerScene):
             name, pairs = examples
             befores = VGroup(*[pair[0] for pair in pairs])
             printed = VGroup(*[pre[k // d][1].number(0, k % d) for k in t.gelu_examples])
+            # z, not x: x is the block's input in this scene, and the grid above is z.
             self.say(
-                "GELU multiplies each number x by Φ(x): the chance a standard normal is below x (GPT-2: a close tanh formula).",
-                spoken="GELU multiplies each number x by the chance that a standard normal variable is below x; "
+                "GELU multiplies each number z by Φ(z): the chance a standard normal is below z (GPT-2: a close tanh formula).",
+                spoken="GELU multiplies each number z by the chance that a standard normal variable is below z; "
                 "GPT-2 computes it with a close formula.",
             )
-            # The examples' inputs are carried out of the cells they were printed in; the cells then hold GELU's outputs.
-            self.play(FadeIn(name), TransformFromCopy(printed, befores), *[FadeIn(pair[1]) for pair in pairs], run_time=1.0)
+            # The examples' inputs are carried out of the cells they were printed in; the grid keeps z until
+            # the voice has given every example's output (review 14: the outputs showed before they were said).
             self.play(
-                *[ReplacementTransform(p[1], h[1]) for p, h in zip(pre, hidden)],
-                ReplacementTransform(pre[0][0], hidden[0][0]),
+                FadeIn(name),
+                FadeIn(printed_note),
+                TransformFromCopy(printed, befores),
+                *[FadeIn(pair[1]) for pair in pairs],
                 run_time=1.0,
             )
             big, small, low = (
@@ -836,6 +873,12 @@ class TransformerBlockScene(ExplainerScene):
             self.play(FadeIn(pairs[0][2]), FadeIn(pairs[1][2]), run_time=0.8)
             self.say(f"Negative ones end near 0 ({low}).")
             self.play(FadeIn(pairs[2][2]), run_time=0.8)
+            # Every pair complete: now the grid turns into GELU's outputs, h.
+            self.play(
+                *[ReplacementTransform(p[1], h[1]) for p, h in zip(pre, hidden)],
+                ReplacementTransform(pre[0][0], hidden[0][0]),
+                run_time=1.0,
+            )
             self.say(f"Here {t.hidden_negative[f]} of the {t.d_ff} were negative: the shaded ones.")
             self.play(*[hidden_cells[k].animate.set_fill(theme.masked, opacity=NEGATIVE_SHADE) for k in negative], run_time=1.0)
             self.say(f"A second layer brings them back to {d} numbers.")
@@ -850,7 +893,7 @@ class TransformerBlockScene(ExplainerScene):
         """GELU's formula over three of the focus token's numbers, before → after, read from the trace."""
         theme = self.theme
         f = t.focus
-        name = formula(theme, r"\mathrm{GELU}(x) = x\,\Phi(x)", size=theme.aside_formula_size).set_color(theme.value)
+        name = formula(theme, r"\mathrm{GELU}(z) = z\,\Phi(z)", size=theme.aside_formula_size).set_color(theme.value)
         pairs = VGroup(
             *[
                 VGroup(
@@ -879,21 +922,20 @@ class TransformerBlockScene(ExplainerScene):
                 formula(theme, r"x = x + \mathrm{attention}(\mathrm{norm}_1(x))", size=theme.aside_formula_size),
                 formula(theme, r"x = x + \mathrm{ff}(\mathrm{norm}_2(x))", size=theme.aside_formula_size),
             ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
-            self.keep_inside(block.next_to(rows[2], DOWN, buff=0.45).align_to(rows[2][1], LEFT))
+            rounded = self.rounded_note(rows[2])
+            self.keep_inside(block.next_to(rounded, DOWN, buff=0.3).align_to(rows[2][1], LEFT))
+            # Both halves of the 2017 block, as large as GPT's (review 14: small, grey, and only the first half).
             original = VGroup(
-                label(theme, "2017 original (Vaswani et al.):", size=theme.min_size, color=theme.muted),
-                formula(theme, r"x = \mathrm{norm}_1(x + \mathrm{attention}(x))", size=theme.min_formula_size).set_color(
-                    theme.muted
-                ),
-            ).arrange(RIGHT, buff=0.2)
-            original.next_to(block, DOWN, buff=0.35).align_to(block, LEFT)
-            original.shift(LEFT * max(0.0, original.get_right()[0] - RIGHT_EDGE))
-            rounded = label(theme, ROUNDED, size=theme.min_size, color=theme.muted)
-            self.keep_inside(rounded.next_to(rows[2][1], DOWN, buff=0.12).align_to(rows[2][1], LEFT))
+                label(theme, "2017 original (Vaswani et al.):", size=theme.small_size, color=theme.muted),
+                formula(theme, r"x = \mathrm{norm}_1(x + \mathrm{attention}(x))", size=theme.aside_formula_size),
+                formula(theme, r"x = \mathrm{norm}_2(x + \mathrm{ff}(x))", size=theme.aside_formula_size),
+            ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+            self.keep_inside(original.next_to(block, DOWN, buff=0.35).align_to(block, LEFT))
             self.say("Add the feed-forward output too: that is the block's output.")
             self.play(self.mark("add2"), FadeIn(rows[0]), FadeIn(rows[1]), FadeIn(rounded), run_time=0.8)
             self.play(ReplacementTransform(VGroup(rows[0][1], rows[1][1]).copy(), rows[2][1]), FadeIn(rows[2][0]), run_time=1.0)
-            self.say(f"Still {t.d_model} numbers per token. The whole block in two lines:")
+            # Said in words (review 14: the transcript's "in two lines:" was followed by the 2017 sentence).
+            self.say(f"Still {t.d_model} numbers per token. Each part: normalise, then add.")
             self.play(Write(block), Indicate(self.diagram.output_label, color=theme.highlight), run_time=1.5)
             self.say("The 2017 Transformer normalises after each add instead.")
             self.play(FadeIn(original), run_time=0.8)
@@ -974,8 +1016,8 @@ class TransformerBlockScene(ExplainerScene):
             ]
         )
         words = VGroup(
-            label(theme, "a banded layer (a sketch):", size=theme.min_size, color=theme.muted),
-            label(theme, "each token sees itself and", size=theme.min_size, color=theme.muted),
-            label(theme, "only the few just before it", size=theme.min_size, color=theme.muted),
+            label(theme, "a banded layer (a sketch):", size=theme.small_size, color=theme.muted),
+            label(theme, "each token sees itself and", size=theme.small_size, color=theme.muted),
+            label(theme, "only the few just before it", size=theme.small_size, color=theme.muted),
         ).arrange(DOWN, aligned_edge=RIGHT, buff=0.08)
         return VGroup(words, squares).arrange(RIGHT, buff=0.3)

@@ -162,7 +162,10 @@ def test_transformer_block_shows_the_heads_joined_the_mask_and_gelus_inputs():
     assert shown[f"concat[{f}]"] == [text for row in heads for text in row]
     assert len(shown[f"attention[{f}]"]) == t.d_model  # projected back to d_model numbers, all printed
     step = texts["multi-head-attention"]
-    assert "joined:" in step and "for" in step and f"“{t.tokens[f]}”" in step
+    # Review 14: the joined row is named as the token's, with how a head makes its numbers; the maps' titles in
+    # the heads' colours, as their slices of the joined row are.
+    assert "joined, for" in step and f": each head's weights × its {t.d_head}-number values" in step
+    assert f"“{t.tokens[f]}”" in step
     assert "grey: masked, a later token (weight 0)" in step
     # GELU's examples: each input is printed in the widened grid before it is turned into GELU's output.
     for k in t.gelu_examples:
