@@ -572,20 +572,30 @@ class ComplexityScene(ExplainerScene):
                     label(theme, "projections, and feed-forward if d_ff ×2 too, grow ×", color=theme.value),
                     self.number("projection_width_growth", 0, size=theme.body_size, color=theme.value, mono=False),
                 ).arrange(RIGHT, buff=0.1),
-                # The whole layer's number, not only a rule (review 14): wider heads are not cheap.
+                # The whole layer's number, not only a rule (review 14): wider heads are not cheap. The wide layer
+                # is not GPT-2 small's but one of its shape twice as wide: its width said (review 15).
                 VGroup(
-                    label(theme, f"whole {t.layer_model} layer:", color=theme.highlight),
+                    label(theme, f"a {t.layer_model} layer made twice as wide, d_model", color=theme.highlight),
+                    self.number("layer_d_model", 0, size=theme.body_size, color=theme.highlight, mono=False),
+                    label(theme, "→", color=theme.highlight),
+                    VGroup(  # the colon tight on its number
+                        self.number("layer_wide_d_model", 0, size=theme.body_size, color=theme.highlight, mono=False),
+                        label(theme, ":", color=theme.highlight),
+                    ).arrange(RIGHT, buff=0.03),
+                ).arrange(RIGHT, buff=0.12),
+                VGroup(
                     self.number("layer_total_gmacs[0]", 2, size=theme.body_size, color=theme.highlight, mono=False),
                     label(theme, "→", color=theme.highlight),
                     self.number("layer_wide_total_gmacs", 2, size=theme.body_size, color=theme.highlight, mono=False),
-                    label(theme, "billion,", color=theme.highlight),
+                    label(theme, "billion multiply-adds,", color=theme.highlight),
                     VGroup(
                         label(theme, "×", color=theme.highlight),
                         self.number("layer_wide_growth", 2, size=theme.body_size, color=theme.highlight, mono=False),
                     ).arrange(RIGHT, buff=0.05),
                 ).arrange(RIGHT, buff=0.12),
             ).arrange(DOWN, buff=0.2)
-            level([part for part in projections[-1].get_family() if isinstance(part, Text)])
+            for line in projections[-2:]:
+                level([part for part in line.get_family() if isinstance(part, Text)])
             projections.next_to(VGroup(*rows[-1]), DOWN, buff=0.6).set_x(0)
 
             self.say(f"Now the width d of one head. Fix n at {format_number(t.width_n, 0)} tokens.")

@@ -230,4 +230,10 @@ def test_complexity_shows_the_whole_layer_when_the_width_doubles():
     assert round(narrow, 2) == 8.86 and round(wide, 2) == 32.21
     assert {format_number(narrow, 2), format_number(wide, 2), format_number(wide / narrow, 2)} <= shown(scene, "width-is-linear")
     sources = {s.source for s in scene.shown}
-    assert {"layer_wide_total_gmacs", "layer_wide_growth"} <= sources
+    assert {"layer_wide_total_gmacs", "layer_wide_growth", "layer_wide_d_model"} <= sources
+    # Review 15: 32.21 billion is not GPT-2 small's layer but one of its shape twice as wide: the screen says
+    # so and gives the width, and no line calls the wide layer "GPT-2 small layer" bare.
+    width = shown(scene, "width-is-linear")
+    assert {format_number(768, 0), format_number(2 * 768, 0)} <= width, sorted(width)
+    assert any("made twice as wide" in text for text in width), sorted(width)
+    assert not any(text.startswith("whole GPT-2 small layer") for text in width), sorted(width)

@@ -90,6 +90,9 @@ class ComplexityTrace(Trace):
     projection_width_growth
         What doubling ``d_model`` and ``d_ff`` does to the projections and the feed-forward of one layer
         (they grow like ``n d²``): ``4``.
+    layer_wide_d_model
+        ``2 · layer_d_model`` = 1,536: the width of the layer counted in ``layer_wide_total_gmacs``, a layer of
+        GPT-2 small's shape made twice as wide, not GPT-2 small itself.
     layer_wide_total_gmacs
         The whole layer's multiply-adds at ``layer_lengths[0]`` = 1,024 tokens (as the widths'), in billions, with ``d_model`` and ``d_ff`` doubled
         (the heads fixed, each twice as wide): what the projections' ×4 and the ``n²`` part's ×2 make together.
@@ -154,6 +157,7 @@ class ComplexityTrace(Trace):
     layer_quadratic_share: np.ndarray
     layer_quadratic_percent: np.ndarray
     projection_width_growth: float
+    layer_wide_d_model: int
     layer_wide_total_gmacs: float
     layer_wide_growth: float
     layer_heads: int
@@ -241,6 +245,7 @@ def complexity_trace(
         layer_quadratic_share=(per_layer[:, 1] + per_layer[:, 2]) / layer_total,
         layer_quadratic_percent=100 * (per_layer[:, 1] + per_layer[:, 2]) / layer_total,
         projection_width_growth=projection_width_growth,
+        layer_wide_d_model=2 * 768,
         layer_wide_total_gmacs=float(wide_layer.sum() / 1e9),
         layer_wide_growth=float(wide_layer.sum() / layer_total[0]),
         layer_heads=12,
