@@ -685,6 +685,8 @@ class ComplexityScene(ExplainerScene):
                 (
                     f"* {half} tokens is past {t.context_model}'s {format_number(t.context_length, 0)}-token limit: "
                     f"a layer of {t.layer_model}'s sizes.",
+                    # GPT-2 is causal: a kernel that skips the masked half would move the crossover (review 15).
+                    "Counted as a plain implementation computes it: all n² scores, even those GPT-2's causal mask hides.",
                 )
             )
             self.play(FadeIn(check), FadeIn(limit))

@@ -117,6 +117,14 @@ def test_complexity_says_what_is_held_fixed_when_the_width_doubles():
 
 
 @pytest.mark.xdist_group("complexity")
+def test_complexity_says_its_layer_counts_include_the_scores_the_causal_mask_hides():
+    """Review 15: GPT-2 is causal, yet 4,608 counts the full n × n square; the screen says it counts all n² scores."""
+    scene = built_scene("complexity")
+    half = shown(scene, "half-the-layer")
+    assert any("all n² scores" in text and "causal mask" in text for text in half), sorted(half)
+
+
+@pytest.mark.xdist_group("complexity")
 def test_complexity_states_the_feed_forward_condition_and_never_spells_d_ff():
     """Review 12: "the feed-forward grows like n × d_model²" holds only because GPT-2's d_ff is 4 d_model; say so.
 
