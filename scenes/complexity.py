@@ -295,9 +295,11 @@ class ComplexityScene(ExplainerScene):
             label(self.theme, "context", size=self.theme.small_size),
         ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         pin(tag.next_to(row[-1], RIGHT, buff=0.35), LEFT, TAG_ROOM)
+        # "training keeps": said, not only shown, that the 576 MiB are training's, not a forward pass's (review 15);
+        # "up to" for "at most" keeps the line as long as it was.
         self.say(
-            f"{t.context_model} reads at most {format_number(t.context_length, 0)} tokens; "
-            f"keeping its {format_number(t.kept_copies, 0)} heads' weights takes at least {format_number(t.kept_mib, 0)} MiB."
+            f"{t.context_model} reads up to {format_number(t.context_length, 0)} tokens; "
+            f"training keeps its {format_number(t.kept_copies, 0)} heads' weights: at least {format_number(t.kept_mib, 0)} MiB."
         )
         self.play(FadeIn(tag, shift=LEFT * 0.2), FadeIn(kept))
 
