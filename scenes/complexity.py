@@ -369,6 +369,7 @@ class ComplexityScene(ExplainerScene):
     def show_doubling(self, t):
         theme = self.theme
         ratio = format_number(t.relative_lengths[-1], 0)
+        first = format_number(t.lengths[0], 0)
         with self.step("doubling-quadruples", "Doubling n quadruples the n × n work"):
             self.clear()
             heading = self.heading("Doubling n quadruples the n × n work")
@@ -398,13 +399,17 @@ class ComplexityScene(ExplainerScene):
                 VGroup(
                     label(theme, "attention:", size=theme.small_size, color=theme.query),
                     formula(theme, r"2n^2d", size=theme.min_formula_size).set_color(theme.query),
-                    label(theme, "relative to the first", size=theme.small_size, color=theme.query),
+                    label(theme, f"÷ its value at {first} tokens", size=theme.small_size, color=theme.query),
                 ).arrange(RIGHT, buff=0.15),
                 label(theme, "a cost that grows like n", size=theme.small_size, color=theme.value),
             ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
             legend.next_to(heading, DOWN, buff=0.35).align_to(heading, LEFT)
 
-            self.say(f"Each count over the one at {format_number(t.lengths[0], 0)} tokens; beside it, a cost linear in n.")
+            # Said as a division (review 15): "each count over the one at 512" was hard to parse by ear.
+            self.say(
+                f"Each cost ÷ its value at {first} tokens; beside it, a cost linear in n.",
+                spoken=f"Each cost divided by its value at {first} tokens; beside it, a cost linear in n.",
+            )
             self.play(FadeIn(heading), FadeIn(legend), FadeIn(quadratic.labels), FadeIn(axis))
             self.play(GrowFromEdge(quadratic.bars, DOWN), GrowFromEdge(linear.bars, DOWN), run_time=1.5)
             self.play(FadeIn(quadratic.numbers), FadeIn(linear.numbers))

@@ -125,6 +125,17 @@ def test_complexity_says_its_layer_counts_include_the_scores_the_causal_mask_hid
 
 
 @pytest.mark.xdist_group("complexity")
+def test_complexity_says_its_bars_are_divided_by_the_cost_at_the_first_length():
+    """Review 15: "each count over the one at 512" and "relative to the first" left "the first" what unsaid."""
+    scene = built_scene("complexity")
+    first = format_number(512, 0)
+    heard = " ".join(line.spoken for line in lines_of(scene, "doubling-quadruples"))
+    assert "divided by its value at five hundred twelve tokens" in heard and " over the one" not in heard
+    legend = shown(scene, "doubling-quadruples")
+    assert f"÷ its value at {first} tokens" in legend and "relative to the first" not in legend
+
+
+@pytest.mark.xdist_group("complexity")
 def test_complexity_states_the_feed_forward_condition_and_never_spells_d_ff():
     """Review 12: "the feed-forward grows like n × d_model²" holds only because GPT-2's d_ff is 4 d_model; say so.
 
