@@ -68,7 +68,8 @@ class ComplexityScene(ExplainerScene):
     title = "Why attention costs O(n²)"
     description = "n tokens make an n×n matrix of attention weights: memory and multiply-adds counted as n doubles."
     sources = (
-        "exact counts; GPT-2 small's sizes: Radford et al. 2019 (Table 2, section 2.3); "
+        "exact counts; GPT-2 small's 12 layers and d_model 768: Radford et al. 2019 (Table 2), its 1,024-token "
+        "context: section 2.3, its 12 heads and d_ff 3,072: OpenAI's released code and config (n_head, 4 × n_embd); "
         "FlashAttention: Dao et al. 2022; Reformer: Kitaev et al. 2020; Longformer: Beltagy et al. 2020"
     )
     poster_step = "doubling-quadruples"
@@ -334,7 +335,7 @@ class ComplexityScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(width))
             self.say(
                 "Q Kᵀ: an n × d matrix times a d × n one, n·n·d multiply-adds.",
-                spoken="Q times K transposed: an n by d matrix times a d by n one, n times n times d multiply-adds.",
+                spoken="Q K transpose: an n by d matrix times a d by n one, n times n times d multiply-adds.",
             )
             self.play(FadeIn(header[0]), FadeIn(header[1]))
             self.say(
@@ -693,7 +694,9 @@ class ComplexityScene(ExplainerScene):
                     f"* {half} tokens is past {t.context_model}'s {format_number(t.context_length, 0)}-token limit: "
                     f"a layer of {t.layer_model}'s sizes.",
                     # GPT-2 is causal: a kernel that skips the masked half would move the crossover (review 15).
-                    "Counted as a plain implementation computes it: all n² scores, even those GPT-2's causal mask hides.",
+                    # On two lines: on one, the note was scaled down to fit the frame.
+                    "Counted as a plain implementation computes it:",
+                    "all n² scores, even those GPT-2's causal mask hides.",
                 )
             )
             self.play(FadeIn(check), FadeIn(limit))

@@ -121,6 +121,7 @@ def test_complexity_says_its_layer_counts_include_the_scores_the_causal_mask_hid
     """Review 15: GPT-2 is causal, yet 4,608 counts the full n × n square; the screen says it counts all n² scores."""
     scene = built_scene("complexity")
     half = shown(scene, "half-the-layer")
+    assert "Counted as a plain implementation computes it:" in half, sorted(half)
     assert any("all n² scores" in text and "causal mask" in text for text in half), sorted(half)
 
 
@@ -174,8 +175,8 @@ def test_complexity_counts_work_not_time_and_says_why_the_memory_matters():
 def test_complexity_gives_the_144_heads_and_576_mib_to_gpt2_small_not_gpt2():
     """Review 14: "GPT-2 ... 144 heads" was wrong: the paper's "GPT-2" is the 1.5 B model, 48 layers of 25 heads.
 
-    144 = 12 layers × 12 heads and 576 MiB = 144 × 4 · 1,024² bytes are GPT-2 small's (Radford et al. 2019,
-    Table 2): every caption, spoken line and screen line that gives them names GPT-2 small.
+    144 = 12 layers × 12 heads and 576 MiB = 144 × 4 · 1,024² bytes are GPT-2 small's (12 layers: Radford et al.
+    2019, Table 2; 12 heads: its released config, ``n_head``): every caption, spoken line and screen line that gives them names GPT-2 small.
     """
     scene = built_scene("complexity")
     heads, mib = format_number(12 * 12, 0), format_number(4 * 1024**2 * 12 * 12 / 2**20, 0)

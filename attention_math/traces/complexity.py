@@ -72,7 +72,9 @@ class ComplexityTrace(Trace):
         1.5 B model (48 layers of 25 heads), and the 144 heads and 576 MiB said with this name are the small one's.
     layer_model, layer_d_model, layer_d_ff
         A real model whose whole layer is counted: GPT-2 small, ``d_model`` 768 and a feed-forward
-        3,072 wide (Radford et al. 2019, Table 2; ``transformers.GPT2Config()``: ``n_embd`` 768, ``n_inner`` 4 × 768).
+        3,072 wide (``d_model``: Radford et al. 2019, Table 2; the 12 heads and ``d_ff``, which Table 2 does not
+        give: OpenAI's released code and ``transformers.GPT2Config()``: ``n_head`` 12, ``n_embd`` 768, ``n_inner``
+        ``None``, meaning 4 × 768).
     layer_parts
         What :func:`attention_math.generation.layer_macs` counts in one layer, in order.
     layer_lengths
@@ -256,5 +258,6 @@ def complexity_trace(
         layer_count=12,
         kept_copies=12 * 12,
         kept_mib=4 * 1024**2 * 12 * 12 / 2**20,  # float32 bytes of n² weights, each head of each layer, at 1,024
-        source="exact counts of multiply-adds and stored weights (no timings); GPT-2 small's sizes from Radford et al. 2019",
+        source="exact counts of multiply-adds and stored weights (no timings); GPT-2 small's layers and d_model from "
+        "Radford et al. 2019 (Table 2), its heads and feed-forward width from OpenAI's released code and config",
     )
