@@ -132,6 +132,12 @@ class SentimentAttentionScene(ExplainerScene):
                     self.number("n_training", 0, size=theme.small_size),
                     label(theme, "· held out, never trained on:", size=theme.small_size, color=theme.muted),
                     self.number("n_heldout", 0, size=theme.small_size),
+                    # The held-out set is a random draw plus the reviews shown in steps 3-4 (review 15).
+                    label(theme, "(", size=theme.small_size, color=theme.muted),
+                    self.number("n_heldout_random", 0, size=theme.small_size),
+                    label(theme, "drawn at random +", size=theme.small_size, color=theme.muted),
+                    self.number("n_showcase", 0, size=theme.small_size),
+                    label(theme, "shown later)", size=theme.small_size, color=theme.muted),
                 ).arrange(RIGHT, buff=0.15),
             ).arrange(DOWN, buff=0.2)
             BODY.shrink_to_fit(data)
@@ -653,7 +659,10 @@ class SentimentAttentionScene(ExplainerScene):
             # The argument shown, not told: the read-out averages the words' own read-outs (a formula true of the
             # model), the words' lone readings, then the two reviews' weights and verdicts.
             # "Read-out" meant P in step 1 but the value before σ here; said as the sigmoid's input (review 14).
-            self.say("The weights add up to one: the sigmoid's input is a weighted average of the words' own inputs.")
+            # "The words' own inputs" was opaque heard (review 15): what σ would get from each word read alone.
+            self.say(
+                "The weights add up to one: the sigmoid's input is a weighted average of what it would get from each word alone."
+            )
             self.play(FadeIn(why[0], shift=UP * 0.2), FadeIn(note), run_time=1.2)
             m, c = t.misleading, t.contrast
             negation, first, second = (

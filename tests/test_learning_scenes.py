@@ -615,7 +615,10 @@ def test_review14_the_takeaway_averages_the_sigmoids_input_not_p_and_every_line_
     card = scene.recording.texts["takeaway"]
     assert "the weights add up to 1: inside σ, a weighted average of each word's own input to σ" in card
     said_lines = [line.text for step in scene.steps if step.name == "takeaway" for line in step.lines]
-    assert "The weights add up to one: the sigmoid's input is a weighted average of the words' own inputs." in said_lines
+    assert (
+        "The weights add up to one: the sigmoid's input is a weighted average of what it would get from each word alone."
+        in said_lines
+    )
     assert not any("read-out" in line or line.endswith("own.") for line in said_lines)
     # What the card says is true of σ's input and false of P once the weight is split: half on "not", half on "great".
     m, mt = t.misleading, t.misleading_top
@@ -661,3 +664,10 @@ def test_review15_the_negation_words_lean_is_the_verdict_in_the_counted_reviews_
     # The Bahdanau line names where one learned query comes from.
     intro = [line.text for step in scene.steps if step.name == "the-classifier" for line in step.lines]
     assert "Additive attention (Bahdanau's score) with one learned query, as in Yang et al. 2016." in intro
+    # The held-out set is the random draw plus the hand-written reviews shown in steps 3-4, said so on screen.
+    training, heldout = sentiment.split(sentiment.SentimentSettings())
+    _, showcase = sentiment.load_reviews()
+    assert t.n_heldout_random + t.n_showcase == len(heldout) and all(review in heldout for review in showcase)
+    assert t.n_showcase == len(showcase) and not any(review in training for review in showcase)
+    assert {"n_heldout_random", "n_showcase"} <= sources(scene)
+    assert "shown later)" in scene.recording.texts["the-classifier"]

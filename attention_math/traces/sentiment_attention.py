@@ -29,6 +29,9 @@ class SentimentAttentionTrace(Trace):
         The run's settings (see :class:`~attention_math.sentiment.SentimentSettings`).
     n_reviews, n_training, n_heldout
         Reviews shipped (training pool and showcase), trained on, and held out.
+    n_heldout_random, n_showcase
+        The held-out reviews drawn at random from the pool, and the hand-written showcase reviews
+        the scene shows (held out too): together ``n_heldout``.
     vocabulary_size
         Words the classifier has an embedding for.
     curve_epochs
@@ -112,6 +115,8 @@ class SentimentAttentionTrace(Trace):
     n_reviews: int
     n_training: int
     n_heldout: int
+    n_heldout_random: int
+    n_showcase: int
     vocabulary_size: int
     curve_epochs: np.ndarray
     train_loss: np.ndarray
@@ -238,6 +243,8 @@ def sentiment_attention_trace(
         n_reviews=len(reviews) + len(showcase),
         n_training=len(training),
         n_heldout=len(heldout),
+        n_heldout_random=len(heldout) - len(showcase),
+        n_showcase=len(showcase),
         vocabulary_size=len(sentiment.vocabulary()),
         curve_epochs=np.asarray(run.curves["epochs"], dtype=int),
         train_loss=np.asarray(run.curves["train_loss"], dtype=float),
