@@ -661,8 +661,10 @@ def sentiment_attention_exercises(trace: SentimentAttentionTrace) -> list[Exerci
             ],
             note=f"{trace.n_heldout_negated_right} of {trace.n_heldout_negated} right with a negation, "
             f"{trace.n_heldout_plain_right} of {trace.n_heldout_plain} without. A word's score depends on the word "
-            "alone: it is the same in every review, so the negation word takes the weight and the verdict is its own "
-            "lean, whatever it negates. When nearly all the weight is on the negation word, a weighted average of "
+            "alone: it is the same in every review, so the negation word takes the weight (in "
+            f"{trace.n_heldout_negation_first} of {trace.n_heldout_negated}) and the verdict follows its own lean "
+            f"(in {trace.n_heldout_negation_first_follows} of those {trace.n_heldout_negation_first}), whatever it "
+            "negates. When nearly all the weight is on the negation word, a weighted average of "
             "words read one at a time cannot get both “not good” and “not bad” right.",
         )
     )

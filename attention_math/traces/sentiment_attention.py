@@ -29,6 +29,9 @@ class SentimentAttentionTrace(Trace):
         The run's settings (see :class:`~attention_math.sentiment.SentimentSettings`).
     n_reviews, n_training, n_heldout
         Reviews shipped (training pool and showcase), trained on, and held out.
+    n_heldout_random, n_showcase
+        The held-out reviews drawn at random from the pool, and the hand-written showcase reviews
+        the scene shows (held out too): together ``n_heldout``.
     vocabulary_size
         Words the classifier has an embedding for.
     curve_epochs
@@ -55,7 +58,10 @@ class SentimentAttentionTrace(Trace):
         accuracy on them falls below a coin flip's.
     n_heldout_negation_first
         Held-out reviews with a negation whose most weighted word is a negation word: their
-        verdict is that word's own lean, whatever word it negates.
+        verdict is mostly that word's own lean, whatever word it negates.
+    n_heldout_negation_first_follows
+        Of those, the reviews whose verdict is on the same side of 0.5 as the top negation word's
+        own lean (its P read alone): how often that lean sets the verdict.
     n_heldout_with_top_word, n_heldout_top_word_first
         Held-out reviews that contain the misleading review's top-weighted word, and those of
         them where that word gets the most weight (a word's score depends on the word alone);
@@ -109,6 +115,8 @@ class SentimentAttentionTrace(Trace):
     n_reviews: int
     n_training: int
     n_heldout: int
+    n_heldout_random: int
+    n_showcase: int
     vocabulary_size: int
     curve_epochs: np.ndarray
     train_loss: np.ndarray
@@ -131,6 +139,7 @@ class SentimentAttentionTrace(Trace):
     n_heldout_negated_positive: int
     n_heldout_negated_said_positive: int
     n_heldout_negation_first: int
+    n_heldout_negation_first_follows: int
     n_heldout_with_top_word: int
     n_heldout_top_word_first: int
     sentences: tuple[tuple[str, ...], ...]
@@ -234,6 +243,8 @@ def sentiment_attention_trace(
         n_reviews=len(reviews) + len(showcase),
         n_training=len(training),
         n_heldout=len(heldout),
+        n_heldout_random=len(heldout) - len(showcase),
+        n_showcase=len(showcase),
         vocabulary_size=len(sentiment.vocabulary()),
         curve_epochs=np.asarray(run.curves["epochs"], dtype=int),
         train_loss=np.asarray(run.curves["train_loss"], dtype=float),
@@ -256,6 +267,9 @@ def sentiment_attention_trace(
         n_heldout_negated_positive=int(positive[negated].sum()),
         n_heldout_negated_said_positive=int(said_positive[negated].sum()),
         n_heldout_negation_first=sum(1 for k, top in enumerate(tops) if negated[k] and top in NEGATIONS),
+        n_heldout_negation_first_follows=sum(
+            1 for k, top in enumerate(tops) if negated[k] and top in NEGATIONS and said_positive[k] == (alone[top] > 0.5)
+        ),
         n_heldout_with_top_word=len(with_top),
         n_heldout_top_word_first=len(top_first),
         sentences=tuple(words for words, _ in shown),
