@@ -262,7 +262,7 @@ class ComplexityScene(ExplainerScene):
                 VGroup(
                     label(theme, "at least", **small),
                     count("kept_mib"),
-                    label(theme, "MiB at", **small),
+                    label(theme, "MiB per text of", **small),
                     count("context_length"),
                     label(theme, "tokens", **small),
                 ).arrange(RIGHT, buff=0.14),
@@ -488,7 +488,7 @@ class ComplexityScene(ExplainerScene):
                     self.number("layer_growth", 2, size=theme.small_size, color=theme.highlight, mono=False),
                     label(theme, ";", size=theme.small_size, color=theme.highlight),
                 ).arrange(RIGHT, buff=0.03),
-                label(theme, "the n × n rows ×", size=theme.small_size, color=theme.query),
+                label(theme, "the n × n part ×", size=theme.small_size, color=theme.query),
                 self.number("growth[0]", 0, size=theme.small_size, color=theme.query, mono=False),
             ).arrange(RIGHT, buff=0.15)
             level([part for part in growth.get_family() if isinstance(part, Text)])
@@ -619,9 +619,11 @@ class ComplexityScene(ExplainerScene):
             # With the number of heads fixed, a head twice as wide is a model twice as wide: say what is held.
             self.say(
                 "Heads fixed, d_model doubles too: projections, and the feed-forward if d_ff grows with it, "
-                f"like n × d_model², cost {format_number(t.projection_width_growth, 0)} times as much.",
+                f"like n × d_model², cost {format_number(t.projection_width_growth, 0)} times as much; "
+                f"the whole layer {format_number(t.layer_wide_growth, 2)} times.",
                 spoken="Heads fixed, d model doubles too: projections, and the feed-forward if its width grows with it, "
-                f"like n times d model squared, cost {format_number(t.projection_width_growth, 0)} times as much.",
+                f"like n times d model squared, cost {format_number(t.projection_width_growth, 0)} times as much; "
+                f"the whole layer {format_number(t.layer_wide_growth, 2)} times.",
             )
             self.play(FadeIn(projections, shift=UP * 0.15))
 
