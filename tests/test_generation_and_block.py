@@ -254,12 +254,15 @@ def test_complexity_counts_as_said_are_the_exact_counts_in_millions_and_billions
 
 
 def test_the_context_marked_in_the_memory_table_is_gpt2s():
-    """The row tagged as GPT-2's context is the longest text GPT-2 reads (transformers' GPT2Config)."""
+    """The row tagged as GPT-2 small's context is the longest text it reads (transformers' GPT2Config, whose defaults
+    are GPT-2 small's: 12 layers, 768 wide; the paper's "GPT-2" is the 1.5 B model, so the name says "small")."""
     from transformers import GPT2Config
 
     trace = complexity_trace()
-    assert trace.context_model == "GPT-2"
-    assert trace.context_length == GPT2Config().n_positions == 1024
+    config = GPT2Config()
+    assert (config.n_layer, config.n_embd) == (12, 768)
+    assert trace.context_model == "GPT-2 small"
+    assert trace.context_length == config.n_positions == 1024
     assert trace.context_length in trace.lengths.tolist()
 
 
