@@ -500,7 +500,7 @@ class TransformerBlockScene(ExplainerScene):
             self.say("GPT adds a position embedding: one learned vector per position.")
             self.play(FadeIn(heading), FadeIn(names[0]), FadeIn(grids[0]), FadeIn(dots[0]), run_time=1.0)
             too = " too" if self.course_input else ""
-            self.say(f"Ours are random{too}, as before training (a fixed random seed).")
+            self.say(f"Ours are random{too}: not trained (a fixed random seed).")
             self.play(FadeIn(names[1]), FadeIn(grids[1]), FadeIn(dots[1]), run_time=1.0)
             # "The bright row" was the darker one (review 14): the row is outlined as the line names it.
             self.say(f"Their sum, x, enters the first block: for “{t.tokens[t.focus]}”, the highlighted row.")
@@ -581,9 +581,18 @@ class TransformerBlockScene(ExplainerScene):
             for k, page in enumerate(pages):
                 maps = self.attention_maps(page, label_w, cell_w, cell_h, decimals)
                 masked_cells = [(i, j) for i in range(n) for j in range(n) if not t.mask[i, j]]
-                masked_words = label(
-                    theme, "grey: masked, a later token (weight 0)", size=theme.min_size, color=theme.masked
-                ).next_to(maps, DOWN, buff=0.15)
+                # Which axis is which, said once under the maps (review 15: rows and columns were only coloured).
+                masked_words = (
+                    VGroup(
+                        label(theme, "grey: masked, a later token (weight 0)", size=theme.min_size, color=theme.masked),
+                        VGroup(
+                            label(theme, "rows: query (looking),", size=theme.min_size, color=theme.query),
+                            label(theme, "columns: key (looked at)", size=theme.min_size, color=theme.key),
+                        ).arrange(RIGHT, buff=0.15),
+                    )
+                    .arrange(DOWN, aligned_edge=RIGHT, buff=0.08)
+                    .next_to(maps, DOWN, buff=0.15)
+                )
                 self.keep_inside(masked_words.align_to(maps, RIGHT))
                 gives = [f"head {h + 1} gives {format_number(t.attention_weights[h, f, f], decimals)}" for h in page]
                 heads = gives[0] if len(gives) == 1 else ", ".join(gives[:-1]) + " and " + gives[-1]
@@ -769,7 +778,7 @@ class TransformerBlockScene(ExplainerScene):
             self.say("The residual connection adds attention's output to x itself.")
             self.play(self.mark("add1"), FadeIn(rows[0]), FadeIn(rows[1]), FadeIn(rounded), run_time=1.0)
             self.play(ReplacementTransform(VGroup(rows[0][1], rows[1][1]).copy(), rows[2][1]), FadeIn(rows[2][0]), run_time=1.0)
-            update = formula(theme, r"x = x + \mathrm{attention}(\mathrm{norm}_1(x))", size=theme.aside_formula_size)
+            update = formula(theme, r"x \leftarrow x + \mathrm{attention}(\mathrm{norm}_1(x))", size=theme.aside_formula_size)
             self.keep_inside(update.next_to(rounded, DOWN, buff=0.3).align_to(rows[2][1], LEFT))
             self.say("So each part adds to what the token already carries.")
             self.play(Indicate(self.diagram.residuals[0], color=theme.highlight), Write(update), run_time=1.2)
@@ -816,7 +825,12 @@ class TransformerBlockScene(ExplainerScene):
             # Two lines at the small size: the count now, "printed: ..." with the examples it points to (review 14:
             # shown before anything was below, it pointed at nothing).
             count = label(theme, f"one token: {t.d_ff} numbers, {d} per line", size=theme.small_size, color=theme.muted)
-            printed_note = label(theme, "printed: only the examples below", size=theme.small_size, color=theme.muted)
+            printed_note = label(
+                theme,
+                f"{len(t.gelu_examples)} of the {t.d_ff} printed: the examples below",
+                size=theme.small_size,
+                color=theme.muted,
+            )
             wrapped = VGroup(count, printed_note).arrange(DOWN, aligned_edge=RIGHT, buff=0.08)
             ff_y = hidden[-1][1].get_bottom()[1] - 0.1 - wrapped.height - 0.15 - 0.4 - ROW_CELL_H / 2
             ff = self.token_row(r"\mathrm{ff} = h\,W_2 + b_2", f"ff[{f}]", ff_y, color=theme.value)
@@ -919,23 +933,23 @@ class TransformerBlockScene(ExplainerScene):
                 self.token_row(r"=\ \mathrm{output}", f"output[{f}]", ROW_TOP - 2.0, color=theme.highlight),
             )
             block = VGroup(
-                formula(theme, r"x = x + \mathrm{attention}(\mathrm{norm}_1(x))", size=theme.aside_formula_size),
-                formula(theme, r"x = x + \mathrm{ff}(\mathrm{norm}_2(x))", size=theme.aside_formula_size),
+                formula(theme, r"x \leftarrow x + \mathrm{attention}(\mathrm{norm}_1(x))", size=theme.aside_formula_size),
+                formula(theme, r"x \leftarrow x + \mathrm{ff}(\mathrm{norm}_2(x))", size=theme.aside_formula_size),
             ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
             rounded = self.rounded_note(rows[2])
             self.keep_inside(block.next_to(rounded, DOWN, buff=0.3).align_to(rows[2][1], LEFT))
             # Both halves of the 2017 block, as large as GPT's (review 14: small, grey, and only the first half).
             original = VGroup(
                 label(theme, "2017 original (Vaswani et al.):", size=theme.small_size, color=theme.muted),
-                formula(theme, r"x = \mathrm{norm}_1(x + \mathrm{attention}(x))", size=theme.aside_formula_size),
-                formula(theme, r"x = \mathrm{norm}_2(x + \mathrm{ff}(x))", size=theme.aside_formula_size),
+                formula(theme, r"x \leftarrow \mathrm{norm}_1(x + \mathrm{attention}(x))", size=theme.aside_formula_size),
+                formula(theme, r"x \leftarrow \mathrm{norm}_2(x + \mathrm{ff}(x))", size=theme.aside_formula_size),
             ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
             self.keep_inside(original.next_to(block, DOWN, buff=0.35).align_to(block, LEFT))
             self.say("Add the feed-forward output too: that is the block's output.")
             self.play(self.mark("add2"), FadeIn(rows[0]), FadeIn(rows[1]), FadeIn(rounded), run_time=0.8)
             self.play(ReplacementTransform(VGroup(rows[0][1], rows[1][1]).copy(), rows[2][1]), FadeIn(rows[2][0]), run_time=1.0)
             # Said in words (review 14: the transcript's "in two lines:" was followed by the 2017 sentence).
-            self.say(f"Still {t.d_model} numbers per token. Each part: normalise, then add.")
+            self.say(f"Still {t.d_model} numbers per token. Each part: normalise, transform, add.")
             self.play(Write(block), Indicate(self.diagram.output_label, color=theme.highlight), run_time=1.5)
             self.say("The 2017 Transformer normalises after each add instead.")
             self.play(FadeIn(original), run_time=0.8)
