@@ -78,6 +78,8 @@ SHOWN_COLUMNS = 4
 """Numbers of each token's vector printed in steps 2 and 3, in larger cells; "⋯" stands for the rest."""
 WIDE_CELL_H = 0.5
 """Height of a cell in the larger, elided grids of steps 2 and 3 (numbers at the small size)."""
+MINUS_ROOM = 0.12
+"""Added to an elided row's cells: "−0.02" at full width looked touching its borders (review 15)."""
 TREE_AT = LEFT * 1.0 + DOWN * 0.3
 """Where GPT's parts are listed as a tree (the pointer to attention right of it)."""
 
@@ -263,6 +265,8 @@ class TransformerBlockScene(ExplainerScene):
         width = max(
             CELL_W, number_cell_width(theme, [-9.99], 2, size=size), number_cell_width(theme, values, decimals, size=size)
         )
+        if not full:  # five cells leave room: a minus sign clear of the border by eye (review 15), not only by the test
+            width += MINUS_ROOM
         # Up to the next twentieth: glyphs' ink differs by a hair between rows, and eight cells added it up to a visible step.
         width = math.ceil(width * 20 - 1e-9) / 20
         grid = self.grid(path, decimals, cell_width=width, cell_height=cell_h, font_size=size)
@@ -302,7 +306,7 @@ class TransformerBlockScene(ExplainerScene):
         theme, t = self.theme, self.trace
         shown = min(SHOWN_COLUMNS, t.d_model)
         size = size or (theme.small_size if cell_h >= 0.42 else theme.min_size)
-        cell_w = max(CELL_W, number_cell_width(theme, getattr(t, source)[:, :shown], 2, size=size))
+        cell_w = max(CELL_W, number_cell_width(theme, getattr(t, source)[:, :shown], 2, size=size) + MINUS_ROOM)
         return self.grid(f"{source}[:, 0:{shown}]", 2, cell_width=cell_w, cell_height=cell_h, font_size=size)
 
     def elision(self, grid: NumberGrid, below: bool = False) -> VGroup:
@@ -327,6 +331,24 @@ class TransformerBlockScene(ExplainerScene):
         theme = self.theme
         note = label(theme, ROUNDED, size=theme.small_size, color=theme.muted)
         return note.next_to(row[1], DOWN, buff=0.12).align_to(row[1], RIGHT)
+
+    def add_down(self, rows: VGroup, rounded: VGroup) -> None:
+        """The sum row appears under the two rows it adds: their cells move down into it, its numbers fade in.
+
+        Moving the numbers too smeared them into blobs for half a second, and the "≈" note came before
+        the sum it is about (review 15): the note now comes with the sum.
+        """
+        total = rows[2][1]
+        rest = VGroup(*[part for part in total.submobjects if part is not total.cells])
+        self.play(
+            ReplacementTransform(VGroup(rows[0][1].cells, rows[1][1].cells).copy(), total.cells),
+            FadeIn(rest),
+            FadeIn(rows[2][0]),
+            FadeIn(rounded),
+            run_time=1.0,
+        )
+        self.remove(total.cells, rest)
+        self.add(total)
 
     def stats(self, mean: str, variance: str, row: VGroup, decimals: int = 2) -> VGroup:
         """Mean and variance of a row, stacked left of its cells (``decimals`` each)."""
@@ -414,12 +436,13 @@ class TransformerBlockScene(ExplainerScene):
             order = VGroup(
                 *[
                     label(
-                        theme, "← GPT-2, GPT-3: first; 2017: after the add", size=theme.min_size, color=theme.highlight
-                    ).next_to(lines[k], RIGHT, buff=0.3)
+                        theme, "← GPT-2, GPT-3: first; 2017: after the add", size=theme.small_size, color=theme.highlight
+                    ).next_to(lines[k], RIGHT, buff=0.35)
                     for k in (4, 7)
                 ]
             )
-            self.highlight(lines[4], lines[7], run_time=0.6)
+            # Only the words "Layer norm" (its 9 glyphs; Text has none for spaces), clear of the tree's "│" (review 15).
+            self.highlight(*[VGroup(*lines[k][-9:]) for k in (4, 7)], buff=0.1, run_time=0.6)
             self.play(FadeIn(order), run_time=0.6)
 
     # --- 2. tokens become vectors ------------------------------------------------------
@@ -731,10 +754,14 @@ class TransformerBlockScene(ExplainerScene):
                     elided_label(theme, f"“{token}”", MAX_LABEL_WIDTH, size=size, color=theme.muted),
                     label(theme, tail, size=size, color=theme.muted),
                 ]
-                parts[1].next_to(parts[0], RIGHT, buff=0.12)
-                parts[2].next_to(parts[1], RIGHT, buff=0.04)
-                on_one_baseline(parts)
-                name = VGroup(*parts)
+                if parts[1].original_text == f"“{token}”":  # not elided: one Text, the word at the line's size and
+                    # baseline (review 15: set apart, “cat” came out smaller and raised)
+                    name = VGroup(label(theme, f"joined, for “{token}”{tail}", size=size, color=theme.muted))
+                else:
+                    parts[1].next_to(parts[0], RIGHT, buff=0.12)
+                    parts[2].next_to(parts[1], RIGHT, buff=0.04)
+                    on_one_baseline(parts)
+                    name = VGroup(*parts)
                 if not words:
                     name.align_to(joined, LEFT).align_to(titles[0], DOWN)
                     return name if name.get_right()[0] + 0.2 <= titles[0].get_left()[0] else VGroup()
@@ -776,8 +803,8 @@ class TransformerBlockScene(ExplainerScene):
             )
             rounded = self.rounded_note(rows[2])
             self.say("The residual connection adds attention's output to x itself.")
-            self.play(self.mark("add1"), FadeIn(rows[0]), FadeIn(rows[1]), FadeIn(rounded), run_time=1.0)
-            self.play(ReplacementTransform(VGroup(rows[0][1], rows[1][1]).copy(), rows[2][1]), FadeIn(rows[2][0]), run_time=1.0)
+            self.play(self.mark("add1"), FadeIn(rows[0]), FadeIn(rows[1]), run_time=1.0)
+            self.add_down(rows, rounded)
             update = formula(theme, r"x \leftarrow x + \mathrm{attention}(\mathrm{norm}_1(x))", size=theme.aside_formula_size)
             self.keep_inside(update.next_to(rounded, DOWN, buff=0.3).align_to(rows[2][1], LEFT))
             self.say("So each part adds to what the token already carries.")
@@ -946,8 +973,8 @@ class TransformerBlockScene(ExplainerScene):
             ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
             self.keep_inside(original.next_to(block, DOWN, buff=0.35).align_to(block, LEFT))
             self.say("Add the feed-forward output too: that is the block's output.")
-            self.play(self.mark("add2"), FadeIn(rows[0]), FadeIn(rows[1]), FadeIn(rounded), run_time=0.8)
-            self.play(ReplacementTransform(VGroup(rows[0][1], rows[1][1]).copy(), rows[2][1]), FadeIn(rows[2][0]), run_time=1.0)
+            self.play(self.mark("add2"), FadeIn(rows[0]), FadeIn(rows[1]), run_time=0.8)
+            self.add_down(rows, rounded)
             # Said in words (review 14: the transcript's "in two lines:" was followed by the 2017 sentence).
             self.say(f"Still {t.d_model} numbers per token. Each part: normalise, transform, add.")
             self.play(Write(block), Indicate(self.diagram.output_label, color=theme.highlight), run_time=1.5)
