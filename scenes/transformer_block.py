@@ -594,7 +594,7 @@ class TransformerBlockScene(ExplainerScene):
         label_w = min(MAX_LABEL_WIDTH, natural, room - per_page * n * MIN_MAP_CELL)
         cell_w = min(0.9, (room - label_w) / (per_page * n))
         decimals = 2 if cell_w >= 0.66 else 1
-        cell_h = min(0.48, 2.6 / n)
+        cell_h = min(0.46, 2.5 / n)  # (review 15: a little lower, for the axes' line under the maps)
         pages = [list(range(first, min(first + per_page, t.n_heads))) for first in range(0, t.n_heads, per_page)]
         with self.step("multi-head-attention", "Causal multi-head attention"):
             self.new_panel("Causal multi-head attention")
@@ -613,8 +613,8 @@ class TransformerBlockScene(ExplainerScene):
                             label(theme, "columns: key (looked at)", size=theme.min_size, color=theme.key),
                         ).arrange(RIGHT, buff=0.15),
                     )
-                    .arrange(DOWN, aligned_edge=RIGHT, buff=0.08)
-                    .next_to(maps, DOWN, buff=0.15)
+                    .arrange(DOWN, aligned_edge=RIGHT, buff=0.05)
+                    .next_to(maps, DOWN, buff=0.12)
                 )
                 self.keep_inside(masked_words.align_to(maps, RIGHT))
                 gives = [f"head {h + 1} gives {format_number(t.attention_weights[h, f, f], decimals)}" for h in page]
