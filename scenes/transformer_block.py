@@ -754,14 +754,10 @@ class TransformerBlockScene(ExplainerScene):
                     elided_label(theme, f"“{token}”", MAX_LABEL_WIDTH, size=size, color=theme.muted),
                     label(theme, tail, size=size, color=theme.muted),
                 ]
-                if parts[1].original_text == f"“{token}”":  # not elided: one Text, the word at the line's size and
-                    # baseline (review 15: set apart, “cat” came out smaller and raised)
-                    name = VGroup(label(theme, f"joined, for “{token}”{tail}", size=size, color=theme.muted))
-                else:
-                    parts[1].next_to(parts[0], RIGHT, buff=0.12)
-                    parts[2].next_to(parts[1], RIGHT, buff=0.04)
-                    on_one_baseline(parts)
-                    name = VGroup(*parts)
+                parts[1].next_to(parts[0], RIGHT, buff=0.12)
+                parts[2].next_to(parts[1], RIGHT, buff=0.04)
+                on_one_baseline(parts)
+                name = VGroup(*parts)
                 if not words:
                     name.align_to(joined, LEFT).align_to(titles[0], DOWN)
                     return name if name.get_right()[0] + 0.2 <= titles[0].get_left()[0] else VGroup()
