@@ -640,7 +640,8 @@ class TransformerBlockScene(ExplainerScene):
             heads, (grid, titles, joined_name) = joined
             if joined_name.submobjects and joined_name.get_top()[1] > masked_words.get_bottom()[1] - 0.1:
                 joined_name = self.joined_name(grid, titles, words=False)  # tall maps (many tokens): no room
-            self.play(FadeIn(heads), run_time=0.8)
+            # The maps' notes make way for the heads' outputs (tall maps leave them no room beside the titles).
+            self.play(FadeIn(heads), FadeOut(masked_words), run_time=0.8)
             # Number by number into the joined row: head h's j-th number is the joined row's (h × d_head + j)-th.
             old = VGroup(*[part for g, _ in heads for part in (*g.cells, *g.numbers)])
             new = VGroup(*[part for h in range(t.n_heads) for part in self.head_slice(grid, h)])
