@@ -78,6 +78,8 @@ SHOWN_COLUMNS = 4
 """Numbers of each token's vector printed in steps 2 and 3, in larger cells; "⋯" stands for the rest."""
 WIDE_CELL_H = 0.5
 """Height of a cell in the larger, elided grids of steps 2 and 3 (numbers at the small size)."""
+MINUS_ROOM = 0.12
+"""Added to an elided row's cells: "−0.02" at full width looked touching its borders (review 15)."""
 TREE_AT = LEFT * 1.0 + DOWN * 0.3
 """Where GPT's parts are listed as a tree (the pointer to attention right of it)."""
 
@@ -263,6 +265,8 @@ class TransformerBlockScene(ExplainerScene):
         width = max(
             CELL_W, number_cell_width(theme, [-9.99], 2, size=size), number_cell_width(theme, values, decimals, size=size)
         )
+        if not full:  # five cells leave room: a minus sign clear of the border by eye (review 15), not only by the test
+            width += MINUS_ROOM
         # Up to the next twentieth: glyphs' ink differs by a hair between rows, and eight cells added it up to a visible step.
         width = math.ceil(width * 20 - 1e-9) / 20
         grid = self.grid(path, decimals, cell_width=width, cell_height=cell_h, font_size=size)
@@ -302,7 +306,7 @@ class TransformerBlockScene(ExplainerScene):
         theme, t = self.theme, self.trace
         shown = min(SHOWN_COLUMNS, t.d_model)
         size = size or (theme.small_size if cell_h >= 0.42 else theme.min_size)
-        cell_w = max(CELL_W, number_cell_width(theme, getattr(t, source)[:, :shown], 2, size=size))
+        cell_w = max(CELL_W, number_cell_width(theme, getattr(t, source)[:, :shown], 2, size=size) + MINUS_ROOM)
         return self.grid(f"{source}[:, 0:{shown}]", 2, cell_width=cell_w, cell_height=cell_h, font_size=size)
 
     def elision(self, grid: NumberGrid, below: bool = False) -> VGroup:
@@ -327,6 +331,24 @@ class TransformerBlockScene(ExplainerScene):
         theme = self.theme
         note = label(theme, ROUNDED, size=theme.small_size, color=theme.muted)
         return note.next_to(row[1], DOWN, buff=0.12).align_to(row[1], RIGHT)
+
+    def add_down(self, rows: VGroup, rounded: VGroup) -> None:
+        """The sum row appears under the two rows it adds: their cells move down into it, its numbers fade in.
+
+        Moving the numbers too smeared them into blobs for half a second, and the "≈" note came before
+        the sum it is about (review 15): the note now comes with the sum.
+        """
+        total = rows[2][1]
+        rest = VGroup(*[part for part in total.submobjects if part is not total.cells])
+        self.play(
+            ReplacementTransform(VGroup(rows[0][1].cells, rows[1][1].cells).copy(), total.cells),
+            FadeIn(rest),
+            FadeIn(rows[2][0]),
+            FadeIn(rounded),
+            run_time=1.0,
+        )
+        self.remove(total.cells, rest)
+        self.add(total)
 
     def stats(self, mean: str, variance: str, row: VGroup, decimals: int = 2) -> VGroup:
         """Mean and variance of a row, stacked left of its cells (``decimals`` each)."""
@@ -414,12 +436,13 @@ class TransformerBlockScene(ExplainerScene):
             order = VGroup(
                 *[
                     label(
-                        theme, "← GPT-2, GPT-3: first; 2017: after the add", size=theme.min_size, color=theme.highlight
-                    ).next_to(lines[k], RIGHT, buff=0.3)
+                        theme, "← GPT-2, GPT-3: first; 2017: after the add", size=theme.small_size, color=theme.highlight
+                    ).next_to(lines[k], RIGHT, buff=0.35)
                     for k in (4, 7)
                 ]
             )
-            self.highlight(lines[4], lines[7], run_time=0.6)
+            # Only the words "Layer norm" (its 9 glyphs; Text has none for spaces), clear of the tree's "│" (review 15).
+            self.highlight(*[VGroup(*lines[k][-9:]) for k in (4, 7)], buff=0.1, run_time=0.6)
             self.play(FadeIn(order), run_time=0.6)
 
     # --- 2. tokens become vectors ------------------------------------------------------
@@ -500,7 +523,7 @@ class TransformerBlockScene(ExplainerScene):
             self.say("GPT adds a position embedding: one learned vector per position.")
             self.play(FadeIn(heading), FadeIn(names[0]), FadeIn(grids[0]), FadeIn(dots[0]), run_time=1.0)
             too = " too" if self.course_input else ""
-            self.say(f"Ours are random{too}, as before training (a fixed random seed).")
+            self.say(f"Ours are random{too}: not trained (a fixed random seed).")
             self.play(FadeIn(names[1]), FadeIn(grids[1]), FadeIn(dots[1]), run_time=1.0)
             # "The bright row" was the darker one (review 14): the row is outlined as the line names it.
             self.say(f"Their sum, x, enters the first block: for “{t.tokens[t.focus]}”, the highlighted row.")
@@ -571,7 +594,7 @@ class TransformerBlockScene(ExplainerScene):
         label_w = min(MAX_LABEL_WIDTH, natural, room - per_page * n * MIN_MAP_CELL)
         cell_w = min(0.9, (room - label_w) / (per_page * n))
         decimals = 2 if cell_w >= 0.66 else 1
-        cell_h = min(0.48, 2.6 / n)
+        cell_h = min(0.46, 2.5 / n)  # (review 15: a little lower, for the axes' line under the maps)
         pages = [list(range(first, min(first + per_page, t.n_heads))) for first in range(0, t.n_heads, per_page)]
         with self.step("multi-head-attention", "Causal multi-head attention"):
             self.new_panel("Causal multi-head attention")
@@ -581,9 +604,18 @@ class TransformerBlockScene(ExplainerScene):
             for k, page in enumerate(pages):
                 maps = self.attention_maps(page, label_w, cell_w, cell_h, decimals)
                 masked_cells = [(i, j) for i in range(n) for j in range(n) if not t.mask[i, j]]
-                masked_words = label(
-                    theme, "grey: masked, a later token (weight 0)", size=theme.min_size, color=theme.masked
-                ).next_to(maps, DOWN, buff=0.15)
+                # Which axis is which, said once under the maps (review 15: rows and columns were only coloured).
+                masked_words = (
+                    VGroup(
+                        label(theme, "grey: masked, a later token (weight 0)", size=theme.min_size, color=theme.masked),
+                        VGroup(
+                            label(theme, "rows: query (looking),", size=theme.min_size, color=theme.query),
+                            label(theme, "columns: key (looked at)", size=theme.min_size, color=theme.key),
+                        ).arrange(RIGHT, buff=0.15),
+                    )
+                    .arrange(DOWN, aligned_edge=RIGHT, buff=0.05)
+                    .next_to(maps, DOWN, buff=0.12)
+                )
                 self.keep_inside(masked_words.align_to(maps, RIGHT))
                 gives = [f"head {h + 1} gives {format_number(t.attention_weights[h, f, f], decimals)}" for h in page]
                 heads = gives[0] if len(gives) == 1 else ", ".join(gives[:-1]) + " and " + gives[-1]
@@ -608,7 +640,8 @@ class TransformerBlockScene(ExplainerScene):
             heads, (grid, titles, joined_name) = joined
             if joined_name.submobjects and joined_name.get_top()[1] > masked_words.get_bottom()[1] - 0.1:
                 joined_name = self.joined_name(grid, titles, words=False)  # tall maps (many tokens): no room
-            self.play(FadeIn(heads), run_time=0.8)
+            # The maps' notes make way for the heads' outputs (tall maps leave them no room beside the titles).
+            self.play(FadeIn(heads), FadeOut(masked_words), run_time=0.8)
             # Number by number into the joined row: head h's j-th number is the joined row's (h × d_head + j)-th.
             old = VGroup(*[part for g, _ in heads for part in (*g.cells, *g.numbers)])
             new = VGroup(*[part for h in range(t.n_heads) for part in self.head_slice(grid, h)])
@@ -767,9 +800,9 @@ class TransformerBlockScene(ExplainerScene):
             )
             rounded = self.rounded_note(rows[2])
             self.say("The residual connection adds attention's output to x itself.")
-            self.play(self.mark("add1"), FadeIn(rows[0]), FadeIn(rows[1]), FadeIn(rounded), run_time=1.0)
-            self.play(ReplacementTransform(VGroup(rows[0][1], rows[1][1]).copy(), rows[2][1]), FadeIn(rows[2][0]), run_time=1.0)
-            update = formula(theme, r"x = x + \mathrm{attention}(\mathrm{norm}_1(x))", size=theme.aside_formula_size)
+            self.play(self.mark("add1"), FadeIn(rows[0]), FadeIn(rows[1]), run_time=1.0)
+            self.add_down(rows, rounded)
+            update = formula(theme, r"x \leftarrow x + \mathrm{attention}(\mathrm{norm}_1(x))", size=theme.aside_formula_size)
             self.keep_inside(update.next_to(rounded, DOWN, buff=0.3).align_to(rows[2][1], LEFT))
             self.say("So each part adds to what the token already carries.")
             self.play(Indicate(self.diagram.residuals[0], color=theme.highlight), Write(update), run_time=1.2)
@@ -816,7 +849,12 @@ class TransformerBlockScene(ExplainerScene):
             # Two lines at the small size: the count now, "printed: ..." with the examples it points to (review 14:
             # shown before anything was below, it pointed at nothing).
             count = label(theme, f"one token: {t.d_ff} numbers, {d} per line", size=theme.small_size, color=theme.muted)
-            printed_note = label(theme, "printed: only the examples below", size=theme.small_size, color=theme.muted)
+            printed_note = label(
+                theme,
+                f"{len(t.gelu_examples)} of the {t.d_ff} printed: the examples below",
+                size=theme.small_size,
+                color=theme.muted,
+            )
             wrapped = VGroup(count, printed_note).arrange(DOWN, aligned_edge=RIGHT, buff=0.08)
             ff_y = hidden[-1][1].get_bottom()[1] - 0.1 - wrapped.height - 0.15 - 0.4 - ROW_CELL_H / 2
             ff = self.token_row(r"\mathrm{ff} = h\,W_2 + b_2", f"ff[{f}]", ff_y, color=theme.value)
@@ -919,23 +957,23 @@ class TransformerBlockScene(ExplainerScene):
                 self.token_row(r"=\ \mathrm{output}", f"output[{f}]", ROW_TOP - 2.0, color=theme.highlight),
             )
             block = VGroup(
-                formula(theme, r"x = x + \mathrm{attention}(\mathrm{norm}_1(x))", size=theme.aside_formula_size),
-                formula(theme, r"x = x + \mathrm{ff}(\mathrm{norm}_2(x))", size=theme.aside_formula_size),
+                formula(theme, r"x \leftarrow x + \mathrm{attention}(\mathrm{norm}_1(x))", size=theme.aside_formula_size),
+                formula(theme, r"x \leftarrow x + \mathrm{ff}(\mathrm{norm}_2(x))", size=theme.aside_formula_size),
             ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
             rounded = self.rounded_note(rows[2])
             self.keep_inside(block.next_to(rounded, DOWN, buff=0.3).align_to(rows[2][1], LEFT))
             # Both halves of the 2017 block, as large as GPT's (review 14: small, grey, and only the first half).
             original = VGroup(
                 label(theme, "2017 original (Vaswani et al.):", size=theme.small_size, color=theme.muted),
-                formula(theme, r"x = \mathrm{norm}_1(x + \mathrm{attention}(x))", size=theme.aside_formula_size),
-                formula(theme, r"x = \mathrm{norm}_2(x + \mathrm{ff}(x))", size=theme.aside_formula_size),
+                formula(theme, r"x \leftarrow \mathrm{norm}_1(x + \mathrm{attention}(x))", size=theme.aside_formula_size),
+                formula(theme, r"x \leftarrow \mathrm{norm}_2(x + \mathrm{ff}(x))", size=theme.aside_formula_size),
             ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
             self.keep_inside(original.next_to(block, DOWN, buff=0.35).align_to(block, LEFT))
             self.say("Add the feed-forward output too: that is the block's output.")
-            self.play(self.mark("add2"), FadeIn(rows[0]), FadeIn(rows[1]), FadeIn(rounded), run_time=0.8)
-            self.play(ReplacementTransform(VGroup(rows[0][1], rows[1][1]).copy(), rows[2][1]), FadeIn(rows[2][0]), run_time=1.0)
+            self.play(self.mark("add2"), FadeIn(rows[0]), FadeIn(rows[1]), run_time=0.8)
+            self.add_down(rows, rounded)
             # Said in words (review 14: the transcript's "in two lines:" was followed by the 2017 sentence).
-            self.say(f"Still {t.d_model} numbers per token. Each part: normalise, then add.")
+            self.say(f"Still {t.d_model} numbers per token. Each part: normalise, transform, add.")
             self.play(Write(block), Indicate(self.diagram.output_label, color=theme.highlight), run_time=1.5)
             self.say("The 2017 Transformer normalises after each add instead.")
             self.play(FadeIn(original), run_time=0.8)
