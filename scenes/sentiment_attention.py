@@ -153,9 +153,11 @@ class SentimentAttentionScene(ExplainerScene):
             self.play(FadeIn(opening[1], shift=UP * 0.2))
             # v acts as one fixed, learned query shared by every review ("no query" was not exact; review 14). Bahdanau
             # scored encoder states against the decoder's; one learned query is Yang et al. 2016's word attention (review 15).
+            # Yang et al. score recurrent states; here the score reads the bare embedding, which is what makes a
+            # word's score the same in every review (review 16: the citation sounded like the cause).
             self.say(
-                "Additive attention (Bahdanau's score) with one learned query, as in Yang et al. 2016.",
-                spoken="Additive attention, Bahdanau's score, with one learned query, as in Yang and colleagues.",
+                "Additive attention with one learned query (Yang et al. 2016), on each word's embedding alone.",
+                spoken="Additive attention with one learned query, as in Yang and colleagues, on each word's embedding alone.",
             )
             self.play(FadeOut(opening), run_time=0.4)
             self.play(FadeIn(model[0], shift=UP * 0.2))
