@@ -52,7 +52,7 @@ class TransformerBlockTrace(Trace):
         Token embeddings ``(seq, d_model)``.
     positions
         Position embeddings ``(seq, d_model)``: one vector per position, learned in GPT; here
-        random numbers, as before training.
+        random numbers, not trained.
     x
         ``embeddings + positions``: the first block's input.
     x_mean, x_var
