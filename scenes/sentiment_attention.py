@@ -156,8 +156,8 @@ class SentimentAttentionScene(ExplainerScene):
             # Yang et al. score recurrent states; here the score reads the bare embedding, which is what makes a
             # word's score the same in every review (review 16: the citation sounded like the cause).
             self.say(
-                "Additive attention with one learned query (Yang et al. 2016), on each word's embedding alone.",
-                spoken="Additive attention with one learned query, as in Yang and colleagues, on each word's embedding alone.",
+                "Additive attention with one learned query, as in Yang et al. 2016, who score words in context; here, each word's embedding alone.",
+                spoken="Additive attention with one learned query, as in Yang and colleagues, who score words in context; here, each word's embedding alone.",
             )
             self.play(FadeOut(opening), run_time=0.4)
             self.play(FadeIn(model[0], shift=UP * 0.2))

@@ -663,7 +663,10 @@ def test_review15_the_negation_words_lean_is_the_verdict_in_the_counted_reviews_
     assert {"n_heldout_negation_first_follows", "n_heldout_negation_first"} <= sources(scene)
     # The Bahdanau line names where one learned query comes from.
     intro = [line.text for step in scene.steps if step.name == "the-classifier" for line in step.lines]
-    assert "Additive attention with one learned query (Yang et al. 2016), on each word's embedding alone." in intro
+    assert (
+        "Additive attention with one learned query, as in Yang et al. 2016, who score words in context; here, each word's embedding alone."
+        in intro
+    )
     # The held-out set is the random draw plus the hand-written reviews shown in steps 3-4, said so on screen.
     training, heldout = sentiment.split(sentiment.SentimentSettings())
     _, showcase = sentiment.load_reviews()
