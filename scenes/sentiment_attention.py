@@ -482,22 +482,30 @@ class SentimentAttentionScene(ExplainerScene):
             ).arrange(DOWN, buff=0.25)
             # Words and scores on one baseline (centred on their ink, "the" sat lower than "acting"; review 14).
             on_one_baseline([part for pair in scored[1] for part in pair], [scored[1].get_y()] * (2 * n))
-            negated.add(
-                VGroup(
-                    label(theme, "of those with a negation, the negation word weighted most in", size=theme.small_size),
-                    self.number("n_heldout_negation_first", 0, size=theme.body_size, color=theme.highlight),
+
+            def count_line(words: str, part: str, whole: str) -> VGroup:
+                """``words`` "N of M": N the trace's ``part``, highlighted, M its ``whole``."""
+                return VGroup(
+                    label(theme, words, size=theme.small_size),
+                    self.number(part, 0, size=theme.body_size, color=theme.highlight),
                     label(theme, "of", size=theme.small_size),
-                    self.number("n_heldout_negated", 0, size=theme.body_size),
+                    self.number(whole, 0, size=theme.body_size),
                 ).arrange(RIGHT, buff=0.2)
+
+            negated.add(
+                count_line(
+                    "of those with a negation, the negation word weighted most in",
+                    "n_heldout_negation_first",
+                    "n_heldout_negated",
+                )
             )
             # How often the top negation word's own lean is the verdict: mostly, not always (review 15).
             negated.add(
-                VGroup(
-                    label(theme, "of those, the verdict on that word's own side (its lean) in", size=theme.small_size),
-                    self.number("n_heldout_negation_first_follows", 0, size=theme.body_size, color=theme.highlight),
-                    label(theme, "of", size=theme.small_size),
-                    self.number("n_heldout_negation_first", 0, size=theme.body_size),
-                ).arrange(RIGHT, buff=0.2)
+                count_line(
+                    "of those, the verdict on that word's own side (its lean) in",
+                    "n_heldout_negation_first_follows",
+                    "n_heldout_negation_first",
+                )
             )
             negated.arrange(DOWN, buff=0.2, aligned_edge=RIGHT)
             # The counts replace the word's scores under the reviews (all at once they were eight lines, a wall);
