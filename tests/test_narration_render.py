@@ -124,7 +124,7 @@ def test_every_step_lasts_its_speech_and_every_cue_stays_in_its_step(narrated):
 def test_the_transcript_holds_every_line_said(narrated):
     folder, _, _ = narrated
     transcript = " ".join((folder / "transcript.txt").read_text().split())
-    assert "Narrated by the joe voice" in transcript
+    assert transcript.endswith("The narration is a synthetic voice, Piper's “joe”.")
     for step in json.loads((folder / "sections.json").read_text()):
         for line in step["lines"]:
             assert " ".join(line["text"].split()) in transcript

@@ -149,7 +149,6 @@ class Described:
 def test_a_description_ending_in_a_quoted_input_ends_with_a_full_stop():
     about = about_render(Described, Described("A cat."))
     assert about == "Scores for “A cat.” — sentence “A cat.”, random seed 42."
-    assert f"{about} Narrated by".count("” Narrated") == 0
 
 
 @pytest.mark.parametrize("name", ["multi-head", "scaling", "qkv"])

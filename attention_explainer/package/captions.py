@@ -165,12 +165,15 @@ def to_srt(cues: list[Cue]) -> str:
     )
 
 
-def to_transcript(title: str, steps: Iterable[Mapping], about: str = "") -> str:
+def to_transcript(title: str, steps: Iterable[Mapping], about: str = "", credit: str = "") -> str:
     """The captions as plain text, step by step under each step's number and title: the text alternative to the video.
 
-    ``about`` (what the render shows, with its inputs as rendered) follows the title.
+    ``about`` (what the render shows, with its inputs as rendered) follows the title; ``credit`` (who
+    or what spoke the narration) closes the text.
     """
     lines = [title, *([about] if about else []), ""]
     for index, step in enumerate(steps, start=1):
         lines += [f"{index}. {step['title']}", step["caption"], ""]
+    if credit:
+        lines += [credit, ""]
     return "\n".join(lines)

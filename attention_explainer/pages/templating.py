@@ -55,7 +55,7 @@ def about_render(scene_class, trace) -> str:
     A teacher's sentence, seed and sizes appear here instead of the defaults', e.g.
     ``"Dogs chase cats": scores, ... weights — sentence “Dogs chase cats”, random seed 7.``
     It is one sentence ending in a full stop, whatever it ends with (a quoted input), so what a
-    page adds after it ("Narrated by...") starts a sentence of its own.
+    page adds after it starts a sentence of its own.
     """
     inputs = ", ".join(
         f"{INPUT_NAMES.get(name, name)} {_as_written(name, value)}" for name, value in scene_class.inputs_as_rendered(trace)

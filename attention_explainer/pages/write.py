@@ -50,9 +50,9 @@ def write_package(
     (package / "captions.srt").write_text(captions.to_srt(cues), encoding="utf-8")
     about = about_render(scene_class, trace)
     voice = read_voice(package)
-    if voice is not None:
-        about = f"{about} Narrated by the {voice['name']} voice (Piper, offline).".strip()
-    (package / "transcript.txt").write_text(captions.to_transcript(scene_class.title, sections, about), encoding="utf-8")
+    # The voice is credited once, after the text it read: a viewer reads the lesson first, not how it was made.
+    credit = f"The narration is a synthetic voice, Piper's “{voice['name']}”." if voice is not None else ""
+    (package / "transcript.txt").write_text(captions.to_transcript(scene_class.title, sections, about, credit), encoding="utf-8")
     palette = PALETTES[job.theme]
     # The questions of this render's own trace, each at the end of one of its steps (checked against sections.json).
     questions = questions_document(job.scene, scene_class.title, trace, [step["name"] for step in sections])
