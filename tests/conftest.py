@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -103,6 +104,14 @@ def pytest_configure(config):
     if not hasattr(config, "workerinput") and config.getoption("dist", "no") == "loadgroup":
         folder = tempfile.mkdtemp(prefix="attention-test-groups-")
         os.environ[GROUPS] = os.path.join(folder, "groups.json")
+
+
+def pytest_unconfigure(config):
+    # The controller made the groups' folder; it goes with the run (each run left one in /tmp before).
+    path = os.environ.get(GROUPS)
+    if path and not hasattr(config, "workerinput"):
+        shutil.rmtree(os.path.dirname(path), ignore_errors=True)
+        del os.environ[GROUPS]
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own, which may add a group suffix to node ids
