@@ -518,7 +518,7 @@ class ComplexityScene(ExplainerScene):
                     for color, words in ((theme.query, "grows like n²"), (theme.value, "grows like n"))
                 ]
             ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
-            pin(key, RIGHT, y=HEADING_LINE)
+            pin(key, RIGHT).align_to(heading, UP)  # on the heading's line: centred there, "²" stood above the frame
             share = format_number(100 * t.layer_quadratic_share[0], 0)
 
             self.say(
