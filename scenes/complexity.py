@@ -11,7 +11,7 @@ same n²·d work.
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, PI, RIGHT, UP, FadeIn, FadeOut, GrowFromEdge, Rectangle, Text, VGroup, Write
+from manim import DOWN, LEFT, PI, RIGHT, UP, FadeIn, FadeOut, GrowFromEdge, Rectangle, Square, Text, VGroup, Write
 
 from attention_math.traces.complexity import complexity_trace
 
@@ -35,8 +35,9 @@ CELL = 0.2
 
 PICTURE_AT = DOWN * 0.1
 """Where the grids and the bars are centred: a little under the middle, their names under them."""
-PAIR_OFFSET = RIGHT * 0.7
-"""From each n's bar of n² to its bar of n, beside it."""
+PAIR_OFFSET = RIGHT * 0.85
+"""From each n's bar of n² to its bar of n, beside it: room between them for an outline round a bar and its number
+(at 0.7, the outline round "256", wider than its bar, touched the number)."""
 FIRST_ROW_DROP = 0.85
 """From a table's header down to its first row."""
 TAG_ROOM = Region(3.35, RIGHT_EDGE, SAFE_BOTTOM, SAFE_TOP)
@@ -45,8 +46,6 @@ TAKEAWAY_AT = DOWN * 0.2
 """Where the takeaway's lines are centred."""
 HIGHLIGHT_ROOM = 0.15
 """Room between an outline and the numbers it marks (the default's 0.06 touched "256" and "billion")."""
-BESIDE_ROOM = 0.07
-"""Room round a bar that stands 0.15 from its pair's other bar: HIGHLIGHT_ROOM's outline butted against that bar."""
 LABEL_DROP = 0.12
 """How far the bars' n labels move down: an outline round a bar's foot touched "8,192" under it."""
 MEMORY_COLUMNS = (-5.0, -1.6, 2.5)
@@ -89,14 +88,17 @@ class ComplexityScene(ExplainerScene):
         self.show_half(t)
         self.show_takeaway(t)
 
-    def table(self, header: list, rows: list, columns_x, top: float = 1.9, row_gap: float = 0.78) -> tuple[VGroup, list]:
-        """Header texts and rows of already-built texts placed at fixed column centres."""
+    def table(
+        self, header: list, rows: list, columns_x, top: float = 1.9, row_gap: float = 0.78, drop: float = FIRST_ROW_DROP
+    ) -> tuple[VGroup, list]:
+        """Header texts and rows of already-built texts placed at fixed column centres, the header on one baseline."""
         header = VGroup(*header)
         for text, x in zip(header, columns_x):
             text.move_to([x, top, 0])
+        level(list(header))  # centred, "weights·V" and "weights n²" (no descender) stood higher (review 17)
         for r, row in enumerate(rows):
             for text, x in zip(row, columns_x):
-                text.move_to([x, top - FIRST_ROW_DROP - row_gap * r, 0])
+                text.move_to([x, top - drop - row_gap * r, 0])
         return header, rows
 
     def readable(self, base: str, i: int, size: int | None = None, color: str | None = None) -> VGroup:
@@ -200,9 +202,10 @@ class ComplexityScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(names[0]), GrowFromEdge(first, DOWN), FadeIn(axes), run_time=1.0)
             self.say("n tokens make an n × n matrix of attention weights.")  # a word cut for one added
             self.play(FadeIn(counts[0]), run_time=0.4)
+            # Quicker than before (0.8 s and 0.4 s): the line waited on the grids, and the scene keeps within its length.
             for grid, name, count in zip(grids[1:], names[1:], counts[1:]):
-                self.play(FadeIn(name), GrowFromEdge(grid, DOWN), run_time=0.8)
-                self.play(FadeIn(count), *([FadeIn(sides)] if grid is biggest else []), run_time=0.4)
+                self.play(FadeIn(name), GrowFromEdge(grid, DOWN), run_time=0.6)
+                self.play(FadeIn(count), *([FadeIn(sides)] if grid is biggest else []), run_time=0.3)
             self.say(f"Each time n doubles, {format_number(t.memory_growth[0], 0)} times the cells: {cells}.")
             self.play(FadeIn(times, lag_ratio=0.3), run_time=1.2)
             self.say(
@@ -235,34 +238,28 @@ class ComplexityScene(ExplainerScene):
             scope.next_to(VGroup(*rows[-1]), DOWN, buff=0.45).set_x(0)
             flash = label(theme, "FlashAttention (Dao et al. 2022): tiles, never all stored", size=theme.small_size)
             # Why the memory matters: a model keeps one such matrix per head per layer (training keeps them all
-            # for the backward pass; dropout keeps another copy, so the count is a lower bound). "All 144 heads" first:
-            # "12 heads × 12 layers kept" read as if layers were kept (review 14).
+            # for the backward pass; dropout keeps another copy, so the count is a lower bound). "12 layers × 12 heads
+            # = 144": "(12×12)" was never said to be layers and heads (review 17); "12 heads × 12 layers kept" read as
+            # if layers were kept (review 14). "in float32" on this line too: in float16 it is half (review 17).
             small = {"size": theme.small_size, "color": theme.key}
 
             def count(source: str):
                 return self.number(source, 0, mono=False, **small)
 
-            grid = VGroup(  # "(12 × 12)", the brackets tight on their numbers
-                label(theme, "(", **small),
-                count("layer_count"),
-                label(theme, "×", **small),
-                count("layer_heads"),
-                label(theme, ")", **small),
-            )
-            for before, after, room in zip(grid, grid[1:], (0.04, 0.1, 0.1, 0.04)):
-                after.next_to(before, RIGHT, buff=room)
             kept = VGroup(
                 VGroup(
-                    label(theme, f"{t.layer_model}: all", **small),
-                    count("kept_copies"),
-                    label(theme, "heads", **small),
-                    grid,
-                    label(theme, "kept for the backward pass in training:", **small),
+                    label(theme, f"{t.layer_model}:", **small),
+                    count("layer_count"),
+                    label(theme, "layers ×", **small),
+                    count("layer_heads"),
+                    label(theme, "heads =", **small),
+                    VGroup(count("kept_copies"), label(theme, ",", **small)).arrange(RIGHT, buff=0.03, aligned_edge=DOWN),
+                    label(theme, "kept for training's backward pass:", **small),
                 ).arrange(RIGHT, buff=0.14),
                 VGroup(
                     label(theme, "at least", **small),
                     count("kept_mib"),
-                    label(theme, "MiB per text of", **small),
+                    label(theme, "MiB in float32 per text of", **small),
                     count("context_length"),
                     label(theme, "tokens", **small),
                 ).arrange(RIGHT, buff=0.14),
@@ -275,7 +272,7 @@ class ComplexityScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(header), FadeIn(scope))
             self.say(f"One head, one layer: {format_number(t.weight_mib[0], 0)} MiB at {format_number(t.lengths[0], 0)} tokens,")
             for row in rows:
-                self.play(FadeIn(VGroup(*row), shift=UP * 0.15), run_time=0.7)
+                self.play(FadeIn(VGroup(*row), shift=UP * 0.15), run_time=0.5)  # 0.7: the short line waited on them
                 if row is rows[0]:
                     self.say(f"and {format_number(t.weight_mib[-1], 0)} MiB at {format_number(t.lengths[-1], 0)} tokens.")
             self.show_context(t, rows, kept)
@@ -328,7 +325,15 @@ class ComplexityScene(ExplainerScene):
                 ]
                 for i in range(len(t.lengths))
             ]
-            header, rows = self.table(header, rows, (-5.2, -2.1, 1.1, 4.4), row_gap=0.7)  # room for the note under it
+            header, rows = self.table(header, rows, (-5.2, -2.1, 1.1, 4.4), top=2.05, row_gap=0.7)  # room for the note
+            # The shapes multiplied, under their products' names: the voice said them, the screen did not (review 17).
+            shapes = VGroup(
+                *[
+                    label(theme, shape, size=theme.small_size, color=theme.query).next_to(header[k], DOWN, buff=0.12)
+                    for k, shape in ((1, "n×d · d×n → n×n"), (2, "n×n · n×d → n×d"))
+                ]
+            )
+            level(list(shapes))
             total = format_number(t.total_billions[-1], 2)
 
             self.say(f"The work grows the same way. Take one head, of width d = {t.d}.")
@@ -337,14 +342,14 @@ class ComplexityScene(ExplainerScene):
                 "Q Kᵀ: an n × d matrix times a d × n one, n·n·d multiply-adds.",
                 spoken="Q K transpose: an n by d matrix times a d by n one, n times n times d multiply-adds.",
             )
-            self.play(FadeIn(header[0]), FadeIn(header[1]))
+            self.play(FadeIn(header[0]), FadeIn(header[1]), FadeIn(shapes[0]))
             self.say(
                 "The weights times V: n × n times n × d, n·n·d again.",
                 spoken="The weights times V: n by n times n by d, n times n times d again.",
             )
-            self.play(FadeIn(header[2]), FadeIn(header[3]))
+            self.play(FadeIn(header[2]), FadeIn(shapes[1]), FadeIn(header[3]))
             for row in rows:
-                self.play(FadeIn(VGroup(*row), shift=UP * 0.15), run_time=0.7)
+                self.play(FadeIn(VGroup(*row), shift=UP * 0.15), run_time=0.5)  # 0.7: the line waited on them
             self.say(
                 f"At {format_number(t.lengths[-1], 0)} tokens: {total} billion multiply-adds, for one head.",
                 spoken=f"At {format_number(t.lengths[-1], 0)} tokens: about "
@@ -417,9 +422,9 @@ class ComplexityScene(ExplainerScene):
             self.say(f"Each doubling of n multiplies this n × n work by {format_number(t.growth[0], 0)}, every time.")
             self.play(FadeIn(growth, lag_ratio=0.3), run_time=1.5)
             self.say(f"{ratio} times the tokens cost {format_number(t.relative_macs[-1], 0)} times the multiply-adds.")
-            self.highlight(VGroup(quadratic.bars[-1], quadratic.numbers[-1]), buff=BESIDE_ROOM)
+            self.highlight(VGroup(quadratic.bars[-1], quadratic.numbers[-1]), buff=HIGHLIGHT_ROOM)
             self.say(f"A cost linear in n would have grown only {ratio} times.")
-            self.highlight(VGroup(linear.bars[-1], linear.numbers[-1]), color=theme.value, buff=BESIDE_ROOM)
+            self.highlight(VGroup(linear.bars[-1], linear.numbers[-1]), color=theme.value, buff=HIGHLIGHT_ROOM)
 
     # --- 5. a whole layer ------------------------------------------------------------------
 
@@ -481,7 +486,8 @@ class ComplexityScene(ExplainerScene):
                     ],
                 ]
             )
-            header, rows = self.table(header, rows, (-3.3, 1.2, 4.2), top=1.8, row_gap=0.47)
+            # Rows closer (0.47, a drop of 0.85) for a third footnote line: the causal mask (review 17).
+            header, rows = self.table(header, rows, (-3.3, 1.2, 4.2), top=1.8, row_gap=0.43, drop=0.65)
             growth = VGroup(
                 label(theme, "double n: the whole layer ×", size=theme.small_size, color=theme.highlight),
                 VGroup(  # the semicolon tight on its number: "× 2.36 ;" had a stray space (review 14)
@@ -493,12 +499,26 @@ class ComplexityScene(ExplainerScene):
             ).arrange(RIGHT, buff=0.15)
             level([part for part in growth.get_family() if isinstance(part, Text)])
             growth.next_to(VGroup(*rows[-1]), DOWN, buff=0.25).set_x(0)
+            # What the shares count said here, where they are shown, not only at step 7 (review 17): GPT-2 is causal.
+            # Each line within the note's width: longer lines scaled the whole note below the small size.
             note = self.aside(
                 (
-                    f"* {long} tokens is past {t.context_model}'s {short}-token limit: a layer of the same sizes.",
-                    "Not counted: biases, layer norms, softmax, residual adds (each a small share).",
+                    f"* {long} tokens is past {t.context_model}'s {short}-token limit: a layer of its sizes.",
+                    "Counted like plain code: all n² scores, even those GPT-2's causal mask hides.",
+                    "Not counted: biases, layer norms, softmax, residual adds (each small).",
                 )
             )
+            # What the rows' colours mean, beside the heading: step 4's green bar was a made-up linear cost (review 17).
+            key = VGroup(
+                *[
+                    VGroup(
+                        Square(CELL, stroke_width=0, fill_color=color, fill_opacity=1),
+                        label(theme, words, size=theme.small_size, color=color),
+                    ).arrange(RIGHT, buff=0.12)
+                    for color, words in ((theme.query, "grows like n²"), (theme.value, "grows like n"))
+                ]
+            ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+            pin(key, RIGHT).align_to(heading, UP)  # on the heading's line: centred there, "²" stood above the frame
             share = format_number(100 * t.layer_quadratic_share[0], 0)
 
             self.say(
@@ -510,7 +530,7 @@ class ComplexityScene(ExplainerScene):
             # The parts' names come with the header, their numbers as each is said: the empty table waited 14 s
             # (review 14); and the whole layer's total only once all its parts are on screen (it came before them).
             parts = range(len(t.layer_parts))
-            self.play(FadeIn(heading), FadeIn(sizes), FadeIn(header), FadeIn(VGroup(*[rows[p][0] for p in parts])))
+            self.play(FadeIn(heading), FadeIn(key), FadeIn(sizes), FadeIn(header), FadeIn(VGroup(*[rows[p][0] for p in parts])))
             self.say(f"The {long} column, past {t.context_model}'s limit, counts the same layer.")  # "small" in, words out
             self.play(FadeIn(note))
             # The feed-forward costs 2 n d_model d_ff: like n × d_model² only because d_ff is 4 d_model (say so).
@@ -572,39 +592,55 @@ class ComplexityScene(ExplainerScene):
                     )
                 rows.append(row)
             header, rows = self.table(header, rows, (-4.3, -0.9, 2.2, 4.9), row_gap=0.8)
+
             # d here is one head's width; the projections grow with the model's width d_model, a different d.
-            # In the colour of what grows like n, low in the frame, away from the weights' column it is not about.
-            projections = VGroup(
-                label(theme, "heads fixed, so d_model ×2 too:", color=theme.value),
-                VGroup(
-                    label(theme, "projections, and feed-forward if d_ff ×2 too, grow ×", color=theme.value),
-                    self.number("projection_width_growth", 0, size=theme.body_size, color=theme.value, mono=False),
-                ).arrange(RIGHT, buff=0.1),
-                # The whole layer's number, not only a rule (review 14): wider heads are not cheap. The wide layer
-                # is not GPT-2 small's but one of its shape twice as wide: its width said (review 15).
-                VGroup(
-                    label(theme, f"a {t.layer_model} layer made twice as wide, d_model", color=theme.highlight),
-                    self.number("layer_d_model", 0, size=theme.body_size, color=theme.highlight, mono=False),
-                    label(theme, "→", color=theme.highlight),
-                    VGroup(  # the colon tight on its number
-                        self.number("layer_wide_d_model", 0, size=theme.body_size, color=theme.highlight, mono=False),
-                        label(theme, ":", color=theme.highlight),
-                    ).arrange(RIGHT, buff=0.03),
-                ).arrange(RIGHT, buff=0.12),
-                VGroup(
-                    self.number("layer_total_gmacs[0]", 2, size=theme.body_size, color=theme.highlight, mono=False),
-                    label(theme, "→", color=theme.highlight),
-                    self.number("layer_wide_total_gmacs", 2, size=theme.body_size, color=theme.highlight, mono=False),
-                    label(theme, "billion multiply-adds,", color=theme.highlight),
-                    VGroup(
-                        label(theme, "×", color=theme.highlight),
-                        self.number("layer_wide_growth", 2, size=theme.body_size, color=theme.highlight, mono=False),
-                    ).arrange(RIGHT, buff=0.05),
-                ).arrange(RIGHT, buff=0.12),
-            ).arrange(DOWN, buff=0.2)
-            for line in projections[-2:]:
-                level([part for part in line.get_family() if isinstance(part, Text)])
-            projections.next_to(VGroup(*rows[-1]), DOWN, buff=0.6).set_x(0)
+            # With the heads fixed, a head twice as wide is a model twice as wide: a small table of two rows, each
+            # shown as its own short line is said (four lines and one long sentence were hard to follow, review 17).
+            # The wide layer is not GPT-2 small's but one of its shape twice as wide: its widths shown (review 15).
+            def cell(*parts, color: str) -> VGroup:
+                """Words (str) and trace numbers ((path, decimals)) in ``color``, on one baseline: a comma or colon
+                tight on the number before it, a number tight on the "×" before it."""
+                texts = [
+                    label(theme, part, color=color)
+                    if isinstance(part, str)
+                    else self.number(part[0], part[1], size=theme.body_size, color=color, mono=False)
+                    for part in parts
+                ]
+                for before, after, part, previous in zip(texts, texts[1:], parts[1:], parts):
+                    tight = (isinstance(part, str) and part[0] in ",:") or (isinstance(previous, str) and previous[-1] == "×")
+                    after.next_to(before, RIGHT, buff=0.04 if tight else 0.12)
+                level(texts)
+                return VGroup(*texts)
+
+            wider = VGroup(
+                cell(
+                    "d_model",
+                    ("layer_d_model", 0),
+                    "→",
+                    ("layer_wide_d_model", 0),
+                    ", d_ff ×",
+                    ("layer_wide_factor", 0),
+                    ":",
+                    color=theme.value,
+                ),
+                cell("projections, feed-forward ×", ("projection_width_growth", 0), color=theme.value),
+            )
+            layer = VGroup(
+                cell("whole layer, twice as wide:", color=theme.highlight),
+                cell(
+                    ("layer_total_gmacs[0]", 2),
+                    "→",
+                    ("layer_wide_total_gmacs", 2),
+                    "billion, ×",
+                    ("layer_wide_growth", 2),
+                    color=theme.highlight,
+                ),
+            )
+            # Names right-aligned, results left-aligned, each row on one baseline.
+            wide = VGroup(*wider, *layer).arrange_in_grid(rows=2, cols=2, col_alignments="rl", buff=(0.4, 0.45))
+            for row in (wider, layer):
+                level([part for part in row.get_family() if isinstance(part, Text)])
+            wide.next_to(VGroup(*rows[-1]), DOWN, buff=0.7).set_x(0)
 
             self.say(f"Now the width d of one head. Fix n at {format_number(t.width_n, 0)} tokens.")
             self.play(FadeIn(heading), FadeIn(fixed), FadeIn(header))
@@ -618,14 +654,14 @@ class ComplexityScene(ExplainerScene):
             self.highlight(VGroup(header[1], *[row[1] for row in rows]), color=theme.key, buff=HIGHLIGHT_ROOM)
             # With the number of heads fixed, a head twice as wide is a model twice as wide: say what is held.
             self.say(
-                "Heads fixed, d_model doubles too: projections, and the feed-forward if d_ff grows with it, "
-                f"like n × d_model², cost {format_number(t.projection_width_growth, 0)} times as much; "
-                f"the whole layer {format_number(t.layer_wide_growth, 2)} times.",
-                spoken="Heads fixed, d model doubles too: projections, and the feed-forward if its width grows with it, "
-                f"like n times d model squared, cost {format_number(t.projection_width_growth, 0)} times as much; "
-                f"the whole layer {format_number(t.layer_wide_growth, 2)} times.",
+                f"{t.layer_heads} heads of {t.layer_wide_d_head}: d_model and d_ff double; "
+                f"projections and feed-forward cost {format_number(t.projection_width_growth, 0)} times as much.",
+                spoken=f"{t.layer_heads} heads of {t.layer_wide_d_head}: d model and the feed-forward width double, "
+                f"so projections and feed-forward cost {format_number(t.projection_width_growth, 0)} times as much.",
             )
-            self.play(FadeIn(projections, shift=UP * 0.15))
+            self.play(FadeIn(wider, shift=UP * 0.15))
+            self.say(f"The whole layer costs {format_number(t.layer_wide_growth, 2)} times as much.")
+            self.play(FadeIn(layer, shift=UP * 0.15))
 
     # --- 7. where the n × n part is half ---------------------------------------------------
 
@@ -691,14 +727,12 @@ class ComplexityScene(ExplainerScene):
             self.play(FadeIn(equal, shift=UP * 0.2))
             self.play(FadeIn(numbers, shift=UP * 0.2))
             # The check and the limit are read off the screen, not said: the scene keeps within three minutes.
+            # GPT-2 is causal: a kernel that skips the masked half would move the crossover (review 15). Said in full
+            # at step 5, where the counts are first shown; here one line, readable (three were crowded, review 17).
             limit = self.aside(
                 (
-                    f"* {half} tokens is past {t.context_model}'s {format_number(t.context_length, 0)}-token limit: "
-                    f"a layer of {t.layer_model}'s sizes.",
-                    # GPT-2 is causal: a kernel that skips the masked half would move the crossover (review 15).
-                    # On two lines: on one, the note was scaled down to fit the frame.
-                    "Counted as a plain implementation computes it:",
-                    "all n² scores, even those GPT-2's causal mask hides.",
+                    f"* {half} tokens: past {t.context_model}'s {format_number(t.context_length, 0)}-token limit; "
+                    "all n² scores counted.",
                 )
             )
             self.play(FadeIn(check), FadeIn(limit))
@@ -713,14 +747,15 @@ class ComplexityScene(ExplainerScene):
             heading = self.heading("Why attention costs O(n²)")
             lines = (
                 VGroup(
+                    # In the words' font, as the other lines: LaTeX here mixed two faces (review 17).
                     VGroup(
                         label(theme, "memory:", color=theme.key),
-                        formula(theme, r"n^2 \text{ weights} = O(n^2)"),
+                        label(theme, "n² weights = O(n²)"),
                         label(theme, "if stored whole", size=theme.small_size, color=theme.muted),
                     ).arrange(RIGHT, buff=0.3),
-                    VGroup(
-                        label(theme, "work:", color=theme.query), formula(theme, r"2n^2d \text{ multiply-adds} = O(n^2 d)")
-                    ).arrange(RIGHT, buff=0.3),
+                    VGroup(label(theme, "work:", color=theme.query), label(theme, "2n²d multiply-adds = O(n²d)")).arrange(
+                        RIGHT, buff=0.3
+                    ),
                     VGroup(
                         label(theme, "double n  →  n × n part ×", color=theme.highlight),
                         self.number("growth[0]", 0, size=theme.body_size, color=theme.highlight, mono=False),
@@ -745,7 +780,7 @@ class ComplexityScene(ExplainerScene):
                 .arrange(DOWN, buff=0.45, aligned_edge=LEFT)
                 .move_to(TAKEAWAY_AT)
             )
-            for row in lines[3]:  # "= 4,608 tokens" jumped between words and numbers (review 14)
+            for row in (lines[0], lines[1], *lines[3]):  # "= 4,608 tokens" jumped between words and numbers (review 14)
                 level([part for part in row.get_family() if isinstance(part, Text)])
             if lines.width > CONTENT_WIDTH - 0.1:  # only a much longer line than these would reach the frame's edges
                 lines.scale_to_fit_width(CONTENT_WIDTH - 0.1)

@@ -106,23 +106,38 @@ def test_complexity_says_what_is_held_fixed_when_the_width_doubles():
     n, d_model, d_ff = 1024, 768, 3072
     growth = (4 * n * (2 * d_model) ** 2 + 2 * n * (2 * d_model) * (2 * d_ff)) / (4 * n * d_model**2 + 2 * n * d_model * d_ff)
     assert growth == 4
-    # What is held fixed (the heads), and the condition the feed-forward's ×4 needs (review 12): d_ff grows too.
+    # What is held fixed (GPT-2 small's 12 heads, now of 128), and the condition the feed-forward's ×4 needs
+    # (review 12): d_ff grows too. Review 17: in two short lines, the whole layer's ×3.64 a line of its own.
+    heads, head = 12, 2 * 64
     assert (
-        "Heads fixed, d_model doubles too: projections, and the feed-forward if d_ff grows with it, "
-        f"like n × d_model², cost {format_number(growth, 0)} times as much" in line
+        f"{heads} heads of {head}: d_model and d_ff double; "
+        f"projections and feed-forward cost {format_number(growth, 0)} times as much." in line
     )
     assert "Widen the whole model instead" not in line
-    heard = " ".join(li.spoken for li in lines_of(scene, "width-is-linear"))
-    assert "d model doubles too" in heard and "if its width grows with it" in heard
+    layer = lines_of(scene, "width-is-linear")
+    wide = (3 * 1024 * 1536**2 + 2 * 1024**2 * 1536 + 1024 * 1536**2 + 2 * 1024 * 1536 * 6144) / (
+        3 * 1024 * 768**2 + 2 * 1024**2 * 768 + 1024 * 768**2 + 2 * 1024 * 768 * 3072
+    )
+    assert layer[-1].text == f"The whole layer costs {format_number(wide, 2)} times as much."
+    assert all(len(li.text) <= 100 for li in layer), [li.text for li in layer]
+    heard = " ".join(li.spoken for li in layer)
+    assert "d model and the feed-forward width double" in heard
+    # On screen, both doublings and the 4 they make.
+    width = shown(scene, "width-is-linear")
+    assert {", d_ff ×", "2", "projections, feed-forward ×", "4"} <= width, sorted(width)
 
 
 @pytest.mark.xdist_group("complexity")
 def test_complexity_says_its_layer_counts_include_the_scores_the_causal_mask_hides():
-    """Review 15: GPT-2 is causal, yet 4,608 counts the full n × n square; the screen says it counts all n² scores."""
+    """Review 15: GPT-2 is causal, yet 4,608 counts the full n × n square; the screen says it counts all n² scores.
+
+    Review 17: said where the shares (18 and 31 percent) are first shown, step 5, not only at 4,608 (step 7).
+    """
     scene = built_scene("complexity")
+    layer = shown(scene, "whole-layer")
+    assert any("all n² scores" in text and "causal mask" in text and "plain" in text for text in layer), sorted(layer)
     half = shown(scene, "half-the-layer")
-    assert "Counted as a plain implementation computes it:" in half, sorted(half)
-    assert any("all n² scores" in text and "causal mask" in text for text in half), sorted(half)
+    assert any("all n² scores counted" in text for text in half), sorted(half)
 
 
 @pytest.mark.xdist_group("complexity")
@@ -192,9 +207,12 @@ def test_complexity_gives_the_144_heads_and_576_mib_to_gpt2_small_not_gpt2():
             assert not any(number in text for number in (heads, mib, "1,024")), text
     # On screen: the lines that show 144 and 576 name GPT-2 small, and a dropout copy makes 576 a lower bound.
     memory = shown(scene, "memory")
-    assert any(text.startswith("GPT-2 small: all") for text in memory)
+    assert "GPT-2 small:" in memory
     assert "at least" in memory and not any("layers kept" in text for text in memory)
     assert any("backward pass" in text for text in memory)
+    # Review 17: "(12×12)" never said which twelve was which; and 576 MiB holds in float32 only (float16: half).
+    assert {"layers ×", "heads ="} <= memory and "(" not in memory, sorted(memory)
+    assert "MiB in float32 per text of" in memory
 
 
 @pytest.mark.xdist_group("complexity")
@@ -256,5 +274,47 @@ def test_complexity_shows_the_whole_layer_when_the_width_doubles():
     # so and gives the width, and no line calls the wide layer "GPT-2 small layer" bare.
     width = shown(scene, "width-is-linear")
     assert {format_number(768, 0), format_number(2 * 768, 0)} <= width, sorted(width)
-    assert any("made twice as wide" in text for text in width), sorted(width)
+    assert any("twice as wide" in text for text in width), sorted(width)
     assert not any(text.startswith("whole GPT-2 small layer") for text in width), sorted(width)
+
+
+@pytest.mark.xdist_group("complexity")
+def test_complexity_review17_keys_colours_shows_shapes_and_levels_column_names():
+    """Review 17: step 5's colours had no key; step 3 told the shapes but did not show them; column names stood
+    at different heights; the takeaway mixed LaTeX with the words' font; step 7's note was three small lines."""
+    from manim import MathTex, Text
+
+    from scenes.kit.text import baseline
+    from scenes.theme import DARK
+
+    scene = built_scene("complexity")
+
+    def texts(step: str) -> dict[str, Text]:
+        return {part.original_text: part for part in scene.recording.ended[step] if isinstance(part, Text)}
+
+    def colour(text: Text) -> str:
+        return text.get_color().to_hex().upper()
+
+    layer = texts("whole-layer")
+    # The key's colours are the rows': n² parts in the query colour, the parts linear in n in the value colour.
+    assert colour(layer["grows like n²"]) == colour(layer["Q Kᵀ"]) == DARK.query.upper()
+    assert colour(layer["grows like n"]) == colour(layer["feed-forward"]) == DARK.value.upper()
+    # The shapes multiplied, under the products' names, as the voice says them.
+    adds = texts("multiply-adds")
+    assert "n×d · d×n → n×n" in adds and "n×n · n×d → n×d" in adds
+    assert adds["n×d · d×n → n×n"].get_top()[1] < adds["QKᵀ: n·n·d"].get_bottom()[1]
+    # Each table's column names on one baseline.
+    for step, names in (
+        ("memory", ("tokens n", "weights n²", "memory, MiB (4n² bytes)")),
+        ("multiply-adds", ("tokens n", "QKᵀ: n·n·d", "weights·V: n·n·d", "total 2n²d")),
+        ("width-is-linear", ("one head's width d", "weights n²", "work 2n²d", "× previous")),
+    ):
+        shown_texts = texts(step)
+        lines = [baseline(shown_texts[name]) for name in names]
+        assert max(lines) - min(lines) < 0.01, (step, lines)
+    # The takeaway in one font: no LaTeX.
+    assert not [part for part in scene.recording.ended["takeaway"] if isinstance(part, MathTex)]
+    # Step 7's note: one line, the causal mask said at step 5.
+    half = texts("half-the-layer")
+    notes = [text for text in half if text.startswith("* ")]
+    assert len(notes) == 1 and not any("causal" in text for text in half), sorted(half)

@@ -624,7 +624,7 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
         titles = {step.name: step.title for step in scene.steps}
         assert titles["width-is-linear"] == "Doubling d only doubles the n × n work"
         shown = " ".join(scene.recording.texts["width-is-linear"])
-        assert "grow ×" in shown and "one head's width d" in shown
+        assert "projections, feed-forward ×" in shown and "one head's width d" in shown
         assert "past GPT-2 small's" in said["whole-layer"] and "%" in " ".join(scene.recording.texts["whole-layer"])
         assert "dominates" not in everything and format_number(t.layer_half_n, 0) in said["takeaway"]
         # The review's faults: no walls of 9-10 digit counts; one d per meaning; the summary keeps its caveat.
@@ -634,8 +634,11 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
         assert "8.59 billion multiply-adds" in said["multiply-adds"]
         assert any("8.59" == text for text in scene.recording.texts["multiply-adds"])
         width_shown = " ".join(scene.recording.texts["width-is-linear"])
-        assert "∝ n·d²" not in width_shown and "d_model ×2" in width_shown
-        assert "n × d_model²" in said["width-is-linear"]
+        # d_model, not d, for the model's width; the rule n × d_model² said at step 5, where it is first shown (the
+        # width step's one long sentence that repeated it was hard to follow, review 17).
+        assert "∝ n·d²" not in width_shown and "d_model" in width_shown and ", d_ff ×" in width_shown
+        assert "d_model and d_ff double" in said["width-is-linear"] and "n·d²" not in said["width-is-linear"]
+        assert "n × d_model²" in said["whole-layer"]
         takeaway = " ".join(scene.recording.texts["takeaway"])
         assert f"a whole {t.layer_model} layer" not in takeaway and f"a layer of {t.layer_model}'s sizes" in takeaway
         assert "passes half" not in everything and "reaches half" in said["takeaway"]

@@ -455,7 +455,9 @@ def complexity_exercises(trace: ComplexityTrace) -> list[Exercise]:
                 ),
                 Table("growth of the whole layer when n doubles", np.array([trace.layer_growth]), 2),
             ],
-            note="Biases, layer norms, softmax and residual adds are not counted. At this length the projections and "
+            # As the scene's step 5 says: GPT-2 is causal, and a kernel that skips the masked half would count less.
+            note="Biases, layer norms, softmax and residual adds are not counted; the n × n part counts all n² scores, "
+            "as a plain implementation computes them, even those GPT-2's causal mask hides. At this length the projections and "
             "the feed-forward, which grow like n, outweigh the n × n part, so the layer grows by less than 4. "
             f"{format_number(trace.layer_lengths[1], 0)} tokens is past {trace.context_model}'s "
             f"{format_number(trace.context_length, 0)}-token "

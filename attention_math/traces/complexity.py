@@ -95,6 +95,11 @@ class ComplexityTrace(Trace):
     layer_wide_d_model
         ``2 · layer_d_model`` = 1,536: the width of the layer counted in ``layer_wide_total_gmacs``, a layer of
         GPT-2 small's shape made twice as wide, not GPT-2 small itself.
+    layer_wide_factor
+        ``layer_wide_d_model / layer_d_model`` = 2: how many times wider that layer is, in ``d_model``, ``d_ff`` and
+        each head's width alike (its heads as many).
+    layer_wide_d_head
+        ``2 · layer_d_head`` = 128: the width of each of that wider layer's heads (the 12 heads fixed).
     layer_wide_total_gmacs
         The whole layer's multiply-adds at ``layer_lengths[0]`` = 1,024 tokens (as the widths'), in billions, with ``d_model`` and ``d_ff`` doubled
         (the heads fixed, each twice as wide): what the projections' ×4 and the ``n²`` part's ×2 make together.
@@ -160,6 +165,8 @@ class ComplexityTrace(Trace):
     layer_quadratic_percent: np.ndarray
     projection_width_growth: float
     layer_wide_d_model: int
+    layer_wide_factor: float
+    layer_wide_d_head: int
     layer_wide_total_gmacs: float
     layer_wide_growth: float
     layer_heads: int
@@ -248,6 +255,8 @@ def complexity_trace(
         layer_quadratic_percent=100 * (per_layer[:, 1] + per_layer[:, 2]) / layer_total,
         projection_width_growth=projection_width_growth,
         layer_wide_d_model=2 * 768,
+        layer_wide_factor=2 * 768 / 768,
+        layer_wide_d_head=2 * 64,
         layer_wide_total_gmacs=float(wide_layer.sum() / 1e9),
         layer_wide_growth=float(wide_layer.sum() / layer_total[0]),
         layer_heads=12,
