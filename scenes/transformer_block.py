@@ -632,6 +632,7 @@ class TransformerBlockScene(ExplainerScene):
                     self.play(*[FadeIn(m) for m in maps], run_time=1.2)
                     self.say("As in GPT it is causal: a token sees itself and earlier tokens.")
                     self.play(*self.grey_out(maps, masked_cells), FadeIn(masked_words), run_time=1.0)
+                    legend = masked_words  # shown once, for every page of maps; the later pages' copies never are
                 else:
                     self.say(f"Heads {page[0] + 1} to {page[-1] + 1}:" if len(page) > 1 else f"Head {page[0] + 1}:")
                     self.play(FadeOut(shown), *[FadeIn(m) for m in maps], run_time=1.0)
@@ -639,8 +640,9 @@ class TransformerBlockScene(ExplainerScene):
                 # What these weights show whatever the (random) matrices: a row is shared out, later tokens get 0
                 # (review 17: "0.58 and 0.95 to itself" invited a reading random weights cannot carry).
                 self.say(line)
-                # White: a yellow outline vanished around the yellow of a large weight.
-                self.highlight(*[VGroup(*[heat.cell(f, j) for j in range(n)]) for _, heat in maps], color=theme.text, buff=0.03)
+                # White: a yellow outline vanished around the yellow of a large weight. Tight (buff 0.01): the last
+                # map ends at the right edge.
+                self.highlight(*[VGroup(*[heat.cell(f, j) for j in range(n)]) for _, heat in maps], color=theme.text, buff=0.01)
                 shown = maps
             self.say(f"Each head gives {t.d_head} numbers; side by side they make {t.d_model}.")
             heads, (grid, titles, joined_name) = joined
@@ -648,7 +650,7 @@ class TransformerBlockScene(ExplainerScene):
             if joined_name.submobjects and joined_name.get_top()[1] > shown.get_bottom()[1] - 0.25:
                 joined_name = self.joined_name(grid, titles, words=False)  # tall maps (many tokens): no room
             # The maps' notes make way for the heads' outputs (tall maps leave them no room beside the titles).
-            self.play(FadeIn(heads), FadeOut(masked_words), run_time=0.8)
+            self.play(FadeIn(heads), FadeOut(legend), run_time=0.8)
             # Number by number into the joined row: head h's j-th number is the joined row's (h × d_head + j)-th.
             old = VGroup(*[part for g, _ in heads for part in (*g.cells, *g.numbers)])
             new = VGroup(*[part for h in range(t.n_heads) for part in self.head_slice(grid, h)])
