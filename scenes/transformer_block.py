@@ -54,8 +54,8 @@ ROW_CELL_H = 0.5
 """Height of a cell of those rows (numbers at the small size)."""
 MASKED_GREY = 0.35
 """Opacity of the grey that fills a masked cell of the attention maps (the dark map colour of a small weight otherwise)."""
-BAND_SQUARE = 0.14
-"""Side of a square of the banded-mask sketch in the last step (8 tokens: 1.1 units)."""
+BAND_SQUARE = 0.18
+"""Side of a square of the banded-mask sketch in the last step (8 tokens: 1.44 units; at 1.1 it was hard to read, review 17)."""
 NEGATIVE_SHADE = 0.35
 """Opacity of the masked colour filling a widened cell whose input to GELU was negative (a box inside the cell crossed its number)."""
 PANEL_LEFT = -3.05
@@ -73,6 +73,8 @@ ROW_TOP = 2.3
 DIMMED = 0.3
 """Opacity of the rows not followed, so one row reads and the others stay in grey."""
 ROUNDED = "≈ by hand: rounded, so a sum can be 0.01 off"
+RANDOM_WEIGHTS = "all weights random, a fixed random seed: not trained"
+"""At the bottom of the attention and feed-forward steps: W_Q … W_O, W₁ and W₂ alike (review 17: W₁, W₂ were never said random)."""
 """Under an addition of rounded rows, whose shown digits need not add up exactly (the sums are of the unrounded ones)."""
 SHOWN_COLUMNS = 4
 """Numbers of each token's vector printed in steps 2 and 3, in larger cells; "⋯" stands for the rest."""
@@ -327,10 +329,13 @@ class TransformerBlockScene(ExplainerScene):
         return dots
 
     def rounded_note(self, row: VGroup) -> VGroup:
-        """:data:`ROUNDED` under ``row``'s cells, at their right: clear of the diagram's residual arrow (review 14)."""
+        """:data:`ROUNDED` under ``row``'s cells, from their left edge (review 17: it began 0.5 left of them).
+
+        At the note size: at the small size it is wider than the row and reached past the right edge.
+        """
         theme = self.theme
-        note = label(theme, ROUNDED, size=theme.small_size, color=theme.muted)
-        return note.next_to(row[1], DOWN, buff=0.12).align_to(row[1], RIGHT)
+        note = label(theme, ROUNDED, size=theme.min_size, color=theme.muted)
+        return self.keep_inside(note.next_to(row[1], DOWN, buff=0.12).align_to(row[1].cells, LEFT))
 
     def add_down(self, rows: VGroup, rounded: VGroup) -> None:
         """The sum row appears under the two rows it adds: their cells move down into it, its numbers fade in.
@@ -579,7 +584,6 @@ class TransformerBlockScene(ExplainerScene):
     def show_attention(self, t):
         theme = self.theme
         f = t.focus
-        token = t.tokens[f]
         n = len(t.tokens)
         natural = max(label(theme, word, size=theme.min_size).width for word in t.tokens)
         # As many heads side by side as keep cells readable (long words elided first); the others on a next page.
@@ -599,8 +603,9 @@ class TransformerBlockScene(ExplainerScene):
         with self.step("multi-head-attention", "Causal multi-head attention"):
             self.new_panel("Causal multi-head attention")
             shown = VGroup()
-            note = self.note_lines(("random projection matrices, a fixed random seed: not trained",))
-            joined, projected = self.joined_heads(note.get_top()[1] + 0.15)
+            note = self.note_lines((RANDOM_WEIGHTS,))
+            # Well clear of the note (review 17: 0.15 under the output row, it read as that row's label).
+            joined, projected = self.joined_heads(note.get_top()[1] + 0.45)
             for k, page in enumerate(pages):
                 maps = self.attention_maps(page, label_w, cell_w, cell_h, decimals)
                 masked_cells = [(i, j) for i in range(n) for j in range(n) if not t.mask[i, j]]
@@ -617,8 +622,7 @@ class TransformerBlockScene(ExplainerScene):
                     .next_to(maps, DOWN, buff=0.12)
                 )
                 self.keep_inside(masked_words.align_to(maps, RIGHT))
-                gives = [f"head {h + 1} gives {format_number(t.attention_weights[h, f, f], decimals)}" for h in page]
-                heads = gives[0] if len(gives) == 1 else ", ".join(gives[:-1]) + " and " + gives[-1]
+                line = self.row_sum_line(page, decimals, first=k == 0)
                 if k == 0:
                     note.align_to(RIGHT * RIGHT_EDGE, RIGHT)
                     head_words = "One head, with" if t.n_heads == 1 else f"{t.n_heads} heads, each with"
@@ -628,20 +632,25 @@ class TransformerBlockScene(ExplainerScene):
                     self.play(*[FadeIn(m) for m in maps], run_time=1.2)
                     self.say("As in GPT it is causal: a token sees itself and earlier tokens.")
                     self.play(*self.grey_out(maps, masked_cells), FadeIn(masked_words), run_time=1.0)
+                    legend = masked_words  # shown once, for every page of maps; the later pages' copies never are
                 else:
                     self.say(f"Heads {page[0] + 1} to {page[-1] + 1}:" if len(page) > 1 else f"Head {page[0] + 1}:")
                     self.play(FadeOut(shown), *[FadeIn(m) for m in maps], run_time=1.0)
                     self.play(*self.grey_out(maps, masked_cells), run_time=0.5)
-                self.say(f"For “{token}”, {heads} to itself.")
-                # White: a yellow outline vanished around the yellow of a large weight.
-                self.highlight(*[heat.cell(f, f) for _, heat in maps], color=theme.text, buff=0.03)
+                # What these weights show whatever the (random) matrices: a row is shared out, later tokens get 0
+                # (review 17: "0.58 and 0.95 to itself" invited a reading random weights cannot carry).
+                self.say(line)
+                # White: a yellow outline vanished around the yellow of a large weight. Tight (buff 0.01): the last
+                # map ends at the right edge.
+                self.highlight(*[VGroup(*[heat.cell(f, j) for j in range(n)]) for _, heat in maps], color=theme.text, buff=0.01)
                 shown = maps
             self.say(f"Each head gives {t.d_head} numbers; side by side they make {t.d_model}.")
             heads, (grid, titles, joined_name) = joined
-            if joined_name.submobjects and joined_name.get_top()[1] > masked_words.get_bottom()[1] - 0.1:
+            # The maps' notes are gone before the name comes: only the maps must stay clear of it.
+            if joined_name.submobjects and joined_name.get_top()[1] > shown.get_bottom()[1] - 0.25:
                 joined_name = self.joined_name(grid, titles, words=False)  # tall maps (many tokens): no room
             # The maps' notes make way for the heads' outputs (tall maps leave them no room beside the titles).
-            self.play(FadeIn(heads), FadeOut(masked_words), run_time=0.8)
+            self.play(FadeIn(heads), FadeOut(legend), run_time=0.8)
             # Number by number into the joined row: head h's j-th number is the joined row's (h × d_head + j)-th.
             old = VGroup(*[part for g, _ in heads for part in (*g.cells, *g.numbers)])
             new = VGroup(*[part for h in range(t.n_heads) for part in self.head_slice(grid, h)])
@@ -660,6 +669,22 @@ class TransformerBlockScene(ExplainerScene):
         """Head ``h``'s cells, then its numbers, in the joined row ``grid`` (the order of a head's own grid's parts)."""
         columns = range(h * self.trace.d_head, (h + 1) * self.trace.d_head)
         return [*[grid.cell(0, j) for j in columns], *[grid.number(0, j) for j in columns]]
+
+    def row_sum_line(self, heads: list[int], decimals: int, first: bool) -> str:
+        """The line said over the focus token's row in ``heads``' maps: it adds up to 1, its later tokens get 0.
+
+        Read from the trace: "adds up to 1" as the printed numbers (at ``decimals``) add up, or else
+        "(before rounding)"; "the later tokens get 0" only when the token has later tokens.
+        """
+        t = self.trace
+        f, n = t.focus, len(t.tokens)
+        printed = [sum(float(format_number(t.attention_weights[h, f, j], decimals)) for j in range(n)) for h in heads]
+        rounding = "" if all(abs(total - 1.0) < 1e-9 for total in printed) else " (before rounding)"
+        later = "; the later tokens get 0" if f < n - 1 else ""
+        row = f"the row of “{t.tokens[f]}” adds up to 1{rounding}{later}."
+        if not first:
+            return f"Here too, {row}"
+        return f"In each head, {row}" if len(heads) > 1 else row[0].upper() + row[1:]
 
     def grey_out(self, maps: VGroup, cells) -> list:
         """Animations that turn ``cells`` ((row, column) pairs) of every map grey, their numbers in the masked colour."""
@@ -757,6 +782,10 @@ class TransformerBlockScene(ExplainerScene):
                 ]
                 parts[1].next_to(parts[0], RIGHT, buff=0.12)
                 parts[2].next_to(parts[1], RIGHT, buff=0.04)
+                # Bottoms level first: on_one_baseline keeps each bottom where the deepest descender would be, and
+                # next_to had centred them (review 17: the quoted word stood above the line).
+                for part in parts[1:]:
+                    part.align_to(parts[0], DOWN)
                 on_one_baseline(parts)
                 name = VGroup(*parts)
                 if not words:
@@ -873,8 +902,9 @@ class TransformerBlockScene(ExplainerScene):
             self.keep_inside(shapes[1])
             hidden_cells = [hidden[k // d][1].cells[k % d] for k in range(t.d_ff)]
             negative = [k for k in range(t.d_ff) if t.pre_activation[f, k] < 0]
-            self.say("Layer norm again, then a small network that works on each token alone.")
-            self.play(self.mark("norm2"), FadeIn(norm2), run_time=0.8)
+            random_note = self.note_lines((RANDOM_WEIGHTS,)).align_to(RIGHT * RIGHT_EDGE, RIGHT)
+            self.say("Layer norm again, then a small network that works on each token alone; its weights are random too.")
+            self.play(self.mark("norm2"), FadeIn(norm2), FadeIn(random_note), run_time=0.8)
             self.say(f"It widens the {d} numbers to {t.d_ff}: four times the model's width d_model, as in GPT-3.")
             self.play(
                 self.mark("ff"),
@@ -884,21 +914,27 @@ class TransformerBlockScene(ExplainerScene):
                 FadeIn(shapes[0]),
                 run_time=1.2,
             )
-            examples = self.gelu_examples(t).next_to(ff, DOWN, buff=0.35).align_to(ff[1], LEFT)
+            # Below the notes, where ff's row comes later: they make way for it (review 17: "the examples below"
+            # pointed past ff's row, and four blocks of text crowded the bottom).
+            above = wrapped if printed_note.submobjects else hidden[-1][1]
+            examples = self.gelu_examples(t).next_to(above, DOWN, buff=0.3).align_to(ff[1], LEFT)
             self.keep_inside(examples)
-            name, pairs = examples
+            name, tanh, pairs = examples
             befores = VGroup(*[pair[0] for pair in pairs])
             printed = VGroup(*[pre[k // d][1].number(0, k % d) for k in t.gelu_examples])
             # z, not x: x is the block's input in this scene, and the grid above is z.
+            # The block computes GPT-2's tanh form, not zΦ(z) itself: said, with how close it is (review 17).
             self.say(
-                "GELU multiplies each number z by Φ(z): the chance a standard normal is below z (GPT-2: a close tanh formula).",
+                "GELU multiplies each number z by Φ(z): the chance a standard normal is below z (here, as in GPT-2, "
+                "a close tanh formula).",
                 spoken="GELU multiplies each number z by the chance that a standard normal variable is below z; "
-                "GPT-2 computes it with a close formula.",
+                "here, as in GPT-2, a close formula computes it.",
             )
             # The examples' inputs are carried out of the cells they were printed in; the grid keeps z until
             # the voice has given every example's output (review 14: the outputs showed before they were said).
             self.play(
                 FadeIn(name),
+                FadeIn(tanh),
                 FadeIn(printed_note),
                 TransformFromCopy(printed, befores),
                 *[FadeIn(pair[1]) for pair in pairs],
@@ -920,6 +956,7 @@ class TransformerBlockScene(ExplainerScene):
             self.say(f"Here {t.hidden_negative[f]} of the {t.d_ff} were negative: the shaded ones.")
             self.play(*[hidden_cells[k].animate.set_fill(theme.masked, opacity=NEGATIVE_SHADE) for k in negative], run_time=1.0)
             self.say(f"A second layer brings them back to {d} numbers.")
+            self.play(FadeOut(examples), FadeOut(printed_note), run_time=0.4)
             self.play(
                 ReplacementTransform(VGroup(*[row[1] for row in hidden]).copy(), ff[1]),
                 FadeIn(ff[0]),
@@ -932,6 +969,14 @@ class TransformerBlockScene(ExplainerScene):
         theme = self.theme
         f = t.focus
         name = formula(theme, r"\mathrm{GELU}(z) = z\,\Phi(z)", size=theme.aside_formula_size).set_color(theme.value)
+        tanh = VGroup(
+            label(theme, "here, as in GPT-2: the tanh form, within", size=theme.min_size, color=theme.muted),
+            self.number("gelu_tanh_bound", 3, size=theme.min_size, color=theme.muted, mono=False),
+            label(theme, "of zΦ(z)", size=theme.min_size, color=theme.muted),
+        ).arrange(RIGHT, buff=0.1)
+        for part in tanh[1:]:  # bottoms level first: on_one_baseline raises each from its own bottom
+            part.align_to(tanh[0], DOWN)
+        on_one_baseline(list(tanh))
         pairs = VGroup(
             *[
                 VGroup(
@@ -942,7 +987,7 @@ class TransformerBlockScene(ExplainerScene):
                 for k in t.gelu_examples
             ]
         ).arrange(RIGHT, buff=0.6)
-        return VGroup(name, pairs).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
+        return VGroup(name, tanh, pairs).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
 
     # --- 8. add again: the block's output --------------------------------------------------
 
@@ -995,17 +1040,18 @@ class TransformerBlockScene(ExplainerScene):
             # Level with the last add, below the rows of numbers on the right.
             times.set_y(diagram.boxes["add2"].get_y())
             start = self.token_row(r"x", f"x[{f}]", ROW_TOP)
-            step = 0.62
+            # A little tighter than the other steps' rows: room below for a banded sketch large enough to read (review 17).
+            step = 0.58
             layer_rows = VGroup()
             for i in range(t.n_layers):
-                row = self.token_row("", f"layer_outputs[{i}, {f}]", ROW_TOP - 0.85 - step * i, color=theme.highlight)
+                row = self.token_row("", f"layer_outputs[{i}, {f}]", ROW_TOP - 0.75 - step * i, color=theme.highlight)
                 name = VGroup(
                     label(theme, "block", size=theme.small_size, color=theme.muted), self.number(f"block_numbers[{i}]", 0)
                 ).arrange(RIGHT, buff=0.12)
                 name.next_to(row[1], LEFT, buff=0.25)
                 layer_rows.add(VGroup(name, row[1]))
             final = self.token_row(
-                r"\mathrm{final\ norm}", "final_norm[{}]".format(f), layer_rows.get_bottom()[1] - 0.75, color=theme.text
+                r"\mathrm{final\ norm}", "final_norm[{}]".format(f), layer_rows.get_bottom()[1] - 0.7, color=theme.text
             )
             # Two lines: the width is each token's, not a block's ("96 blocks of 12,288 numbers" misread).
             gpt = VGroup(
@@ -1020,7 +1066,7 @@ class TransformerBlockScene(ExplainerScene):
                     label(theme, "numbers", size=theme.small_size, color=theme.muted),
                 ).arrange(RIGHT, buff=0.14),
             ).arrange(DOWN, buff=0.12, aligned_edge=RIGHT)
-            gpt.next_to(final, DOWN, buff=0.45).align_to(final[1], RIGHT)
+            gpt.next_to(final, DOWN, buff=0.3).align_to(final[1], RIGHT)
             self.say(f"{t.d_model} numbers in, {t.d_model} out: so blocks stack, each with its own weights.")
             self.play(FadeIn(brace), FadeIn(times), FadeIn(start), run_time=1.0)
             self.say(f"Here {t.n_layers} blocks carry “{t.tokens[f]}” along.")
@@ -1036,7 +1082,7 @@ class TransformerBlockScene(ExplainerScene):
             self.play(FadeIn(gpt, shift=UP * 0.2))
             # Brown et al. 2020, section 2.1: "alternating dense and locally banded sparse attention patterns".
             # The paper gives no order, so none is said; "locally banded" said as what it means.
-            band = self.banded_sketch().next_to(gpt, DOWN, buff=0.25).align_to(gpt, RIGHT)
+            band = self.banded_sketch().next_to(gpt, DOWN, buff=0.2).align_to(gpt, RIGHT)
             self.say("In it, every other attention layer looks only at a band of nearby tokens, to save work.")
             self.play(FadeIn(band), run_time=0.8)
 

@@ -12,7 +12,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..block import gpt_block, layer_norm, random_block_weights
+from ..block import gelu_tanh_bound, gpt_block, layer_norm, random_block_weights
 from ..examples import DEFAULT_SEED, GPT3, THE_CAT_SAT
 from ..masks import banded_causal_mask, causal_mask
 from .base import Trace
@@ -76,6 +76,9 @@ class TransformerBlockTrace(Trace):
     gelu_examples
         Three of the focus token's ``d_ff`` positions that show what GELU (``x Φ(x)``) does
         (:func:`gelu_examples`): its largest input, its smallest input of at least 0.1, its most negative input.
+    gelu_tanh_bound
+        How close GELU's tanh form, which GPT-2 and this block compute, stays to ``x Φ(x)``: the power of
+        ten above their largest gap (:func:`attention_math.block.gelu_tanh_bound`, 0.001).
     n_layers
         Blocks in the stack, each with its own weights.
     block_numbers
@@ -123,6 +126,7 @@ class TransformerBlockTrace(Trace):
     output: np.ndarray
     hidden_negative: np.ndarray
     gelu_examples: np.ndarray
+    gelu_tanh_bound: float
     n_layers: int
     block_numbers: np.ndarray
     layer_outputs: np.ndarray
@@ -224,6 +228,7 @@ def transformer_block_trace(
         output=first.output,
         hidden_negative=(first.pre_activation < 0).sum(axis=-1),
         gelu_examples=gelu_examples(first.pre_activation[focus]),
+        gelu_tanh_bound=gelu_tanh_bound(),
         n_layers=n_layers,
         block_numbers=np.arange(1, n_layers + 1),
         layer_outputs=np.stack([layer.output for layer in layers]),
