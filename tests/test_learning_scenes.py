@@ -223,7 +223,9 @@ def test_a_coin_flip_right_by_luck_gets_no_tick_and_probabilities_are_heard_as_p
     assert t.contrast >= 0 and t.predictions[t.contrast] == t.labels[t.contrast]
     assert abs(t.probabilities[t.contrast] - 0.5) < 0.1  # a coin flip
     assert {f"written as {'positive' if t.labels[t.contrast] else 'negative'}:", "right by luck"} <= texts
-    assert not any("✓" in text for text in texts)
+    # At the step's end (step 3's rows, ticked, are still fading out as step 4 starts).
+    ending = {part.original_text for part in scene.recording.ended[step.name] if hasattr(part, "original_text")}
+    assert "right by luck" in ending and not any("✓" in text for text in ending)
     spoken = [line.spoken for step in scene.steps for line in step.lines]
     assert not any("equals one" in line for line in spoken)
     assert any("almost 1" in line or "almost one" in line for line in spoken)
@@ -760,7 +762,10 @@ def test_review17_the_fillers_are_outlined_luck_shows_when_said_and_the_takeaway
                     tuple(np.round(box.get_center(), 3)) for group in scene.highlights for box in group
                 )
             visible.setdefault(text, set()).update(
-                m.text for m in scene.mobjects for m in m.get_family() if hasattr(m, "text") and m.get_fill_opacity() > 0
+                part.original_text
+                for mobject in scene.mobjects
+                for part in mobject.get_family()
+                if hasattr(part, "original_text")
             )
 
     scene = build_without_video(SCENES["sentiment-attention"], observe=look, draw=False)
@@ -778,7 +783,7 @@ def test_review17_the_fillers_are_outlined_luck_shows_when_said_and_the_takeaway
     end = {id(part) for part in scene.recording.ended["takeaway"]}
     for source in ("n_heldout_negation_first", "n_heldout_negated"):
         assert any(all(id(x) in end for x in e.texts) for e in scene.shown if e.source == source), source
-    said = [line for step in scene.steps if step.name == "takeaway" for line in step.lines]
+    said = [line for step in built_scene("sentiment-attention").steps if step.name == "takeaway" for line in step.lines]
     assert said[-1].text.startswith("Here no word sees its neighbours, so nothing carries “not great”.")
     assert "GRU" in said[-1].text and "recurrent layer" in said[-1].spoken and "would" not in said[-1].text
     assert "each word read without its neighbours (Yang et al. first run a GRU over them)" in takeaway
