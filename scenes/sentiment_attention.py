@@ -152,6 +152,10 @@ class SentimentAttentionScene(ExplainerScene):
             for part in (model, worked, data):
                 part.set_x(0)
             hang_from(VGroup(model, worked, data), BODY_TOP)
+            # A teacher's long words stack their labels: when all three do not fit, the data takes the example's place.
+            crowded = data.get_bottom()[1] < BODY.bottom
+            if crowded:
+                data.move_to(worked).align_to(worked, UP)
             opening = VGroup(
                 self.wrapped_review(t.sentences[example], BODY.width),
                 label(theme, "positive or negative?", size=theme.body_size, color=theme.highlight),
@@ -182,7 +186,7 @@ class SentimentAttentionScene(ExplainerScene):
                 f"The data: {count(t.n_reviews)} short reviews written for this video; "
                 f"it trains on {count(t.n_training)} and holds out {count(t.n_heldout)}."
             )
-            self.play(FadeIn(data[0]))
+            self.play(*([FadeOut(worked)] if crowded else []), FadeIn(data[0]))
             self.play(FadeIn(data[1]))
 
     def worked_example(self, index: int) -> VGroup:
@@ -205,6 +209,7 @@ class SentimentAttentionScene(ExplainerScene):
             row_label_color=theme.muted,
             col_label_color=theme.text,
             label_size=theme.small_size,
+            col_label_lines=0,  # a teacher's long words take turns on lines, as in step 3, never shrunk
             mono_numbers=False,
         )
         weights = weights_heatmap(
