@@ -30,8 +30,8 @@ WEIGHTS_WIDTH = 7.8
 """Widest a review's row of weights gets; its probability goes right of it."""
 MAX_WORDS = 10
 """Most words a teacher's sentence may have: each gets a cell wide enough for its weight."""
-COIN_FLIP = 0.1
-"""How far from 0.5 a word's lone reading may be for the scene to call it close to a coin flip itself."""
+FILLERS = ("the", "was", "a")
+"""The filler words step 3 names; their cells are outlined as it says so."""
 
 POOLING = (
     r"\mathrm{score}_i = v^\top \tanh(W e_i + b)",
@@ -53,7 +53,7 @@ class SentimentAttentionScene(ExplainerScene):
     name = "sentiment-attention"
     title = "Sentiment: where a classifier learns to look"
     description = (
-        "A classifier trained here pools a review's words with learned attention: where it looks, what it says, "
+        "A classifier trained here (one run from a fixed random seed) pools a review's words with learned attention: where it looks, what it says, "
         "and where the weights alone mislead."
     )
     sources = "short film reviews written for this video; classifier trained here with torch"
@@ -84,7 +84,10 @@ class SentimentAttentionScene(ExplainerScene):
         facts = []
         if trace.labels and trace.labels[0] == -1:  # the teacher's sentence comes first, with no known label
             facts.append(("sentence", " ".join(trace.sentences[0])))
-        facts.append(("seed", str(trace.seed)))
+        if (
+            trace.seed != SentimentSettings().seed
+        ):  # a teacher's seed is named; the default's "random seed 0" told a viewer nothing
+            facts.append(("seed", str(trace.seed)))
         return facts
 
     def construct(self):
@@ -141,8 +144,18 @@ class SentimentAttentionScene(ExplainerScene):
                 ).arrange(RIGHT, buff=0.15),
             ).arrange(DOWN, buff=0.2)
             BODY.shrink_to_fit(data)
-            data.next_to(model, DOWN, buff=0.5)
             example = self.shown_reviews()[0]
+            # The opening review worked through the formulas as they come: its scores, weights and P (review 17:
+            # three formulas with no review going through them, the lower 40 % of the screen empty).
+            worked = self.worked_example(example)
+            VGroup(model, worked, data).arrange(DOWN, buff=0.35)
+            for part in (model, worked, data):
+                part.set_x(0)
+            hang_from(VGroup(model, worked, data), BODY_TOP)
+            # A teacher's long words stack their labels: when all three do not fit, the data takes the example's place.
+            crowded = data.get_bottom()[1] < BODY.bottom
+            if crowded:
+                data.move_to(worked).align_to(worked, UP)
             opening = VGroup(
                 self.wrapped_review(t.sentences[example], BODY.width),
                 label(theme, "positive or negative?", size=theme.body_size, color=theme.highlight),
@@ -160,16 +173,84 @@ class SentimentAttentionScene(ExplainerScene):
                 spoken="Additive attention with one learned query, as in Yang and colleagues, who score words in context; here, each word's embedding alone.",
             )
             self.play(FadeOut(opening), run_time=0.4)
-            self.play(FadeIn(model[0], shift=UP * 0.2))
+            self.play(FadeIn(model[0], shift=UP * 0.2), FadeIn(worked.words), FadeIn(worked.scores))
             self.say("So a word's score is the same in every review.")
-            self.highlight(words[0], color=theme.highlight)
+            # A word twice in the example ("the", "was") scores the same both times: the sentence said, shown.
+            self.highlight(words[0], *worked.repeated, color=theme.highlight)
             # σ and the learned letters are named on screen, under their formulas (said, the line ran past 24 words).
             self.say("Softmax turns the scores into attention weights, and the review becomes the weighted sum of its words.")
-            self.play(FadeIn(model[1:], shift=UP * 0.2, lag_ratio=0.3), run_time=1.5)
-            self.say(f"The data: {count(t.n_reviews)} short reviews written for this video, some with negations.")
-            self.play(FadeIn(data[0]))
-            self.say(f"It trains on {count(t.n_training)} of them and holds out {count(t.n_heldout)}, never trained on.")
+            self.play(FadeIn(model[1:], shift=UP * 0.2, lag_ratio=0.3), FadeIn(worked.weights), run_time=1.5)
+            self.play(FadeIn(worked.answer), run_time=0.6)
+            # One line for the data (two ran 12 s; review 17's fixes needed the time).
+            self.say(
+                f"The data: {count(t.n_reviews)} short reviews written for this video; "
+                f"it trains on {count(t.n_training)} and holds out {count(t.n_heldout)}."
+            )
+            self.play(*([FadeOut(worked)] if crowded else []), FadeIn(data[0]))
             self.play(FadeIn(data[1]))
+
+    def worked_example(self, index: int) -> VGroup:
+        """Review ``index`` through the model: its words, each word's score, the weights α and its P(positive).
+
+        Attributes ``words``, ``scores``, ``weights`` and ``answer`` name the parts shown one by one, and
+        ``repeated`` the score cells of words the review holds twice (their scores are equal).
+        """
+        t, theme = self.trace, self.theme
+        words = list(t.sentences[index][: int(t.sentence_lengths[index])])
+        width = min(0.9, (BODY.width - 3.0) / len(words))  # "−11.1" fits; words_on_one_line widens to a word
+        scores = self.grid(
+            f"scores[{index}, :{len(words)}]",
+            1,
+            cell_width=width,
+            cell_height=0.5,
+            font_size=theme.small_size,
+            row_labels=["score"],
+            col_labels=words,
+            row_label_color=theme.muted,
+            col_label_color=theme.text,
+            label_size=theme.small_size,
+            col_label_lines=0,  # a teacher's long words take turns on lines, as in step 3, never shrunk
+            mono_numbers=False,
+        )
+        weights = weights_heatmap(
+            self,
+            f"weights[{index}, :{len(words)}]",
+            ["α"],
+            None,
+            2,
+            cells=Cells(width, 0.5, number_size=theme.small_size, mono=False),
+            labels=AxisLabels(size=theme.small_size, query_color=theme.muted),
+        )
+        probability = t.probabilities[index]
+        answer = VGroup(
+            label(theme, f"→ P {equals(probability)}", size=theme.small_size),
+            self.number(f"probabilities[{index}]", 2, size=theme.body_size, color=theme.highlight),
+        ).arrange(RIGHT, buff=0.12)
+        # Words on one line over their columns, as in step 3; the weights' cells under the scores' cells.
+        self.words_on_one_line(scores, words, BODY.width - scores.row_labels.width - answer.width - 0.8)
+        weights.next_to(scores.cells, DOWN, buff=0.0)
+        for j in range(len(words)):
+            above = scores.cell(0, j)
+            weights.cell(0, j).stretch_to_fit_width(above.width).set_x(above.get_x())
+            weights.number(0, j).move_to(weights.cell(0, j))
+        weights.row_labels.next_to(weights.cells, LEFT, buff=0.15)
+        scores.row_labels.next_to(scores.cells, LEFT, buff=0.15).align_to(weights.row_labels, RIGHT)
+        answer.next_to(weights.cells, RIGHT, buff=0.3)
+        group = VGroup(scores, weights, answer)
+        seen: dict[str, int] = {}
+        repeated = []
+        for j, word in enumerate(words):
+            if word in seen:
+                repeated += [scores.cell(0, seen[word]), scores.cell(0, j)]
+            seen.setdefault(word, j)
+        group.words, group.scores, group.weights, group.answer = (
+            scores.col_labels,
+            VGroup(scores.cells, scores.row_labels, scores.numbers),
+            weights,
+            answer,
+        )
+        group.repeated = repeated[:4]
+        return group
 
     def wrapped_review(self, words, width: float) -> VGroup:
         """A quoted review at the body size, broken between words onto centred lines no wider than ``width``.
@@ -286,21 +367,30 @@ class SentimentAttentionScene(ExplainerScene):
             ).arrange(RIGHT, buff=0.12)
         )
         truth = t.labels[index]
+        luck = None
         if truth >= 0:
             right = t.predictions[index] == truth
-            mark = ("✓" if not lucky else ": right by luck") if right else "✗"
+            lucky = lucky and right
+            mark = "" if lucky else " ✓" if right else " ✗"
             answer.add(
                 label(
                     theme,
-                    f"written as {verdict(truth)} {mark}".replace(" :", ":"),
+                    f"written as {verdict(truth)}{':' if lucky else mark}",
                     size=theme.small_size,
                     color=theme.muted if lucky else theme.value if right else theme.masked,
                 )
             )
         answer.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
-        self.words_on_one_line(grid, list(t.sentences[index]), BODY.width - answer.width - 0.4)
-        answer.next_to(grid.cells, RIGHT, buff=0.4)
-        return VGroup(grid, answer)
+        if lucky:  # "right by luck" apart, so the line that says it can show it (review 17: it stood there already)
+            luck = label(theme, "right by luck", size=theme.small_size, color=theme.muted)
+            luck.next_to(answer[1], RIGHT, buff=0.15)
+            on_one_baseline([answer[1], luck])
+        block = VGroup(answer, *([luck] if luck else []))
+        self.words_on_one_line(grid, list(t.sentences[index]), BODY.width - block.width - 0.4)
+        block.next_to(grid.cells, RIGHT, buff=0.4)
+        row = VGroup(grid, answer, *([luck] if luck else []))
+        row.luck = luck  # moves with the row, shown on its own line (see show_where_it_misleads)
+        return row
 
     def words_on_one_line(self, grid, words, room: float) -> None:
         """Widen each column of a one-row map to its word, so the words stand on one line over their cells.
@@ -383,7 +473,14 @@ class SentimentAttentionScene(ExplainerScene):
                 # The list last, after "words like": "such as the, was, and a" ran together when heard.
                 spoken="Filler words get almost nothing: words like the, was, and a.",
             )
-            self.wait(0.5)
+            # The cells under those words outlined, as every other line marks what it names (review 17).
+            fillers = [
+                row[0].cell(0, j)
+                for row, k in zip(rows, shown)
+                for j, word in enumerate(t.sentences[k][: int(t.sentence_lengths[k])])
+                if word in FILLERS
+            ]
+            self.highlight(*fillers, buff=0.0)
 
     # --- 4. where the weights mislead ----------------------------------------------------------------
 
@@ -395,7 +492,7 @@ class SentimentAttentionScene(ExplainerScene):
                 # Only the negation words the held-out reviews hold (hardly and nothing are in none of them).
                 label(
                     theme,
-                    f"held-out reviews with a negation ({', '.join(t.negation_words)}):",
+                    f"random held-out reviews with a negation ({', '.join(t.negation_words)}):",
                     size=theme.small_size,
                     color=theme.muted,
                 ),
@@ -406,7 +503,7 @@ class SentimentAttentionScene(ExplainerScene):
                 self.percentage("heldout_percent_negated", size=theme.body_size, color=theme.masked),
             ).arrange(RIGHT, buff=0.2),
             VGroup(
-                label(theme, "held-out reviews without them:", size=theme.small_size, color=theme.muted),
+                label(theme, "random held-out reviews without them:", size=theme.small_size, color=theme.muted),
                 self.number("n_heldout_plain_right", 0, size=theme.body_size, color=theme.value),
                 label(theme, "of", size=theme.small_size, color=theme.muted),
                 self.number("n_heldout_plain", 0, size=theme.body_size),
@@ -452,36 +549,27 @@ class SentimentAttentionScene(ExplainerScene):
             if readings.width > BODY.width:
                 readings.arrange(DOWN, buff=0.2)
             # The scores behind the weights, and how often the top word wins: what 04-03 says, shown.
-            m, n = t.misleading, int(t.sentence_lengths[t.misleading])
+            m = t.misleading
+            # Each shown review's scores, the second under the first with "not" in one column: its 10.2 is the
+            # same in both (review 17: "the same in every review" was only a label).
+            scored_reviews = [(m, top)] + ([(t.contrast, t.contrast_top)] if t.contrast >= 0 else [])
             scored = VGroup(
                 # Named as the first review's: under the second review it read as that one's (review 15).
-                label(
-                    theme,
-                    f"each word's score in “{' '.join(t.sentences[m][:n])}” (the same in every review)",
-                    size=theme.small_size,
-                    color=theme.muted,
-                ),
-                VGroup(
-                    *[
-                        VGroup(
-                            label(theme, t.sentences[m][j], size=theme.small_size),
-                            self.number(
-                                f"scores[{m}, {j}]", 1, size=theme.small_size, color=theme.highlight if j == top else theme.key
-                            ),
-                        ).arrange(RIGHT, buff=0.12)
-                        for j in range(n)
-                    ]
-                ).arrange(RIGHT, buff=0.45),
+                label(theme, "each word's score (the same in every review)", size=theme.small_size, color=theme.muted),
+                VGroup(*[self.score_line(k, j) for k, j in scored_reviews]).arrange(DOWN, buff=0.2),
                 VGroup(
                     label(theme, f"“{word}” weighted most in", size=theme.small_size, color=theme.muted),
                     self.number("n_heldout_top_word_first", 0, size=theme.body_size, color=theme.highlight),
                     label(theme, "of", size=theme.small_size, color=theme.muted),
                     self.number("n_heldout_with_top_word", 0, size=theme.body_size),
-                    label(theme, f"held-out reviews with “{word}”", size=theme.small_size, color=theme.muted),
+                    label(theme, f"random held-out reviews with “{word}”", size=theme.small_size, color=theme.muted),
                 ).arrange(RIGHT, buff=0.2),
             ).arrange(DOWN, buff=0.25)
-            # Words and scores on one baseline (centred on their ink, "the" sat lower than "acting"; review 14).
-            on_one_baseline([part for pair in scored[1] for part in pair], [scored[1].get_y()] * (2 * n))
+            if len(scored[1]) > 1:  # the top word's score in one column, where that stays in the body
+                first, second = scored[1]
+                dx = first.top_pair.get_x() - second.top_pair.get_x()
+                if BODY.left <= second.get_left()[0] + dx and second.get_right()[0] + dx <= BODY.right:
+                    second.shift(RIGHT * dx)
 
             def count_line(words: str, part: str, whole: str) -> VGroup:
                 """``words`` "N of M": N the trace's ``part``, highlighted, M its ``whole``."""
@@ -502,11 +590,26 @@ class SentimentAttentionScene(ExplainerScene):
             # How often the top negation word's own lean is the verdict: mostly, not always (review 15).
             negated.add(
                 count_line(
-                    "of those, the verdict on that word's own side (its lean) in",
+                    "verdict = what the negation word alone says:",
                     "n_heldout_negation_first_follows",
                     "n_heldout_negation_first",
                 )
             )
+            # Why below a coin flip: the verdict follows each word's lean, and most of these reviews go against it.
+            against = VGroup(
+                label(theme, "written against the word's lean:", size=theme.small_size, color=theme.muted),
+                *[
+                    VGroup(
+                        self.number(f"n_negation_against_lean[{k}]", 0, size=theme.body_size, color=theme.masked),
+                        label(theme, "of", size=theme.small_size, color=theme.muted),
+                        self.number(f"n_heldout_with_negation[{k}]", 0, size=theme.body_size),
+                        label(theme, f"with “{negation}”", size=theme.small_size, color=theme.muted),
+                    ).arrange(RIGHT, buff=0.15)
+                    for k, negation in enumerate(t.negation_words)
+                ],
+            ).arrange(RIGHT, buff=0.3)
+            if others:
+                negated.add(against)
             negated.arrange(DOWN, buff=0.2, aligned_edge=RIGHT)
             # The counts replace the word's scores under the reviews (all at once they were eight lines, a wall);
             # the words' lone readings stay, as the verdict is said to be the negation word's lean.
@@ -540,12 +643,13 @@ class SentimentAttentionScene(ExplainerScene):
             # Only what holds: the word's score is the same wherever it stands (it depends on the word alone), and it
             # is this review's highest; "outscores the words around it in every review" was false (10 of 11, said next).
             self.say(f"“{word}” scores {format_number(t.scores[m, top], 1)} in every review, the highest of this one.")
-            self.play(FadeIn(scored[:2]), run_time=1)
+            self.play(FadeIn(scored[0]), FadeIn(scored[1][0]), run_time=1)
             self.say(
                 f"It takes the most weight in {count(t.n_heldout_top_word_first)} of the "
-                f"{count(t.n_heldout_with_top_word)} held-out reviews with “{word}”."
+                f"{count(t.n_heldout_with_top_word)} random held-out reviews with “{word}”."
             )
             self.play(FadeIn(scored[2]), run_time=0.8)
+            self.verdicts = [row[1][0] for row in rows]
             if t.contrast >= 0:
                 other = t.sentences[t.contrast]
                 luck = self.lucky(t.contrast)
@@ -555,28 +659,24 @@ class SentimentAttentionScene(ExplainerScene):
                     spoken=f"The review: {' '.join(other)}. It means the opposite, yet its weights look the same: "
                     f"P = {format_number(t.probabilities[t.contrast], 2)}.",
                 )
-                self.play(FadeIn(rows[1]), run_time=1.2)
-                if luck:
-                    self.say("It is right only by luck.")
-                    self.wait(0.5)
-            self.say(f"All the weight on “{word}” might suggest it handled the negation.")
-            if t.contrast >= 0:  # the second review's weight on the word, boxed like the first's
+                # The second review's weight on the word boxed like the first's, its scores under the first's.
                 boxes.append(SurroundingRectangle(rows[1][0].column(t.contrast_top), color=theme.highlight, buff=0.04))
+                self.play(FadeIn(rows[1][0]), FadeIn(rows[1][1]), FadeIn(scored[1][1]), run_time=1.2)
                 self.play(Create(boxes[1]), run_time=0.6)
-            else:
-                self.wait(0.5)
-            self.say("It did not: the weights say which words were pooled, not what they mean together.")
-            # The verdicts the pooled words gave: one P for two reviews that mean opposite things.
-            self.verdicts = [row[1][0] for row in rows]
-            self.highlight(*self.verdicts)
+                if luck:
+                    # "right by luck" shown as it is said (review 17: it stood there a line early), the two equal
+                    # verdicts outlined. "It did not: the weights say which words were pooled..." went: step 5 says it.
+                    self.say("It is right only by luck.")
+                    self.play(FadeIn(rows[1].luck), run_time=0.6)
+                    self.highlight(*self.verdicts)
             negated_right = f"{count(t.n_heldout_negated_right)} of {count(t.n_heldout_negated)}"
             plain_right = f"{count(t.n_heldout_plain_right)} of {count(t.n_heldout_plain)}"
             self.say(
                 # Two sentences, so the caption splits into two cues of even pace (not a lone "95%." cue).
-                f"With a negation, {negated_right} held-out reviews are right: {percent(t.heldout_percent_negated)}. "
+                f"With a negation, {negated_right} random held-out reviews are right: {percent(t.heldout_percent_negated)}. "
                 f"Without one, {plain_right}: {percent(t.heldout_percent_plain)}."
             )
-            self.play(FadeOut(scored), *[FadeOut(box) for box in boxes], run_time=0.4)
+            self.play(FadeOut(scored), *[FadeOut(box) for box in boxes if box in self.mobjects], run_time=0.4)
             self.play(FadeIn(negated[:2]))
             self.say(
                 f"In {count(t.n_heldout_negation_first)} of those {count(t.n_heldout_negated)}, "
@@ -596,17 +696,54 @@ class SentimentAttentionScene(ExplainerScene):
                 self.say(self.leans_line(word, t.word_alone[t.misleading, top], others))
                 self.play(FadeIn(leans), run_time=0.6)
                 self.highlight(alone[1], *[lean[1] for lean in leans])
+                self.say(self.against_line())
+                self.play(FadeIn(against), run_time=0.6)
+                self.highlight(*[part[0] for part in against[1:]])
+
+    def score_line(self, index: int, top: int) -> VGroup:
+        """Review ``index``'s words, each with its score, the top word's highlighted; ``top_pair`` is that word and score."""
+        t, theme = self.trace, self.theme
+        n = int(t.sentence_lengths[index])
+        line = VGroup(
+            *[
+                VGroup(
+                    label(theme, t.sentences[index][j], size=theme.small_size),
+                    self.number(
+                        f"scores[{index}, {j}]", 1, size=theme.small_size, color=theme.highlight if j == top else theme.key
+                    ),
+                ).arrange(RIGHT, buff=0.12)
+                for j in range(n)
+            ]
+        ).arrange(RIGHT, buff=0.45)
+        # Words and scores on one baseline (centred on their ink, "the" sat lower than "acting"; review 14).
+        on_one_baseline([part for pair in line for part in pair], [line.get_y()] * (2 * n))
+        line.top_pair = line[top]
+        return line
+
+    def against_line(self) -> str:
+        """How many reviews with each negation word are written against its lean: why accuracy falls below a coin flip."""
+        t = self.trace
+        parts = [
+            f"{count(t.n_negation_against_lean[k])} of the {count(t.n_heldout_with_negation[k])} with “{word}” are "
+            f"{verdict(1 - t.negation_alone[k])}"
+            for k, word in enumerate(t.negation_words)
+        ]
+        most = all(2 * t.n_negation_against_lean[k] > t.n_heldout_with_negation[k] for k in range(len(parts)))
+        said = "Yet " + ", and ".join(parts)
+        return f"{said}: most go against the lean." if most else f"{said}."
 
     def leans_line(self, word: str, alone: float, others: list[tuple[int, str]]) -> str:
-        """What the negation words read alone, as the screen shows them; "close to a coin flip" only where each is."""
+        """What the other negation words read alone, as the screen shows them, and which way each word leans.
+
+        "Near a coin flip" went (review 17): beside 29 % right it explained nothing; the leans, with the
+        next line's counts, do.
+        """
         t = self.trace
-        readings = [(word, alone)] + [(other, t.negation_alone[k]) for k, other in others]
-        # A sentence with a verb, as 04-02 says "not"'s ("“not” alone reads P = 0.54"); only the others' are new here.
-        said = " and ".join(
-            f"“{other}” alone {'reads ' if k == 0 else ''}P = {format_number(p, 2)}" for k, (other, p) in enumerate(readings[1:])
-        )
-        near = all(abs(float(format_number(p, 2)) - 0.5) <= COIN_FLIP for _, p in readings)
-        return f"{said}: like “{word}”, near a coin flip." if near else f"{said}."
+        said = " and ".join(f"“{other}” alone reads P = {format_number(t.negation_alone[k], 2)}" for k, other in others)
+        leans = ", ".join(f"“{other}” {verdict(t.negation_alone[k])}" for k, other in others)
+        if len(others) == 1:
+            return f"{said}: it leans {verdict(t.negation_alone[others[0][0]])}, “{word}” {verdict(alone)}."
+        return f"{said}: {leans}, “{word}” {verdict(alone)}."
 
     # --- 5. takeaway ----------------------------------------------------------------------------------
 
@@ -630,10 +767,17 @@ class SentimentAttentionScene(ExplainerScene):
         points = VGroup(
             # Short lines: the card holds the argument below them too, and a wide line would shrink it all.
             # One line, not two (review 14: the card's last row stood 10 px over the source note).
-            label(theme, "Learned weights find the sentiment words, or a negation word.", size=theme.body_size),
+            label(theme, "Learned weights find the sentiment words, or a negation word:", size=theme.body_size),
+            # The count the voice gives, on screen too (review 17).
+            VGroup(
+                self.number("n_heldout_negation_first", 0, size=theme.body_size, color=theme.highlight),
+                label(theme, "of", size=theme.body_size),
+                self.number("n_heldout_negated", 0, size=theme.body_size),
+                label(theme, "random held-out reviews with one.", size=theme.body_size),
+            ).arrange(RIGHT, buff=0.2),
             label(theme, "A weight says where the classifier looked,", size=theme.body_size),
             label(theme, "not what the words mean together.", size=theme.body_size),
-        ).arrange(DOWN, buff=0.25, aligned_edge=LEFT)
+        ).arrange(DOWN, buff=0.18, aligned_edge=LEFT)
         if pair:
             why = self.why_one_verdict(pair)
         else:
@@ -641,7 +785,7 @@ class SentimentAttentionScene(ExplainerScene):
                 label(theme, "A weighted average of words read one at a time", size=theme.body_size),
                 label(theme, "cannot get both “not good” and “not bad” right.", size=theme.body_size),
             ).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
-        card = VGroup(points, why).arrange(DOWN, buff=0.45)
+        card = VGroup(points, why).arrange(DOWN, buff=0.3)
         note = self.source_note()
         room = Region(BODY.left, BODY.right, note.get_top()[1] + 0.35, BODY.top)
         room.shrink_to_fit(card)
@@ -651,12 +795,12 @@ class SentimentAttentionScene(ExplainerScene):
             heading = self.heading("What the run showed")
             # Qualified: step 4 showed the weight going to the negation word in most reviews with one.
             self.say(
-                "The weights were learned; with a negation, they went to "
-                f"the negation word in {count(t.n_heldout_negation_first)} of {count(t.n_heldout_negated)} held-out reviews."
+                "With a negation, the learned weights went to the negation word "
+                f"in {count(t.n_heldout_negation_first)} of {count(t.n_heldout_negated)} random held-out reviews."
             )
-            self.play(FadeIn(heading), FadeIn(points[0]), run_time=1.5)
+            self.play(FadeIn(heading), FadeIn(points[:2]), run_time=1.5)
             self.say("But a weight says where the classifier looked, not what the words mean together.")
-            self.play(FadeIn(points[1:]), run_time=1)
+            self.play(FadeIn(points[2:]), run_time=1)
             if not pair:
                 self.say(
                     "Its verdict is a weighted average of what each word means alone, "
@@ -692,6 +836,15 @@ class SentimentAttentionScene(ExplainerScene):
             self.say(f"But {most} is on “{negation}”, so both get its reading, {verdicts}: one had to be wrong.")
             self.play(FadeIn(why[2], lag_ratio=0.3), run_time=1.2)
             self.highlight(*[line[-1] for line in why[2]])
+            # The cause, so the failure is not taken for one of attention itself (review 17): here no word's vector
+            # holds its neighbours; Yang et al.'s bidirectional GRU gives each its context before the scoring.
+            self.say(
+                f"Here no word sees its neighbours, so nothing carries “{pair[0]}”. "
+                "Yang et al. first run a GRU, which gives each word its neighbours.",
+                spoken=f"Here no word sees its neighbours, so nothing carries {pair[0]}. "
+                "Yang and colleagues first run a recurrent layer, which gives each word its neighbours.",
+            )
+            self.play(FadeIn(why[3], shift=UP * 0.2), run_time=1)
 
     def why_one_verdict(self, pair: tuple[str, str]) -> VGroup:
         """Why the pair step 4 showed got one verdict: the read-out as an average, the words alone, the two reviews.
@@ -740,7 +893,13 @@ class SentimentAttentionScene(ExplainerScene):
         ).arrange(DOWN, buff=0.2, aligned_edge=RIGHT)  # right-aligned: the two reviews' equal numbers stand in columns
         if alone.width > BODY.width:
             alone.arrange(DOWN, buff=0.15)
-        return VGroup(average, alone, reviews).arrange(DOWN, buff=0.3)
+        cause = label(
+            theme,
+            "each word read without its neighbours (Yang et al. first run a GRU over them)",
+            size=theme.small_size,
+            color=theme.highlight,
+        )
+        return VGroup(average, alone, reviews, cause).arrange(DOWN, buff=0.2)
 
 
 def equals(value: float) -> str:

@@ -193,7 +193,9 @@ def test_a_words_score_has_no_query_so_it_is_the_same_in_every_review():
     word = t.sentences[t.misleading][t.misleading_top]
     assert 0 < t.n_heldout_top_word_first <= t.n_heldout_with_top_word
     step = next(step for step in built_scene("sentiment-attention").steps if step.name == "where-weights-mislead")
-    assert f"{t.n_heldout_top_word_first} of the {t.n_heldout_with_top_word} held-out reviews with “{word}”" in step.caption
+    assert (
+        f"{t.n_heldout_top_word_first} of the {t.n_heldout_with_top_word} random held-out reviews with “{word}”" in step.caption
+    )
 
 
 @SENTIMENT
@@ -202,7 +204,7 @@ def test_the_negation_counts_stand_beside_their_rates_and_agree_with_them():
     t = scene.trace
     assert t.n_heldout_negated_right / t.n_heldout_negated == pytest.approx(t.heldout_accuracy_negated)
     assert t.n_heldout_plain_right / t.n_heldout_plain == pytest.approx(t.heldout_accuracy_plain)
-    assert t.n_heldout_negated + t.n_heldout_plain == t.n_heldout
+    assert t.n_heldout_negated + t.n_heldout_plain == t.n_heldout_random  # the counts leave out the hand-written showcase
     assert t.n_heldout_negation_first <= t.n_heldout_negated
     assert {"n_heldout_negated_right", "n_heldout_negated", "n_heldout_plain_right", "n_heldout_plain"} <= sources(scene)
     step = next(step for step in scene.steps if step.name == "where-weights-mislead")
@@ -220,8 +222,10 @@ def test_a_coin_flip_right_by_luck_gets_no_tick_and_probabilities_are_heard_as_p
     texts = scene.recording.texts[step.name]
     assert t.contrast >= 0 and t.predictions[t.contrast] == t.labels[t.contrast]
     assert abs(t.probabilities[t.contrast] - 0.5) < 0.1  # a coin flip
-    assert f"written as {'positive' if t.labels[t.contrast] else 'negative'}: right by luck" in texts
-    assert not any("✓" in text for text in texts)
+    assert {f"written as {'positive' if t.labels[t.contrast] else 'negative'}:", "right by luck"} <= texts
+    # At the step's end (step 3's rows, ticked, are still fading out as step 4 starts).
+    ending = {part.original_text for part in scene.recording.ended[step.name] if hasattr(part, "original_text")}
+    assert "right by luck" in ending and not any("✓" in text for text in ending)
     spoken = [line.spoken for step in scene.steps for line in step.lines]
     assert not any("equals one" in line for line in spoken)
     assert any("almost 1" in line or "almost one" in line for line in spoken)
@@ -435,6 +439,15 @@ def sigmoid(x):
     return 1 / (1 + np.exp(-np.asarray(x, dtype=float)))
 
 
+def random_draw(heldout):
+    """The held-out reviews drawn at random: all but the hand-written showcase, which ends the held-out list."""
+    from attention_math import sentiment
+
+    _, showcase = sentiment.load_reviews()
+    assert heldout[len(heldout) - len(showcase) :] == list(showcase)
+    return heldout[: len(heldout) - len(showcase)]
+
+
 @SENTIMENT
 def test_review13_accuracy_is_a_percentage_on_screen_and_aloud_recounted_from_the_model():
     """Review 13: the voice said "eighty-nine percent" over 0.89. Now "89%" on screen, in the caption and (read) aloud."""
@@ -448,8 +461,9 @@ def test_review13_accuracy_is_a_percentage_on_screen_and_aloud_recounted_from_th
     def percent_right(reviews):
         return 100 * np.mean([(sigmoid(read(words)["logit"]) > 0.5) == bool(label) for words, label in reviews])
 
-    negated = [review for review in heldout if sentiment.NEGATIONS.intersection(review[0])]
-    plain = [review for review in heldout if not sentiment.NEGATIONS.intersection(review[0])]
+    drawn = random_draw(heldout)
+    negated = [review for review in drawn if sentiment.NEGATIONS.intersection(review[0])]
+    plain = [review for review in drawn if not sentiment.NEGATIONS.intersection(review[0])]
     assert t.final_train_percent == pytest.approx(percent_right(training))
     assert t.final_heldout_percent == pytest.approx(percent_right(heldout))
     assert t.heldout_percent_negated == pytest.approx(percent_right(negated))
@@ -479,23 +493,24 @@ def test_review13_each_negation_words_own_lean_is_shown_and_said_honestly():
     t = scene.trace
     read = numpy_classifier()
     _, heldout = sentiment.split(sentiment.SentimentSettings())
-    counts = {word: sum(word in words for words, _ in heldout) for word in sentiment.NEGATIONS}
+    drawn = random_draw(heldout)
+    counts = {word: sum(word in words for words, _ in drawn) for word in sentiment.NEGATIONS}
     used = [word for word in sorted(counts, key=lambda word: (-counts[word], word)) if counts[word]]
-    assert list(t.negation_words) == used == ["not", "never"]  # hardly and nothing are in no held-out review
+    assert list(t.negation_words) == used == ["never", "not"]  # hardly and nothing are in no held-out review
     assert list(t.n_heldout_with_negation) == [counts[word] for word in used]
     np.testing.assert_allclose(t.negation_alone, [sigmoid(read((word,))["logit"]) for word in used], atol=1e-6)
     m, top = t.misleading, t.misleading_top
-    assert t.negation_alone[0] == pytest.approx(t.word_alone[m, top])  # "not": one word, one reading
+    assert t.negation_alone[1] == pytest.approx(t.word_alone[m, top])  # "not": one word, one reading
     # "not" alone stays on screen to the end of the step, the other negations' leans beside it.
     end = {id(part) for part in scene.recording.ended["where-weights-mislead"]}
-    for source in (f"word_alone[{m}, {top}]", "negation_alone[1]"):
+    for source in (f"word_alone[{m}, {top}]", "negation_alone[0]"):
         shown = [entry for entry in scene.shown if entry.source == source]
         assert any(all(id(text) in end for text in entry.texts) for entry in shown), source
     # Said as shown, and "close to a coin flip itself" only because each is within 0.1 of 0.5.
     lines = [line.text for step in scene.steps if step.name == "where-weights-mislead" for line in step.lines]
-    leans = f"“never” alone reads P = {format_number(t.negation_alone[1], 2)}: like “not”, near a coin flip."
-    assert leans in lines and f"“not” alone reads P = {format_number(t.negation_alone[0], 2)}" in " ".join(lines)
-    assert all(abs(p - 0.5) <= 0.1 for p in t.negation_alone)
+    leans = f"“never” alone reads P = {format_number(t.negation_alone[0], 2)}: it leans negative, “not” positive."
+    assert leans in lines and f"“not” alone reads P = {format_number(t.negation_alone[1], 2)}" in " ".join(lines)
+    assert t.negation_alone[0] < 0.5 < t.negation_alone[1]  # the leans said
 
 
 @SENTIMENT
@@ -540,7 +555,7 @@ def test_review13_the_takeaway_shows_why_one_verdict_for_the_pair_had_to_be_wron
     assert {"“great” P ≈", "“bad” P ≈", "“not” P =", "read alone:"} <= card
     said_lines = [line.text for step in scene.steps if step.name == "takeaway" for line in step.lines]
     assert "Alone, “great” reads positive and “bad” negative." in said_lines
-    assert said_lines[-1] == "But nearly all the weight is on “not”, so both get its reading, P = 0.54: one had to be wrong."
+    assert said_lines[-2] == "But nearly all the weight is on “not”, so both get its reading, P = 0.54: one had to be wrong."
 
 
 @SENTIMENT
@@ -568,7 +583,7 @@ def test_review13_the_two_equal_verdicts_are_outlined_while_the_weights_are_said
 
     scene = build_without_video(SCENES["sentiment-attention"], observe=look, draw=False)
     t = scene.trace
-    line = "It did not: the weights say which words were pooled, not what they mean together."
+    line = "It is right only by luck."
     assert {tuple(np.round(verdict.get_center(), 3)) for verdict in scene.verdicts} <= outlined[line]
     assert len(scene.verdicts) == 2
     assert format_number(t.probabilities[t.misleading], 2) == format_number(t.probabilities[t.contrast], 2)
@@ -592,7 +607,7 @@ def test_review14_the_top_words_score_is_said_as_shown_and_first_is_claimed_only
     # Recounted from the numpy classifier: held-out reviews with the word, and those where it takes the most weight.
     read = numpy_classifier()
     _, heldout = sentiment.split(sentiment.SentimentSettings())
-    with_word = [words for words, _ in heldout if word in words]
+    with_word = [words for words, _ in random_draw(heldout) if word in words]
     first = [words for words in with_word if words[int(read(words)["weights"].argmax())] == word]
     assert (len(first), len(with_word)) == (t.n_heldout_top_word_first, t.n_heldout_with_top_word)
     lines = [line.text for step in scene.steps if step.name == "where-weights-mislead" for line in step.lines]
@@ -603,7 +618,7 @@ def test_review14_the_top_words_score_is_said_as_shown_and_first_is_claimed_only
     # "Every review" is never said of coming first while some held-out review puts another word first.
     if len(first) < len(with_word):
         assert not any("outscores" in line or "every review" in line.replace(said, "") for line in lines)
-    assert f"{len(first)} of the {len(with_word)} held-out reviews with “{word}”" in " ".join(lines)
+    assert f"{len(first)} of the {len(with_word)} random held-out reviews with “{word}”" in " ".join(lines)
 
 
 @SENTIMENT
@@ -626,7 +641,7 @@ def test_review14_the_takeaway_averages_the_sigmoids_input_not_p_and_every_line_
     assert sigmoid(inputs.mean()) != pytest.approx(sigmoid(inputs).mean(), abs=0.05)
     # 04-12's reading has its verb, and reads the number as the screen writes it.
     lines = [line.text for step in scene.steps if step.name == "where-weights-mislead" for line in step.lines]
-    assert f"“never” alone reads P = {format_number(t.negation_alone[1], 2)}: like “not”, near a coin flip." in lines
+    assert f"“never” alone reads P = {format_number(t.negation_alone[0], 2)}: it leans negative, “not” positive." in lines
     # Only the negation words the held-out reviews hold are named on screen ("hardly or nothing" are in none).
     texts = " ".join(scene.recording.texts["where-weights-mislead"])
     assert f"held-out reviews with a negation ({', '.join(t.negation_words)}):" in texts and "hardly" not in texts
@@ -647,7 +662,7 @@ def test_review15_the_negation_words_lean_is_the_verdict_in_the_counted_reviews_
     # Recounted in numpy: held-out reviews with a negation whose top-weighted word is one, and of those, the
     # reviews whose verdict is on the side of 0.5 where that word, read alone as a review, falls.
     first = follows = 0
-    for words, _ in heldout:
+    for words, _ in random_draw(heldout):
         if not any(word in sentiment.NEGATIONS for word in words):
             continue
         reading = read(words)
@@ -674,3 +689,110 @@ def test_review15_the_negation_words_lean_is_the_verdict_in_the_counted_reviews_
     assert t.n_showcase == len(showcase) and not any(review in training for review in showcase)
     assert {"n_heldout_random", "n_showcase"} <= sources(scene)
     assert "shown later)" in scene.recording.texts["the-classifier"]
+
+
+# --- review 17 ------------------------------------------------------------------------------------
+
+
+@SENTIMENT
+def test_review17_the_counts_leave_out_the_showcase_and_below_a_coin_flip_is_explained_by_the_leans():
+    """Review 17: "6 of 21" counted the hand-written reviews shown, and 29 % below a coin flip went unexplained."""
+    from attention_math import sentiment
+
+    scene = built_scene("sentiment-attention")
+    t = scene.trace
+    read = numpy_classifier()
+    _, heldout = sentiment.split(sentiment.SentimentSettings())
+    drawn = random_draw(heldout)
+    negated = [(words, label) for words, label in drawn if sentiment.NEGATIONS.intersection(words)]
+    right = sum((read(words)["logit"] > 0) == bool(label) for words, label in negated)
+    assert (right, len(negated), len(drawn)) == (t.n_heldout_negated_right, t.n_heldout_negated, t.n_heldout_random)
+    # Per negation word, recounted in numpy: reviews holding it, written positive, called positive, against its lean.
+    for k, word in enumerate(t.negation_words):
+        holding = [(words, label) for words, label in drawn if word in words]
+        lean = read([word])["logit"] > 0
+        assert len(holding) == t.n_heldout_with_negation[k]
+        assert sum(label for _, label in holding) == t.n_negation_positive[k]
+        assert sum(read(words)["logit"] > 0 for words, _ in holding) == t.n_negation_said_positive[k]
+        assert sum(bool(label) != lean for _, label in holding) == t.n_negation_against_lean[k]
+        # What the line says: most of them go against the word's lean (and the verdict follows the lean).
+        assert 2 * t.n_negation_against_lean[k] > len(holding)
+    lines = [line.text for step in scene.steps if step.name == "where-weights-mislead" for line in step.lines]
+    against = "Yet 6 of the 9 with “never” are positive, and 5 of the 8 with “not” are negative: most go against the lean."
+    assert against == next(line for line in lines if line.startswith("Yet "))
+    assert not any("coin flip" in line for line in lines)
+    assert {f"n_negation_against_lean[{k}]" for k in range(2)} | {f"n_heldout_with_negation[{k}]" for k in range(2)} <= sources(
+        scene
+    )
+    texts = scene.recording.texts["where-weights-mislead"]
+    assert "random held-out reviews with a negation (never, not):" in texts
+    assert "verdict = what the negation word alone says:" in texts
+    assert "written against the word's lean:" in texts
+
+
+@SENTIMENT
+def test_review17_step_1_works_the_opening_review_and_step_4_shows_one_score_in_both_reviews():
+    """Review 17: step 1 had no review going through its formulas; "the same in every review" was only a label."""
+    scene = built_scene("sentiment-attention")
+    t = scene.trace
+    k = scene.shown_reviews()[0]
+    n = int(t.sentence_lengths[k])
+    end = {id(part) for part in scene.recording.ended["the-classifier"]}
+    for source in (f"scores[{k}, :{n}]", f"weights[{k}, :{n}]", f"probabilities[{k}]"):
+        entries = [entry for entry in scene.shown if entry.source == source]
+        assert any(all(id(text) in end for text in entry.texts) for entry in entries), source
+    # The word the two step-4 reviews share scores the same in both, and both scores are shown.
+    m, c = t.misleading, t.contrast
+    assert t.scores[m, t.misleading_top] == pytest.approx(t.scores[c, t.contrast_top])
+    assert {f"scores[{m}, {t.misleading_top}]", f"scores[{c}, {t.contrast_top}]"} <= sources(scene)
+
+
+@SENTIMENT
+def test_review17_the_fillers_are_outlined_luck_shows_when_said_and_the_takeaway_count_and_cause_are_on_screen():
+    """Review 17: 03-04 marked nothing, 04-06 changed nothing, 05-01's count was only heard, the cause was never said."""
+    from .helpers import build_without_video
+
+    outlined, visible = {}, {}
+
+    def look(scene, ended):
+        if scene.steps and scene.steps[-1].lines:
+            text = scene.steps[-1].lines[-1].text
+            if scene.highlights:
+                outlined.setdefault(text, set()).update(
+                    tuple(np.round(box.get_center(), 3)) for group in scene.highlights for box in group
+                )
+            visible.setdefault(text, set()).update(
+                part.original_text
+                for mobject in scene.mobjects
+                for part in mobject.get_family()
+                if hasattr(part, "original_text")
+            )
+
+    scene = build_without_video(SCENES["sentiment-attention"], observe=look, draw=False)
+    t = scene.trace
+    fillers = next(text for text in outlined if text.startswith("Filler words"))
+    shown = scene.shown_reviews()
+    cells = [
+        (k, j) for k in shown for j, word in enumerate(t.sentences[k][: t.sentence_lengths[k]]) if word in ("the", "was", "a")
+    ]
+    assert len(outlined[fillers]) == len(cells) and all(format_number(t.weights[k, j], 2) == "0.00" for k, j in cells)
+    contrast_line = next(text for text in visible if text.startswith(f"The review: “{' '.join(t.sentences[t.contrast])}"))
+    assert "right by luck" not in visible[contrast_line] and "right by luck" in visible["It is right only by luck."]
+    takeaway = scene.recording.texts["takeaway"]
+    assert "random held-out reviews with one." in takeaway
+    end = {id(part) for part in scene.recording.ended["takeaway"]}
+    for source in ("n_heldout_negation_first", "n_heldout_negated"):
+        assert any(all(id(x) in end for x in e.texts) for e in scene.shown if e.source == source), source
+    said = [line for step in built_scene("sentiment-attention").steps if step.name == "takeaway" for line in step.lines]
+    assert said[-1].text.startswith("Here no word sees its neighbours, so nothing carries “not great”.")
+    assert "GRU" in said[-1].text and "recurrent layer" in said[-1].spoken and "would" not in said[-1].text
+    assert "each word read without its neighbours (Yang et al. first run a GRU over them)" in takeaway
+
+
+def test_review17_the_default_pages_say_a_fixed_random_seed_not_seed_0(training_cache):
+    """Review 17: the transcript and worksheet named "random seed 0"; a teacher's own seed is still named."""
+    from attention_explainer.pages.templating import about_render
+
+    scene = SCENES["sentiment-attention"]
+    about = about_render(scene, build_trace("sentiment-attention", {}))
+    assert "a fixed random seed" in about and "seed 0" not in about

@@ -289,7 +289,7 @@ REQUIRED_SOURCES = {
         "probabilities[5]",
         "heldout_percent_negated",
         "heldout_percent_plain",
-        "negation_alone[1]",
+        "negation_alone[0]",
         "word_alone[7, 4]",
         "word_alone[5, 4]",
         "weights[7, 3]",

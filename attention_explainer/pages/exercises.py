@@ -650,7 +650,7 @@ def sentiment_attention_exercises(trace: SentimentAttentionTrace) -> list[Exerci
         )
     exercises.append(
         Exercise(
-            f"Of the {trace.n_heldout} held-out reviews, {trace.n_heldout_negated} contain a negation word "
+            f"Of the {trace.n_heldout_random} held-out reviews drawn at random, {trace.n_heldout_negated} contain a negation word "
             f"({', '.join(trace.negation_words)}). "
             "Which group would you expect the classifier to get right more often, and why?",
             answer=[
@@ -666,8 +666,16 @@ def sentiment_attention_exercises(trace: SentimentAttentionTrace) -> list[Exerci
             "alone: it is the same in every review, so the negation word takes the weight (in "
             f"{trace.n_heldout_negation_first} of {trace.n_heldout_negated}) and the verdict follows its own lean "
             f"(in {trace.n_heldout_negation_first_follows} of those {trace.n_heldout_negation_first}), whatever it "
-            "negates. When nearly all the weight is on the negation word, a weighted average of "
-            "words read one at a time cannot get both “not good” and “not bad” right.",
+            "negates. "
+            + " ".join(
+                f"Of the {n} with “{word}” (alone, P = {format_number(p, 2)}), {against} are written against that lean."
+                for word, n, p, against in zip(
+                    trace.negation_words, trace.n_heldout_with_negation, trace.negation_alone, trace.n_negation_against_lean
+                )
+            )
+            + " When nearly all the weight is on the negation word, a weighted average of "
+            "words read one at a time cannot get both “not good” and “not bad” right; a recurrent layer before the "
+            "scoring (as in Yang et al. 2016) gives each word's vector its neighbours.",
         )
     )
     return exercises

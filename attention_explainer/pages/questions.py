@@ -684,7 +684,7 @@ def sentiment_attention_questions(plan: QuestionPlan, t) -> None:
     )
     plan.numeric(
         "where-weights-mislead",
-        f"What held-out accuracy did the classifier reach on the {t.n_heldout_negated} reviews with a negation?",
+        f"What accuracy did the classifier reach on the {t.n_heldout_negated} random held-out reviews with a negation?",
         "held-out accuracy",
         (0,),
         ("heldout_accuracy_negated", ()),

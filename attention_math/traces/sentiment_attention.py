@@ -41,30 +41,41 @@ class SentimentAttentionTrace(Trace):
     final_heldout_accuracy
         Held-out accuracy of the trained classifier.
     n_heldout_negated, heldout_accuracy_negated, heldout_accuracy_plain
-        Held-out reviews with a negation word (not, never, hardly, nothing), and the accuracy on
-        those and on the rest.
+        Held-out reviews drawn at random (the ``n_heldout_random``, not the hand-written showcase
+        the scene shows) with a negation word (not, never, hardly, nothing), and the accuracy on
+        those and on the rest of the random draw. Every count below is over that random draw too.
     n_heldout_negated_right, n_heldout_plain, n_heldout_plain_right
-        The counts behind those two accuracies: right among the negated, reviews without a
-        negation, and right among those.
+        The counts behind those two accuracies: right among the negated, random held-out reviews
+        without a negation, and right among those (``n_heldout_negated + n_heldout_plain`` is
+        ``n_heldout_random``).
     final_train_percent, final_heldout_percent, heldout_percent_negated, heldout_percent_plain
-        The same shares as percentages (100 times the curves' last points and the two accuracies
-        above), as the scene shows and says them: "89%" on screen is "eighty-nine percent" aloud.
+        The same shares as percentages (100 times the curves' last points, over all ``n_heldout``,
+        and the two accuracies above), as the scene shows and says them: "89%" on screen is
+        "eighty-nine percent" aloud.
     negation_words, negation_alone, n_heldout_with_negation
-        The negation words that occur in held-out reviews, most frequent first; each read alone as
-        a one-word review, P(positive) (its own lean); and how many held-out reviews hold each.
+        The negation words that occur in the random held-out reviews, most frequent first (ties
+        alphabetical); each read alone as a one-word review, P(positive) (its own lean); and how
+        many random held-out reviews hold each.
+    n_negation_positive, n_negation_said_positive
+        ``(len(negation_words),)``: of the random held-out reviews holding each negation word, those
+        written as positive and those the classifier calls positive. Why accuracy with a negation
+        falls below a coin flip's: the verdict follows the word's lean while most reviews with a
+        word that leans positive are negative, and the other way round.
+    n_negation_against_lean
+        ``(len(negation_words),)``: of those reviews, the ones written on the other side from the
+        word's own lean (positive where it reads P < 0.5 alone, negative where it reads P > 0.5).
     n_heldout_negated_positive, n_heldout_negated_said_positive
-        Held-out reviews with a negation that are written as positive, and that the classifier
-        calls positive: when it calls nearly all of them positive and most are negative, its
-        accuracy on them falls below a coin flip's.
+        Random held-out reviews with a negation that are written as positive, and that the
+        classifier calls positive.
     n_heldout_negation_first
-        Held-out reviews with a negation whose most weighted word is a negation word: their
+        Random held-out reviews with a negation whose most weighted word is a negation word: their
         verdict is mostly that word's own lean, whatever word it negates.
     n_heldout_negation_first_follows
         Of those, the reviews whose verdict is on the same side of 0.5 as the top negation word's
         own lean (its P read alone): how often that lean sets the verdict.
     n_heldout_with_top_word, n_heldout_top_word_first
-        Held-out reviews that contain the misleading review's top-weighted word, and those of
-        them where that word gets the most weight (a word's score depends on the word alone);
+        Random held-out reviews that contain the misleading review's top-weighted word, and those
+        of them where that word gets the most weight (a word's score depends on the word alone);
         0 when there is no misleading review.
     sentences
         The reviews a scene shows: the user's sentence (if any) first, then the showcase reviews
@@ -136,6 +147,9 @@ class SentimentAttentionTrace(Trace):
     negation_words: tuple[str, ...]
     negation_alone: np.ndarray
     n_heldout_with_negation: np.ndarray
+    n_negation_positive: np.ndarray
+    n_negation_said_positive: np.ndarray
+    n_negation_against_lean: np.ndarray
     n_heldout_negated_positive: int
     n_heldout_negated_said_positive: int
     n_heldout_negation_first: int
@@ -204,8 +218,13 @@ def sentiment_attention_trace(
     training, heldout = sentiment.split(settings)
 
     heldout_read = sentiment.read_sentences(run, [words for words, _ in heldout])
-    right = np.array([(r["probability"] > 0.5) == bool(label) for r, (_, label) in zip(heldout_read, heldout)])
-    negated = np.array([any(word in NEGATIONS for word in words) for words, _ in heldout])
+    right_all = np.array([(r["probability"] > 0.5) == bool(label) for r, (_, label) in zip(heldout_read, heldout)])
+    # The counts the scene gives are over the random draw only: the showcase reviews were written by hand to be
+    # shown (half of them negated), and counting them would count a choice (review 17).
+    n_random = len(heldout) - len(showcase)
+    drawn, drawn_read = heldout[:n_random], heldout_read[:n_random]
+    right = right_all[:n_random]
+    negated = np.array([any(word in NEGATIONS for word in words) for words, _ in drawn])
 
     shown: list[tuple[tuple[str, ...], int]] = ([(user_words, -1)] if user_words else []) + list(showcase)
     cases = sentiment.misleading_cases(run, heldout)
@@ -221,17 +240,18 @@ def sentiment_attention_trace(
             contrast = _show(shown, heldout[other])
             contrast_top = int(np.argmax(heldout_read[other]["weights"]))
 
-    said_positive = np.array([r["probability"] > 0.5 for r in heldout_read])
-    positive = np.array([label == 1 for _, label in heldout])
-    tops = [words[int(np.argmax(r["weights"]))] for (words, _), r in zip(heldout, heldout_read)]
-    with_top = [k for k, (words, _) in enumerate(heldout) if top_word is not None and top_word in words]
+    said_positive = np.array([r["probability"] > 0.5 for r in drawn_read])
+    positive = np.array([label == 1 for _, label in drawn])
+    tops = [words[int(np.argmax(r["weights"]))] for (words, _), r in zip(drawn, drawn_read)]
+    with_top = [k for k, (words, _) in enumerate(drawn) if top_word is not None and top_word in words]
     top_first = [k for k in with_top if tops[k] == top_word]
 
     read = sentiment.read_sentences(run, [words for words, _ in shown])
     alone = sentiment.word_probabilities(run)
     # The negation words the held-out reviews use, most frequent first (ties alphabetical).
-    negation_counts = {word: sum(word in words for words, _ in heldout) for word in sorted(NEGATIONS)}
+    negation_counts = {word: sum(word in words for words, _ in drawn) for word in sorted(NEGATIONS)}
     negation_words = sorted((word for word, n in negation_counts.items() if n), key=lambda word: -negation_counts[word])
+    holding = [[k for k, (words, _) in enumerate(drawn) if word in words] for word in negation_words]
     width = max(len(words) for words, _ in shown)
     probabilities = np.array([r["probability"] for r in read])
     return SentimentAttentionTrace(
@@ -243,14 +263,14 @@ def sentiment_attention_trace(
         n_reviews=len(reviews) + len(showcase),
         n_training=len(training),
         n_heldout=len(heldout),
-        n_heldout_random=len(heldout) - len(showcase),
+        n_heldout_random=n_random,
         n_showcase=len(showcase),
         vocabulary_size=len(sentiment.vocabulary()),
         curve_epochs=np.asarray(run.curves["epochs"], dtype=int),
         train_loss=np.asarray(run.curves["train_loss"], dtype=float),
         train_accuracy=np.asarray(run.curves["train_accuracy"], dtype=float),
         heldout_accuracy=np.asarray(run.curves["heldout_accuracy"], dtype=float),
-        final_heldout_accuracy=float(right.mean()),
+        final_heldout_accuracy=float(right_all.mean()),
         n_heldout_negated=int(negated.sum()),
         heldout_accuracy_negated=float(right[negated].mean()) if negated.any() else 0.0,
         heldout_accuracy_plain=float(right[~negated].mean()) if (~negated).any() else 0.0,
@@ -264,6 +284,11 @@ def sentiment_attention_trace(
         negation_words=tuple(negation_words),
         negation_alone=np.array([alone[word] for word in negation_words], dtype=float),
         n_heldout_with_negation=np.array([negation_counts[word] for word in negation_words], dtype=int),
+        n_negation_positive=np.array([int(positive[ks].sum()) for ks in holding], dtype=int),
+        n_negation_said_positive=np.array([int(said_positive[ks].sum()) for ks in holding], dtype=int),
+        n_negation_against_lean=np.array(
+            [int((positive[ks] != (alone[word] > 0.5)).sum()) for word, ks in zip(negation_words, holding)], dtype=int
+        ),
         n_heldout_negated_positive=int(positive[negated].sum()),
         n_heldout_negated_said_positive=int(said_positive[negated].sum()),
         n_heldout_negation_first=sum(1 for k, top in enumerate(tops) if negated[k] and top in NEGATIONS),
@@ -286,7 +311,7 @@ def sentiment_attention_trace(
         contrast=contrast,
         contrast_top=contrast_top,
         n_misleading=len(cases),
-        n_heldout_wrong=int((~right).sum()),
+        n_heldout_wrong=int((~right_all).sum()),
         source=(
             f"Trained here with torch on {len(training)} short film reviews written for this video "
             f"({len(heldout)} more held out), one training run"
