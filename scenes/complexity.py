@@ -303,7 +303,7 @@ class ComplexityScene(ExplainerScene):
         # "Training": said, not only shown, that the 576 MiB are training's, not a forward pass's (review 15); and
         # said per text of 1,024 tokens, as the screen says, not as if the whole training run's (review 18).
         self.say(
-            f"Training on a text of {format_number(t.context_length, 0)} tokens, its limit, {t.context_model} keeps "
+            f"Training {t.context_model} on a text of {format_number(t.context_length, 0)} tokens, its limit, keeps "
             f"{format_number(t.kept_copies, 0)} heads' weights: at least {format_number(t.kept_mib, 0)} MiB."
         )
         self.play(FadeIn(tag, shift=LEFT * 0.2), FadeIn(kept))
@@ -365,19 +365,15 @@ class ComplexityScene(ExplainerScene):
             self.highlight(VGroup(*rows[-1]), buff=HIGHLIGHT_ROOM)
             # The projections named as step 5's rows name them, not W_Q (code-style in a caption, review 18); and
             # the list as step 5's: scaling and softmax named too (n² steps, not multiply-adds).
-            note = VGroup(
-                *self.aside(
-                    (
-                        "Not counted here: the Q, K, V projections, the output projection,",  # one line was too wide
-                        "which mixes the heads' outputs, and the feed-forward: they grow like n;",
-                    ),
-                    color=theme.value,
+            note = self.aside(
+                (
+                    "Not counted here: the Q, K, V projections, the output projection,",  # one line was too wide
+                    "which mixes the heads' outputs, and the feed-forward: they grow like n;",
+                    "nor scaling and softmax: n² steps each, small beside 2n²d.",
                 ),
-                label(
-                    theme, "nor scaling and softmax: n² steps each, small beside 2n²d.", size=theme.small_size, color=theme.muted
-                ),
-            ).arrange(DOWN, buff=0.15)
-            note.move_to([0, SAFE_BOTTOM + note.height / 2, 0])
+                color=theme.value,
+            )
+            note[-1].set_color(theme.muted)  # not a part that grows like n: not in the colour of those
             self.say(
                 "Not counted: the Q, K, V projections, the output one mixing the heads, and the feed-forward: they grow like n."
             )
@@ -701,7 +697,7 @@ class ComplexityScene(ExplainerScene):
                     row[4].move_to([WIDE_COLUMNS[4], y, 0]).align_to([WIDE_COLUMNS[4], 0, 0], LEFT)
                 level([part for text in row for part in text.get_family() if isinstance(part, Text)])
                 table.append(VGroup(*row))
-            intro.move_to([0, WIDE_TOP + WIDE_GAP + 0.12, 0])
+            intro.next_to(table[0], UP, buff=WIDE_GAP - table[0].height / 2).set_x(0)
 
             self.say(f"Now the width d of one head, at {format_number(t.width_n, 0)} tokens.")
             self.play(FadeIn(heading), FadeIn(fixed), FadeIn(header))

@@ -190,7 +190,7 @@ def test_complexity_counts_work_not_time_and_says_why_the_memory_matters():
     # Said, not only shown, that training keeps them (review 15): no listener takes 576 MiB for a forward pass's.
     # Review 18: said per text of 1,024 tokens, as the screen says, not as if for a whole training run.
     assert (
-        f"Training on a text of {format_number(n, 0)} tokens, its limit, GPT-2 small keeps {heads * layers} heads' "
+        f"Training GPT-2 small on a text of {format_number(n, 0)} tokens, its limit, keeps {heads * layers} heads' "
         f"weights: at least {format_number(kept_mib, 0)} MiB" in line
     )
     assert {format_number(kept_mib, 0), format_number(heads, 0), format_number(n, 0)} <= shown(scene, "memory")
@@ -398,7 +398,7 @@ def test_complexity_review18_shows_the_wide_layer_part_by_part_and_the_algebra_a
     assert r"n = 2\,d_\text{model} + d_\text{ff}" in joined and "divide by" in shown(scene, "half-the-layer")
     # Heard: per text of 1,024 tokens; the n × n part's cost per head, then the heads; what step 5 counts.
     heard = {step.name: " ".join(line.spoken for line in step.lines) for step in scene.steps}
-    assert "Training on a text of one thousand twenty-four tokens" in heard["memory"]
+    assert "Training GPT two small on a text of one thousand twenty-four tokens" in heard["memory"]
     assert "each costs twelve heads times n squared times sixty-four" in heard["whole-layer"]
     assert "all n squared scores, even masked ones" in heard["whole-layer"]
     assert "Now a whole GPT two small layer, its twelve heads one hundred twenty-eight wide" in heard["width-is-linear"]
