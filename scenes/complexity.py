@@ -50,6 +50,13 @@ LABEL_DROP = 0.12
 """How far the bars' n labels move down: an outline round a bar's foot touched "8,192" under it."""
 MEMORY_COLUMNS = (-5.0, -1.6, 2.5)
 """Column centres of the memory table: its last header, "memory, MiB (4n² bytes)", is the widest."""
+WIDE_COLUMNS = (0.55, 1.45, 2.35, 3.3, 4.2)
+"""Step 6's layer twice as wide: its names' right edge, the narrow layer's centre, the arrow's, the wide layer's,
+and the growth's left edge."""
+WIDE_TOP = -1.4
+"""Step 6: the first row (the widths) of the layer twice as wide, under the table of one head's widths."""
+WIDE_GAP = 0.46
+"""Step 6: from row to row of the layer twice as wide (its lines at the small size)."""
 
 
 def level(texts: list) -> None:
@@ -174,7 +181,6 @@ class ComplexityScene(ExplainerScene):
             names.align_to(grids[-1], UP).shift(UP * (names[-1].height + 0.25))
             equation = formula(theme, r"n \text{ queries} \times n \text{ keys} = n^2 \text{ attention weights}")
             equation.next_to(counts, DOWN, buff=0.8)
-            cells = ", ".join(format_number(c, 0) for c in t.grid_cells)
             # What a grid's rows and columns are, where the formula comes later: shown while the first line says it.
             first = grids[0]
             axes = label(theme, "one row per query, one column per key: a square per pair", size=theme.small_size)
@@ -206,7 +212,8 @@ class ComplexityScene(ExplainerScene):
             for grid, name, count in zip(grids[1:], names[1:], counts[1:]):
                 self.play(FadeIn(name), GrowFromEdge(grid, DOWN), run_time=0.6)
                 self.play(FadeIn(count), *([FadeIn(sides)] if grid is biggest else []), run_time=0.3)
-            self.say(f"Each time n doubles, {format_number(t.memory_growth[0], 0)} times the cells: {cells}.")
+            # The counts are under the grids, not read out too: the scene keeps within its length.
+            self.say(f"Each time n doubles, {format_number(t.memory_growth[0], 0)} times the cells.")
             self.play(FadeIn(times, lag_ratio=0.3), run_time=1.2)
             self.say(
                 "n queries times n keys: n² attention weights.", spoken="n queries times n keys: n squared attention weights."
@@ -234,7 +241,7 @@ class ComplexityScene(ExplainerScene):
                 for i in range(len(t.lengths))
             ]
             header, rows = self.table(header, rows, MEMORY_COLUMNS, top=2.1, row_gap=0.58)  # room for two lines of kept
-            scope = label(theme, "one head, one layer, one text, float32", size=theme.small_size, color=theme.muted)
+            scope = label(theme, "one head, one layer, one text of n tokens, float32", size=theme.small_size, color=theme.muted)
             scope.next_to(VGroup(*rows[-1]), DOWN, buff=0.45).set_x(0)
             flash = label(theme, "FlashAttention (Dao et al. 2022): tiles, never all stored", size=theme.small_size)
             # Why the memory matters: a model keeps one such matrix per head per layer (training keeps them all
@@ -276,7 +283,7 @@ class ComplexityScene(ExplainerScene):
                 if row is rows[0]:
                     self.say(f"and {format_number(t.weight_mib[-1], 0)} MiB at {format_number(t.lengths[-1], 0)} tokens.")
             self.show_context(t, rows, kept)
-            self.say("FlashAttention computes the weights in tiles and never stores them all.")
+            self.say("FlashAttention works in tiles and never stores them all.")
             self.play(FadeIn(flash), run_time=0.5)
             self.highlight(VGroup(*[row[2] for row in rows]), buff=HIGHLIGHT_ROOM)
 
@@ -293,11 +300,11 @@ class ComplexityScene(ExplainerScene):
             label(self.theme, "context", size=self.theme.small_size),
         ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         pin(tag.next_to(row[-1], RIGHT, buff=0.35), LEFT, TAG_ROOM)
-        # "training keeps": said, not only shown, that the 576 MiB are training's, not a forward pass's (review 15);
-        # "up to" for "at most" keeps the line as long as it was.
+        # "Training": said, not only shown, that the 576 MiB are training's, not a forward pass's (review 15); and
+        # said per text of 1,024 tokens, as the screen says, not as if the whole training run's (review 18).
         self.say(
-            f"{t.context_model} reads up to {format_number(t.context_length, 0)} tokens; "
-            f"training keeps its {format_number(t.kept_copies, 0)} heads' weights: at least {format_number(t.kept_mib, 0)} MiB."
+            f"Training {t.context_model} on a text of {format_number(t.context_length, 0)} tokens, its limit, keeps "
+            f"{format_number(t.kept_copies, 0)} heads' weights: at least {format_number(t.kept_mib, 0)} MiB."
         )
         self.play(FadeIn(tag, shift=LEFT * 0.2), FadeIn(kept))
 
@@ -356,17 +363,19 @@ class ComplexityScene(ExplainerScene):
                 f"{format_number(t.total_billions[-1], 1)} billion multiply-adds, for one head.",
             )
             self.highlight(VGroup(*rows[-1]), buff=HIGHLIGHT_ROOM)
+            # The projections named as step 5's rows name them, not W_Q (code-style in a caption, review 18); and
+            # the list as step 5's: scaling and softmax named too (n² steps, not multiply-adds).
             note = self.aside(
                 (
-                    "Not counted here: the projections W_Q, W_K, W_V,",  # three lines: two were scaled down to fit
-                    "and W_O, which mixes the heads' outputs,",
-                    "and the feed-forward: they grow like n.",
+                    "Not counted here: the Q, K, V projections, the output projection,",  # one line was too wide
+                    "which mixes the heads' outputs, and the feed-forward: they grow like n;",
+                    "nor scaling and softmax: n² steps each, small beside 2n²d.",
                 ),
                 color=theme.value,
             )
+            note[-1].set_color(theme.muted)  # not a part that grows like n: not in the colour of those
             self.say(
-                "Not counted: the projections W_Q, W_K, W_V, and W_O, which mixes the heads' outputs, "
-                "and the feed-forward: they grow like n."
+                "Not counted: the Q, K, V projections, the output one mixing the heads, and the feed-forward: they grow like n."
             )
             self.play(FadeIn(note))
 
@@ -421,9 +430,12 @@ class ComplexityScene(ExplainerScene):
             self.play(FadeIn(quadratic.numbers), FadeIn(linear.numbers))
             self.say(f"Each doubling of n multiplies this n × n work by {format_number(t.growth[0], 0)}, every time.")
             self.play(FadeIn(growth, lag_ratio=0.3), run_time=1.5)
-            self.say(f"{ratio} times the tokens cost {format_number(t.relative_macs[-1], 0)} times the multiply-adds.")
+            # One line for both last bars: two lines said the comparison at more length (the scene keeps its length).
+            self.say(
+                f"{ratio} times the tokens cost {format_number(t.relative_macs[-1], 0)} times the multiply-adds; "
+                f"a cost linear in n, only {ratio} times."
+            )
             self.highlight(VGroup(quadratic.bars[-1], quadratic.numbers[-1]), buff=HIGHLIGHT_ROOM)
-            self.say(f"A cost linear in n would have grown only {ratio} times.")
             self.highlight(VGroup(linear.bars[-1], linear.numbers[-1]), color=theme.value, buff=HIGHLIGHT_ROOM)
 
     # --- 5. a whole layer ------------------------------------------------------------------
@@ -435,8 +447,13 @@ class ComplexityScene(ExplainerScene):
         with self.step("whole-layer", "A whole layer, not just the n × n part"):
             self.clear()
             heading = self.heading(f"A whole layer of {t.layer_model}")
+            # Each width named in words, as the captions and the voice say them ("the model width"), then its symbol.
             sizes = VGroup(
-                VGroup(formula(theme, r"d_\text{model} ="), self.number("layer_d_model", 0, size=theme.body_size, mono=False)),
+                VGroup(
+                    label(theme, "model width", size=theme.small_size, color=theme.muted),
+                    formula(theme, r"d_\text{model} ="),
+                    self.number("layer_d_model", 0, size=theme.body_size, mono=False),
+                ),
                 VGroup(
                     label(theme, "=", size=theme.small_size, color=theme.muted),
                     self.number("layer_heads", 0, size=theme.small_size, color=theme.muted),
@@ -450,8 +467,8 @@ class ComplexityScene(ExplainerScene):
                 ),
             )
             for pair in sizes:
-                pair.arrange(RIGHT, buff=0.15)
-            sizes.arrange(RIGHT, buff=0.5)
+                pair.arrange(RIGHT, buff=0.12)
+            sizes.arrange(RIGHT, buff=0.3)  # 0.5 with "model width" added ran past the frame's right edge
             sizes.next_to(heading, DOWN, buff=0.25).align_to(heading, LEFT)
             quadratic = (1, 2)
             header = [
@@ -486,7 +503,7 @@ class ComplexityScene(ExplainerScene):
                     ],
                 ]
             )
-            # Rows closer (0.47, a drop of 0.85) for a third footnote line: the causal mask (review 17).
+            # Rows closer (0.47, a drop of 0.85): room for the footnote under them.
             header, rows = self.table(header, rows, (-3.3, 1.2, 4.2), top=1.8, row_gap=0.43, drop=0.65)
             growth = VGroup(
                 label(theme, "double n: the whole layer ×", size=theme.small_size, color=theme.highlight),
@@ -499,13 +516,12 @@ class ComplexityScene(ExplainerScene):
             ).arrange(RIGHT, buff=0.15)
             level([part for part in growth.get_family() if isinstance(part, Text)])
             growth.next_to(VGroup(*rows[-1]), DOWN, buff=0.25).set_x(0)
-            # What the shares count said here, where they are shown, not only at step 7 (review 17): GPT-2 is causal.
-            # Each line within the note's width: longer lines scaled the whole note below the small size.
+            # What the shares count, here where they are shown (review 17: GPT-2 is causal), in two lines, said aloud
+            # as they appear: three small grey lines under the table were never read (review 18).
             note = self.aside(
                 (
-                    f"* {long} tokens is past {t.context_model}'s {short}-token limit: a layer of its sizes.",
-                    "Counted like plain code: all n² scores, even those GPT-2's causal mask hides.",
-                    "Not counted: biases, layer norms, softmax, residual adds (each small).",
+                    f"* {long} tokens: past {t.context_model}'s {short}-token limit; a layer of its sizes.",
+                    "All n² scores counted, even causally masked ones; not biases, norms, softmax.",
                 )
             )
             # What the rows' colours mean, beside the heading: step 4's green bar was a made-up linear cost (review 17).
@@ -521,29 +537,34 @@ class ComplexityScene(ExplainerScene):
             pin(key, RIGHT).align_to(heading, UP)  # on the heading's line: centred there, "²" stood above the frame
             share = format_number(100 * t.layer_quadratic_share[0], 0)
 
+            # Widths in words in the captions, not d_ff and d_model (code-style there, review 18).
             self.say(
-                f"Now a whole {t.layer_model} layer: {format_number(t.layer_d_model, 0)} wide, "
-                f"feed-forward width d_ff = {format_number(t.layer_d_ff, 0)}.",
-                spoken=f"Now a whole {t.layer_model} layer: {format_number(t.layer_d_model, 0)} wide, "
-                f"with a feed-forward width of {format_number(t.layer_d_ff, 0)}.",
+                f"Now a whole {t.layer_model} layer: model width {format_number(t.layer_d_model, 0)}, "
+                f"feed-forward width {format_number(t.layer_d_ff, 0)}."
             )
             # The parts' names come with the header, their numbers as each is said: the empty table waited 14 s
             # (review 14); and the whole layer's total only once all its parts are on screen (it came before them).
             parts = range(len(t.layer_parts))
             self.play(FadeIn(heading), FadeIn(key), FadeIn(sizes), FadeIn(header), FadeIn(VGroup(*[rows[p][0] for p in parts])))
-            self.say(f"The {long} column, past {t.context_model}'s limit, counts the same layer.")  # "small" in, words out
+            # The footnote said as it appears (review 18); the 2,048 column's limit is its first line, shown.
+            self.say(
+                "Counted as plain code: all n² scores, even masked ones; not biases, norms or softmax, each small.",
+                spoken="Counted as plain code: all n squared scores, even masked ones; not biases, norms or softmax, each small.",
+            )
             self.play(FadeIn(note))
             # The feed-forward costs 2 n d_model d_ff: like n × d_model² only because d_ff is 4 d_model (say so).
             self.say(
-                f"With d_ff = {ratio} d_model, as in GPT-2, projections and feed-forward grow like n × d_model²: linear in n.",
-                spoken=f"With the feed-forward width {ratio} times d model, as in GPT-2, projections and feed-forward "
-                "grow like n times d model squared: linear in n.",
+                f"With the feed-forward {ratio} times the model width, as in GPT-2, projections and feed-forward "
+                "grow like n × width²: linear in n.",
+                spoken=f"With the feed-forward {ratio} times the model width, as in GPT-2, projections and feed-forward "
+                "grow like n times the width squared: linear in n.",
             )
             self.play(*[FadeIn(VGroup(*rows[p][1:])) for p in parts if p not in quadratic], run_time=1.0)
+            # The cost per head, then the heads: "n² × d_model: 12 heads of 64" ended on a tag hard to follow (review 18).
             self.say(
-                f"Q Kᵀ and weights · V, the n × n part, each cost n² × d_model: {t.layer_heads} heads of {t.layer_d_head}.",
-                spoken=f"Q K transpose and the weights times V, the n by n part, each cost n squared times d model: "
-                f"{t.layer_heads} heads of {t.layer_d_head}.",
+                f"Q Kᵀ and weights · V, the n × n part: each costs {t.layer_heads} heads × n² × {t.layer_d_head}.",
+                spoken=f"Q K transpose and the weights times V, the n by n part: each costs {t.layer_heads} heads "
+                f"times n squared times {t.layer_d_head}.",
             )
             self.play(*[FadeIn(VGroup(*rows[p][1:])) for p in quadratic], run_time=1.0)
             self.say(
@@ -591,58 +612,94 @@ class ComplexityScene(ExplainerScene):
                         ).arrange(RIGHT, buff=0.05)
                     )
                 rows.append(row)
-            header, rows = self.table(header, rows, (-4.3, -0.9, 2.2, 4.9), row_gap=0.8)
+            header, rows = self.table(header, rows, (-4.3, -0.9, 2.2, 4.9), top=1.85, row_gap=0.58, drop=0.65)
 
             # d here is one head's width; the projections grow with the model's width d_model, a different d.
-            # With the heads fixed, a head twice as wide is a model twice as wide: a small table of two rows, each
-            # shown as its own short line is said (four lines and one long sentence were hard to follow, review 17).
-            # The wide layer is not GPT-2 small's but one of its shape twice as wide: its widths shown (review 15).
+            # Then a frame of its own, said (the table above is one head, review 18): a whole layer whose heads are
+            # twice as wide, part by part, so the n × n part's ×2 and the rest's ×4 are shown, not only told (review
+            # 18). Not GPT-2 small's layer but one of its shape twice as wide: its widths shown (review 15).
+            small = theme.small_size
+
             def cell(*parts, color: str) -> VGroup:
-                """Words (str) and trace numbers ((path, decimals)) in ``color``, on one baseline: a comma or colon
+                """Words (str) and trace numbers ((path, decimals)) in ``color``, on one baseline: a comma or "%"
                 tight on the number before it, a number tight on the "×" before it."""
                 texts = [
-                    label(theme, part, color=color)
+                    label(theme, part, size=small, color=color)
                     if isinstance(part, str)
-                    else self.number(part[0], part[1], size=theme.body_size, color=color, mono=False)
+                    else self.number(part[0], part[1], size=small, color=color, mono=False)
                     for part in parts
                 ]
                 for before, after, part, previous in zip(texts, texts[1:], parts[1:], parts):
-                    tight = (isinstance(part, str) and part[0] in ",:") or (isinstance(previous, str) and previous[-1] == "×")
+                    tight = (isinstance(part, str) and part[0] in ",:%") or (isinstance(previous, str) and previous[-1] == "×")
                     after.next_to(before, RIGHT, buff=0.04 if tight else 0.12)
                 level(texts)
                 return VGroup(*texts)
 
-            wider = VGroup(
-                cell(
-                    "d_model",
-                    ("layer_d_model", 0),
-                    "→",
-                    ("layer_wide_d_model", 0),
-                    ", d_ff ×",
-                    ("layer_wide_factor", 0),
-                    ":",
-                    color=theme.value,
-                ),
-                cell("projections, feed-forward ×", ("projection_width_growth", 0), color=theme.value),
+            intro = cell(
+                f"a {t.layer_model} layer, twice as wide: its",
+                ("layer_heads", 0),
+                "heads",
+                ("layer_d_head", 0),
+                "→",
+                ("layer_wide_d_head", 0),
+                "wide, d_ff ×",
+                ("layer_wide_factor", 0),
+                color=theme.text,
             )
-            layer = VGroup(
-                cell("whole layer, twice as wide:", color=theme.highlight),
-                cell(
+            # Name, narrow layer, "→", wide layer, growth: one row per part, the parts adding up to the whole.
+            parts = [
+                ("multiply-adds (billions) at d_model", ("layer_d_model", 0), ("layer_wide_d_model", 0), None, theme.muted),
+                (
+                    "n × n part",
+                    ("layer_wide_quadratic_gmacs[0]", 2),
+                    ("layer_wide_quadratic_gmacs[1]", 2),
+                    ("layer_wide_quadratic_growth", 0),
+                    theme.query,
+                ),
+                (
+                    "projections, feed-forward",
+                    ("layer_wide_linear_gmacs[0]", 2),
+                    ("layer_wide_linear_gmacs[1]", 2),
+                    ("projection_width_growth", 0),
+                    theme.value,
+                ),
+                (
+                    "whole layer",
                     ("layer_total_gmacs[0]", 2),
-                    "→",
                     ("layer_wide_total_gmacs", 2),
-                    "billion, ×",
                     ("layer_wide_growth", 2),
-                    color=theme.highlight,
+                    theme.highlight,
                 ),
-            )
-            # Names right-aligned, results left-aligned, each row on one baseline.
-            wide = VGroup(*wider, *layer).arrange_in_grid(rows=2, cols=2, col_alignments="rl", buff=(0.4, 0.45))
-            for row in (wider, layer):
-                level([part for part in row.get_family() if isinstance(part, Text)])
-            wide.next_to(VGroup(*rows[-1]), DOWN, buff=0.7).set_x(0)
+                (
+                    "n × n share",
+                    ("layer_wide_quadratic_percent[0]", 0),
+                    ("layer_wide_quadratic_percent[1]", 0),
+                    None,
+                    theme.query,
+                ),
+            ]
+            table = []
+            for r, (name, narrow, wide, growth, color) in enumerate(parts):
+                unit = ("%",) if name == "n × n share" else ()
+                row = [
+                    label(theme, name, size=small, color=color),
+                    cell(narrow, *unit, color=color),
+                    label(theme, "→", size=small, color=color),
+                    cell(wide, *unit, color=color),
+                ]
+                if growth is not None:
+                    row.append(cell("×", growth, color=color))
+                y = WIDE_TOP - WIDE_GAP * r
+                row[0].move_to([WIDE_COLUMNS[0], y, 0]).align_to([WIDE_COLUMNS[0], 0, 0], RIGHT)
+                for text, x in zip(row[1:4], WIDE_COLUMNS[1:4]):
+                    text.move_to([x, y, 0])
+                if growth is not None:
+                    row[4].move_to([WIDE_COLUMNS[4], y, 0]).align_to([WIDE_COLUMNS[4], 0, 0], LEFT)
+                level([part for text in row for part in text.get_family() if isinstance(part, Text)])
+                table.append(VGroup(*row))
+            intro.next_to(table[0], UP, buff=WIDE_GAP - table[0].height / 2).set_x(0)
 
-            self.say(f"Now the width d of one head. Fix n at {format_number(t.width_n, 0)} tokens.")
+            self.say(f"Now the width d of one head, at {format_number(t.width_n, 0)} tokens.")
             self.play(FadeIn(heading), FadeIn(fixed), FadeIn(header))
             self.say(
                 f"Doubling d from {format_number(t.widths[0], 0)} to {format_number(t.widths[-1], 0)} "
@@ -652,16 +709,21 @@ class ComplexityScene(ExplainerScene):
                 self.play(FadeIn(VGroup(*row), shift=UP * 0.15), run_time=0.8)
             self.say("And the n × n attention weights do not grow at all.")
             self.highlight(VGroup(header[1], *[row[1] for row in rows]), color=theme.key, buff=HIGHLIGHT_ROOM)
-            # With the number of heads fixed, a head twice as wide is a model twice as wide: say what is held.
+            # With the number of heads fixed, a head twice as wide is a model twice as wide: said, with the
+            # feed-forward's doubling, which the ×4 needs (review 12).
             self.say(
-                f"{t.layer_heads} heads of {t.layer_wide_d_head}: d_model and d_ff double; "
-                f"projections and feed-forward cost {format_number(t.projection_width_growth, 0)} times as much.",
-                spoken=f"{t.layer_heads} heads of {t.layer_wide_d_head}: d model and the feed-forward width double, "
-                f"so projections and feed-forward cost {format_number(t.projection_width_growth, 0)} times as much.",
+                f"Now a whole {t.layer_model} layer, its {t.layer_heads} heads {t.layer_wide_d_head} wide, "
+                f"not {t.layer_d_head}, its feed-forward doubled:"
             )
-            self.play(FadeIn(wider, shift=UP * 0.15))
-            self.say(f"The whole layer costs {format_number(t.layer_wide_growth, 2)} times as much.")
-            self.play(FadeIn(layer, shift=UP * 0.15))
+            self.play(FadeIn(intro, shift=UP * 0.15), FadeIn(table[0], shift=UP * 0.15))
+            self.say(
+                f"the n × n part costs {format_number(t.layer_wide_quadratic_growth, 0)} times as much, "
+                f"the rest {format_number(t.projection_width_growth, 0)} times,"
+            )
+            self.play(FadeIn(table[1], shift=UP * 0.15))
+            self.play(FadeIn(table[2], shift=UP * 0.15))
+            self.say(f"the whole layer {format_number(t.layer_wide_growth, 2)} times.")
+            self.play(FadeIn(table[3], shift=UP * 0.15), FadeIn(table[4], shift=UP * 0.15))
 
     # --- 7. where the n × n part is half ---------------------------------------------------
 
@@ -686,7 +748,17 @@ class ComplexityScene(ExplainerScene):
                 theme.value,
                 label(theme, "(projections, feed-forward)", size=theme.small_size, color=theme.muted),
             )
-            equal = worded("equal when", r"n = 2\,d_\text{model} + d_\text{ff}", theme.highlight)
+            # The algebra shown, not only said (review 18): both sides set equal, then divided by 2n·d_model.
+            equal = worded(
+                "equal when",
+                r"2\,n^2\,d_\text{model} = (4\,d_\text{model}^2 + 2\,d_\text{model}\,d_\text{ff})\;n",
+                theme.highlight,
+            )
+            divided = worded(
+                "divide by",
+                r"2\,n\,d_\text{model}{:}\quad n = 2\,d_\text{model} + d_\text{ff}",
+                theme.highlight,
+            )
             numbers = VGroup(
                 label(theme, "n = 2 ×", color=theme.highlight),
                 self.number("layer_d_model", 0, size=theme.body_size, color=theme.highlight, mono=False),
@@ -704,27 +776,24 @@ class ComplexityScene(ExplainerScene):
                 self.number("layer_half_billions[1]", 1, size=theme.small_size, color=theme.value, mono=False),
                 label(theme, "billion multiply-adds", size=theme.small_size, color=theme.muted),
             ).arrange(RIGHT, buff=0.12)
-            lines = VGroup(quadratic, rest, equal, numbers, check).arrange(DOWN, buff=0.45, aligned_edge=LEFT)
+            lines = VGroup(quadratic, rest, equal, divided, numbers, check).arrange(DOWN, buff=0.4, aligned_edge=LEFT)
             lines.move_to(TAKEAWAY_AT)
             keep_inside(lines)
+            # Captions in words, not d_model and d_ff (code-style there, review 18): the formulas are on screen.
             self.say(
-                "When is the n × n part half a layer? Over all heads it costs 2n² × d_model.",
-                spoken="When is the n by n part half a layer? Over all heads it costs two n squared times d model.",
+                "When is the n × n part half a layer? Over all heads it costs 2n² × the model width.",
+                spoken="When is the n by n part half a layer? Over all heads it costs two n squared times the model width.",
             )
             self.play(FadeIn(heading), FadeIn(quadratic, shift=UP * 0.2))
-            self.say(
-                "The rest costs 4 d_model² + 2 d_model × d_ff per token: linear in n.",
-                spoken="The rest costs four d model squared plus two d model times the feed-forward width, per token: "
-                "linear in n.",
-            )
+            self.say("The rest costs the same for every token: linear in n.")
             self.play(FadeIn(rest, shift=UP * 0.2))
             self.say(
-                f"Divide both by 2n × d_model: equal when n = 2 d_model + d_ff, 2 × {d_model} + {d_ff} = {half} tokens.",
-                spoken=f"Divide both by two n times d model: they are equal when n is twice d model plus the "
-                "feed-forward width: "
+                f"Equal when n is twice the model width plus the feed-forward width: 2 × {d_model} + {d_ff} = {half} tokens.",
+                spoken=f"Equal when n is twice the model width plus the feed-forward width: "
                 f"two times {d_model} plus {d_ff}, that is {half} tokens.",
             )
             self.play(FadeIn(equal, shift=UP * 0.2))
+            self.play(FadeIn(divided, shift=UP * 0.2))
             self.play(FadeIn(numbers, shift=UP * 0.2))
             # The check and the limit are read off the screen, not said: the scene keeps within three minutes.
             # GPT-2 is causal: a kernel that skips the masked half would move the crossover (review 15). Said in full
@@ -784,12 +853,13 @@ class ComplexityScene(ExplainerScene):
                 level([part for part in row.get_family() if isinstance(part, Text)])
             if lines.width > CONTENT_WIDTH - 0.1:  # only a much longer line than these would reach the frame's edges
                 lines.scale_to_fit_width(CONTENT_WIDTH - 0.1)
+            # Memory and work in one line, FlashAttention and the others in one: a shorter recap (the scene keeps
+            # within its length).
             self.say(
-                "Stored whole, the weights take memory that grows with n².",
-                spoken="Stored whole, the weights take memory that grows with n squared.",
+                "Stored whole, the weights take memory of order n²; the work grows with n²·d.",
+                spoken="Stored whole, the weights take memory of order n squared; the work grows with n squared times d.",
             )
             self.play(FadeIn(heading), FadeIn(lines[0], shift=UP * 0.2), run_time=0.8)
-            self.say("The work grows with n²·d.", spoken="The work grows with n squared times d.")
             self.play(FadeIn(lines[1], shift=UP * 0.2), run_time=0.8)
             self.say(f"Double the context: the n × n part costs {format_number(t.growth[0], 0)} times as much.")
             self.play(FadeIn(lines[2], shift=UP * 0.2), run_time=0.8)
@@ -804,10 +874,11 @@ class ComplexityScene(ExplainerScene):
             )
             self.play(FadeIn(lines[3], shift=UP * 0.2), run_time=0.8)
             self.say(
-                "FlashAttention never stores it whole, but still does work of order n²·d.",
-                spoken="FlashAttention never stores it whole, but still does work of order n squared times d.",
+                "FlashAttention never stores it whole, but still does work of order n²·d; Reformer and Longformer "
+                "compute only part of it.",
+                spoken="FlashAttention never stores it whole, but still does work of order n squared times d; Reformer "
+                "and Longformer compute only part of it.",
             )
             # Each method's line as it is said: the Reformer line waited on screen while FlashAttention was read.
             self.play(FadeIn(lines[4][0], shift=UP * 0.2), run_time=0.8)
-            self.say("Reformer and Longformer compute only part of it.")
             self.play(FadeIn(lines[4][1], shift=UP * 0.2), run_time=0.8)

@@ -107,24 +107,23 @@ def test_complexity_says_what_is_held_fixed_when_the_width_doubles():
     growth = (4 * n * (2 * d_model) ** 2 + 2 * n * (2 * d_model) * (2 * d_ff)) / (4 * n * d_model**2 + 2 * n * d_model * d_ff)
     assert growth == 4
     # What is held fixed (GPT-2 small's 12 heads, now of 128), and the condition the feed-forward's ×4 needs
-    # (review 12): d_ff grows too. Review 17: in two short lines, the whole layer's ×3.64 a line of its own.
+    # (review 12): d_ff grows too. Review 17: short lines, the whole layer's ×3.64 a line of its own. Review 18:
+    # said that the frame is now a whole layer (the table above it is one head), heads 64 → 128.
     heads, head = 12, 2 * 64
-    assert (
-        f"{heads} heads of {head}: d_model and d_ff double; "
-        f"projections and feed-forward cost {format_number(growth, 0)} times as much." in line
-    )
+    assert f"Now a whole GPT-2 small layer, its {heads} heads {head} wide, not {head // 2}, its feed-forward doubled:" in line
+    assert f"the n × n part costs 2 times as much, the rest {format_number(growth, 0)} times," in line
     assert "Widen the whole model instead" not in line
     layer = lines_of(scene, "width-is-linear")
     wide = (3 * 1024 * 1536**2 + 2 * 1024**2 * 1536 + 1024 * 1536**2 + 2 * 1024 * 1536 * 6144) / (
         3 * 1024 * 768**2 + 2 * 1024**2 * 768 + 1024 * 768**2 + 2 * 1024 * 768 * 3072
     )
-    assert layer[-1].text == f"The whole layer costs {format_number(wide, 2)} times as much."
+    assert layer[-1].text == f"the whole layer {format_number(wide, 2)} times."
     assert all(len(li.text) <= 100 for li in layer), [li.text for li in layer]
     heard = " ".join(li.spoken for li in layer)
-    assert "d model and the feed-forward width double" in heard
+    assert "its feed-forward doubled" in heard and "d f f" not in heard
     # On screen, both doublings and the 4 they make.
     width = shown(scene, "width-is-linear")
-    assert {", d_ff ×", "2", "projections, feed-forward ×", "4"} <= width, sorted(width)
+    assert {"wide, d_ff ×", "2", "projections, feed-forward", "×", "4"} <= width, sorted(width)
 
 
 @pytest.mark.xdist_group("complexity")
@@ -135,7 +134,11 @@ def test_complexity_says_its_layer_counts_include_the_scores_the_causal_mask_hid
     """
     scene = built_scene("complexity")
     layer = shown(scene, "whole-layer")
-    assert any("all n² scores" in text and "causal mask" in text and "plain" in text for text in layer), sorted(layer)
+    assert any("n² scores counted" in text and "causally masked" in text for text in layer), sorted(layer)
+    # Review 18: said as it is shown, in one short line (three small grey lines were never read).
+    assert "Counted as plain code: all n² scores, even masked ones; not biases, norms or softmax" in said(scene, "whole-layer")
+    notes = [text for text in layer if text.startswith("* ") or "scores counted" in text]
+    assert len(notes) == 2, notes
     half = shown(scene, "half-the-layer")
     assert any("all n² scores counted" in text for text in half), sorted(half)
 
@@ -161,9 +164,12 @@ def test_complexity_states_the_feed_forward_condition_and_never_spells_d_ff():
     """
     scene = built_scene("complexity")
     ratio = 3072 // 768
-    assert f"With d_ff = {ratio} d_model, as in GPT-2, projections and feed-forward grow like n × d_model²" in said(
-        scene, "whole-layer"
+    # Review 18: in words in the caption, not d_ff and d_model (the screen names each width beside its symbol).
+    assert (
+        f"With the feed-forward {ratio} times the model width, as in GPT-2, projections and feed-forward grow like "
+        "n × width²" in said(scene, "whole-layer")
     )
+    assert {"model width", "feed-forward width"} <= shown(scene, "whole-layer")
     heard = [line.spoken for step in scene.steps for line in step.lines]
     assert not [line for line in heard if "d f f" in line or "d ff" in line]
     assert "feed-forward width" in " ".join(li.spoken for li in lines_of(scene, "whole-layer"))
@@ -182,7 +188,11 @@ def test_complexity_counts_work_not_time_and_says_why_the_memory_matters():
     assert kept_mib == 576
     line = said(scene, "memory")
     # Said, not only shown, that training keeps them (review 15): no listener takes 576 MiB for a forward pass's.
-    assert f"training keeps its {heads * layers} heads' weights: at least {format_number(kept_mib, 0)} MiB" in line
+    # Review 18: said per text of 1,024 tokens, as the screen says, not as if for a whole training run.
+    assert (
+        f"Training GPT-2 small on a text of {format_number(n, 0)} tokens, its limit, keeps {heads * layers} heads' "
+        f"weights: at least {format_number(kept_mib, 0)} MiB" in line
+    )
     assert {format_number(kept_mib, 0), format_number(heads, 0), format_number(n, 0)} <= shown(scene, "memory")
 
 
@@ -318,3 +328,77 @@ def test_complexity_review17_keys_colours_shows_shapes_and_levels_column_names()
     half = texts("half-the-layer")
     notes = [text for text in half if text.startswith("* ")]
     assert len(notes) == 1 and not any("causal" in text for text in half), sorted(half)
+
+
+@pytest.mark.xdist_group("complexity")
+def test_complexity_review18_shows_the_wide_layer_part_by_part_and_the_algebra_and_says_what_it_counts():
+    """Review 18: the widened layer's ×4 was told, not shown; step 7's division was only spoken; step 5's footnote
+    was never said; the voice dropped "per text"; a line ended on "12 heads of 64"; the frame changed from one head
+    to a whole layer unsaid.
+
+    The wide layer's rows are worked out here in plain Python from the cost formulas (n² part 2n²d, the rest
+    4nd² + 2nd·d_ff) for GPT-2 small's layer (d 768, d_ff 3,072) and one twice as wide, at 1,024 tokens.
+    """
+    from manim import MathTex
+
+    scene = built_scene("complexity")
+    t = scene.trace
+    n = 1024
+
+    def quadratic(d: int) -> int:
+        return 2 * n * n * d
+
+    def rest(d: int, d_ff: int) -> int:
+        return 4 * n * d * d + 2 * n * d * d_ff
+
+    narrow, wide = (768, 3072), (1536, 6144)
+    rows = {
+        "n × n part": (quadratic(narrow[0]), quadratic(wide[0])),
+        "projections, feed-forward": (rest(*narrow), rest(*wide)),
+        "whole layer": (quadratic(narrow[0]) + rest(*narrow), quadratic(wide[0]) + rest(*wide)),
+    }
+    width = shown(scene, "width-is-linear")
+    assert set(rows) <= width, sorted(width)
+    for name, (before, after) in rows.items():
+        assert {
+            format_number(before / 1e9, 2),
+            format_number(after / 1e9, 2),
+            format_number(after / before, 0 if after % before == 0 else 2),
+        } <= width, name
+    assert [format_number(v, 2) for v in (1.61, 3.22, 7.25, 28.99, 8.86, 32.21)] == [
+        format_number(v / 1e9, 2) for pair in rows.values() for v in pair
+    ]
+    assert (
+        rows["n × n part"][1] == 2 * rows["n × n part"][0]
+        and rows["projections, feed-forward"][1] == 4 * rows["projections, feed-forward"][0]
+    )
+    # The trace's fields are these counts, and the shown parts add up to the shown whole, as rounded.
+    np.testing.assert_allclose(t.layer_wide_quadratic_gmacs, np.array(rows["n × n part"]) / 1e9)
+    np.testing.assert_allclose(t.layer_wide_linear_gmacs, np.array(rows["projections, feed-forward"]) / 1e9)
+    for j in range(2):
+        parts = round(t.layer_wide_quadratic_gmacs[j], 2) + round(t.layer_wide_linear_gmacs[j], 2)
+        assert round(parts, 2) == round(rows["whole layer"][j] / 1e9, 2)
+    shares = [100 * rows["n × n part"][j] / rows["whole layer"][j] for j in range(2)]
+    assert [format_number(s, 0) for s in shares] == ["18", "10"] and {"18", "10", "%"} <= width
+    sources = {s.source for s in scene.shown}
+    assert {
+        "layer_wide_quadratic_gmacs[0]",
+        "layer_wide_quadratic_gmacs[1]",
+        "layer_wide_linear_gmacs[0]",
+        "layer_wide_linear_gmacs[1]",
+        "layer_wide_quadratic_growth",
+        "layer_wide_quadratic_percent[1]",
+    } <= sources
+    # The two rows it replaces are gone, not kept on top.
+    assert not any("billion, ×" in text or text.startswith("whole layer, twice as wide") for text in width), sorted(width)
+    # Step 7: the equation and the division shown, in the formulas' own symbols.
+    formulas = [part.tex_string for part in scene.recording.ended["half-the-layer"] if isinstance(part, MathTex)]
+    joined = " ".join(formulas)
+    assert r"2\,n^2\,d_\text{model} = (4\,d_\text{model}^2 + 2\,d_\text{model}\,d_\text{ff})\;n" in joined, formulas
+    assert r"n = 2\,d_\text{model} + d_\text{ff}" in joined and "divide by" in shown(scene, "half-the-layer")
+    # Heard: per text of 1,024 tokens; the n × n part's cost per head, then the heads; what step 5 counts.
+    heard = {step.name: " ".join(line.spoken for line in step.lines) for step in scene.steps}
+    assert "Training GPT two small on a text of one thousand twenty-four tokens" in heard["memory"]
+    assert "each costs twelve heads times n squared times sixty-four" in heard["whole-layer"]
+    assert "all n squared scores, even masked ones" in heard["whole-layer"]
+    assert "Now a whole GPT two small layer, its twelve heads one hundred twenty-eight wide" in heard["width-is-linear"]

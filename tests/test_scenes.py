@@ -615,17 +615,23 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
     elif name == "complexity":
         assert "the cost is multiplied by" not in everything
         assert f"multiplies the whole layer by {format_number(t.layer_growth, 2)}, not 4" in said["whole-layer"]
-        # W_O said what it is (review 11), as the screen says it (review 12).
-        assert "and W_O, which mixes the heads' outputs, and the feed-forward" in said["multiply-adds"]
-        assert "and W_O, which mixes the heads' outputs," in " ".join(scene.recording.texts["multiply-adds"])
+        # W_O said what it is (review 11), as the screen says it (review 12); named as step 5's rows name it, and
+        # no caption of this scene in code-style symbols (review 18: W_Q, d_model, d_ff in words there).
+        assert "the output one mixing the heads, and the feed-forward" in said["multiply-adds"]
+        adds = scene.recording.texts["multiply-adds"]  # a set: the note's two lines, one after the other
+        assert any(text.endswith("the output projection,") for text in adds)
+        assert any(text.startswith("which mixes the heads' outputs,") for text in adds)
+        assert not re.search(r"\b(W_[QKVO]|d_model|d_ff)\b", everything), everything
         # FlashAttention's backward pass recomputes the weights: "of order n²·d", not "the same" work (review 12).
         assert "but still does work of order n²·d" in said["takeaway"] and "the same n²·d" not in everything
         # The width step's title says what doubles (the n × n work), and the screen shows what quadruples.
         titles = {step.name: step.title for step in scene.steps}
         assert titles["width-is-linear"] == "Doubling d only doubles the n × n work"
         shown = " ".join(scene.recording.texts["width-is-linear"])
-        assert "projections, feed-forward ×" in shown and "one head's width d" in shown
-        assert "past GPT-2 small's" in said["whole-layer"] and "%" in " ".join(scene.recording.texts["whole-layer"])
+        assert "projections, feed-forward" in scene.recording.texts["width-is-linear"] and "one head's width d" in shown
+        # Past the limit: the footnote of the 2,048 column, shown (its line now says what is counted, review 18).
+        assert "%" in " ".join(scene.recording.texts["whole-layer"])
+        assert any(text.startswith("* 2,048 tokens: past GPT-2 small's") for text in scene.recording.texts["whole-layer"])
         assert "dominates" not in everything and format_number(t.layer_half_n, 0) in said["takeaway"]
         # The review's faults: no walls of 9-10 digit counts; one d per meaning; the summary keeps its caveat.
         for step in ("memory", "multiply-adds", "width-is-linear"):
@@ -637,8 +643,10 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
         # d_model, not d, for the model's width; the rule n × d_model² said at step 5, where it is first shown (the
         # width step's one long sentence that repeated it was hard to follow, review 17).
         assert "∝ n·d²" not in width_shown and "d_model" in width_shown and ", d_ff ×" in width_shown
-        assert "d_model and d_ff double" in said["width-is-linear"] and "n·d²" not in said["width-is-linear"]
-        assert "n × d_model²" in said["whole-layer"]
+        # The wide layer said to be a whole layer, its heads and feed-forward twice as wide (review 18: the frame
+        # changed from one head to a layer unsaid); the rule n × width² said at step 5.
+        assert "Now a whole GPT-2 small layer, its 12 heads 128 wide, not 64, its feed-forward doubled" in said["width-is-linear"]
+        assert "n·d²" not in said["width-is-linear"] and "n × width²" in said["whole-layer"]
         takeaway = " ".join(scene.recording.texts["takeaway"])
         assert f"a whole {t.layer_model} layer" not in takeaway and f"a layer of {t.layer_model}'s sizes" in takeaway
         assert "passes half" not in everything and "reaches half" in said["takeaway"]

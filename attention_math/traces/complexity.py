@@ -105,6 +105,16 @@ class ComplexityTrace(Trace):
         (the heads fixed, each twice as wide): what the projections' ×4 and the ``n²`` part's ×2 make together.
     layer_wide_growth
         ``layer_wide_total_gmacs / layer_total_gmacs[0]``: what doubling the width does to the whole layer.
+    layer_wide_quadratic_gmacs, layer_wide_linear_gmacs
+        ``(2,)``: at ``layer_lengths[0]`` tokens, GPT-2 small's layer and the one twice as wide: the ``n²`` part
+        (``Q Kᵀ`` and ``weights · V``, ``2 n² d_model``) and the rest (projections and feed-forward,
+        ``4 n d_model² + 2 n d_model d_ff``), in billions. Each pair adds up to ``layer_total_gmacs[0]`` and
+        ``layer_wide_total_gmacs``.
+    layer_wide_quadratic_growth
+        ``layer_wide_quadratic_gmacs[1] / layer_wide_quadratic_gmacs[0]`` = 2: the ``n²`` part doubles with the
+        width, while the rest grows by ``projection_width_growth`` = 4.
+    layer_wide_quadratic_percent
+        ``(2,)``: the ``n²`` part's share of those two layers' multiply-adds, in percent (18 and 10).
     layer_heads, layer_d_head
         GPT-2 small's 12 heads of 64: over all heads the ``n²`` part costs ``n² · heads · d_head = n² d_model``.
     layer_half_n
@@ -169,6 +179,10 @@ class ComplexityTrace(Trace):
     layer_wide_d_head: int
     layer_wide_total_gmacs: float
     layer_wide_growth: float
+    layer_wide_quadratic_gmacs: np.ndarray
+    layer_wide_linear_gmacs: np.ndarray
+    layer_wide_quadratic_growth: float
+    layer_wide_quadratic_percent: np.ndarray
     layer_heads: int
     layer_d_head: int
     layer_half_n: int
@@ -207,6 +221,8 @@ def complexity_trace(
     linear_parts = [0, 3, 4]  # projections, output projection, feed-forward: n d² each
     wide_layer = np.array(layer_macs(1024, 2 * 768, 2 * 3072), dtype=np.int64)  # (parts,): d_model and d_ff doubled
     wide = wide_layer[linear_parts].sum()
+    # The n² part and the rest, GPT-2 small's layer and the one twice as wide (rows: narrow, wide), in multiply-adds.
+    split = np.array([[layer[1] + layer[2], layer[linear_parts].sum()] for layer in (per_layer[0], wide_layer)])
     projection_width_growth = float(wide / per_layer[0, linear_parts].sum())
     half_n = -(-linear_per_token // (2 * 768))  # ceiling division, exact in integers
     at_half = np.array(layer_macs(int(half_n), 768, 3072), dtype=np.int64)  # (parts,)
@@ -259,6 +275,10 @@ def complexity_trace(
         layer_wide_d_head=2 * 64,
         layer_wide_total_gmacs=float(wide_layer.sum() / 1e9),
         layer_wide_growth=float(wide_layer.sum() / layer_total[0]),
+        layer_wide_quadratic_gmacs=split[:, 0] / 1e9,
+        layer_wide_linear_gmacs=split[:, 1] / 1e9,
+        layer_wide_quadratic_growth=float(split[1, 0] / split[0, 0]),
+        layer_wide_quadratic_percent=100 * split[:, 0] / split.sum(axis=1),
         layer_heads=12,
         layer_d_head=64,
         layer_half_n=int(half_n),
