@@ -607,7 +607,7 @@ class TransformerBlockScene(ExplainerScene):
             self.say("GPT adds a position embedding: one learned vector per position.")
             self.play(FadeIn(heading), FadeIn(names[0]), FadeIn(grids[0]), FadeIn(dots[0]), FadeIn(random_note), run_time=1.0)
             too = " too" if self.course_input else ""
-            self.say(f"Ours are random{too}: not trained (a fixed random seed).")
+            self.say(f"Ours are random{too} (the note below).", spoken=f"Ours are random{too}.")
             self.play(FadeIn(names[1]), FadeIn(grids[1]), FadeIn(dots[1]), run_time=1.0)
             # "The bright row" was the darker one (review 14): the row is outlined as the line names it.
             self.say(f"Their sum, x, enters the first block: for “{t.tokens[t.focus]}”, the highlighted row.")
@@ -711,7 +711,7 @@ class TransformerBlockScene(ExplainerScene):
                     self.say("Attention reads the normalised vectors, not x itself.")
                     self.play(self.mark("attention"), FadeIn(note), run_time=0.8)
                     # Said as the formula under the maps shows it (review 18: "4-number queries and keys", unseen).
-                    self.say(f"{heads_words} weights: a softmax of its queries times its keys.")
+                    self.say(f"{heads_words} weights: a softmax of queries times keys.")
                     self.play(*[FadeIn(m) for m in maps], FadeIn(how), run_time=1.2)
                     self.say("As in GPT it is causal: a token sees itself and earlier tokens.")
                     self.play(FadeIn(masked_words), run_time=1.0)
@@ -1012,7 +1012,7 @@ class TransformerBlockScene(ExplainerScene):
             hidden_cells = [hidden[k // d][1].cells[k % d] for k in range(t.d_ff)]
             negative = [k for k in range(t.d_ff) if t.pre_activation[f, k] < 0]
             random_note = self.footer(RANDOM_WEIGHTS)
-            self.say("Layer norm again, then a small network that works on each token alone; its weights are random too.")
+            self.say("Layer norm again, then a small network for each token alone; its weights are random too.")
             self.play(self.mark("norm2"), FadeIn(norm2), FadeIn(random_note), run_time=0.8)
             # The blank cells said not printed as they appear (review 18: for a line they read as zeros);
             # "the model width", not "d_model", heard (review 18: read out as two letters).
@@ -1041,9 +1041,9 @@ class TransformerBlockScene(ExplainerScene):
             # The block computes GPT-2's tanh form, not zΦ(z) itself: said, with how close it is (review 17).
             # The acronym expanded once, shown and said (review 18).
             self.say(
-                "GELU (Gaussian error linear unit) multiplies each number z by Φ(z): the chance a standard normal is "
+                "GELU (Gaussian error linear unit) multiplies each z by Φ(z), the chance a standard normal is "
                 "below z (here, as in GPT-2, a close tanh formula).",
-                spoken="GELU, the Gaussian error linear unit, multiplies each number z by the chance that a standard "
+                spoken="GELU, the Gaussian error linear unit, multiplies each z by the chance a standard "
                 "normal is below z; here, as in GPT-2, a close formula computes it.",
             )
             # The examples' inputs are carried out of the cells they were printed in; the grid keeps z until
@@ -1202,8 +1202,8 @@ class TransformerBlockScene(ExplainerScene):
             # Brown et al. 2020, 2.1: every GPT-3 size; the reason is the Sparse Transformer's (Child et al. 2019),
             # which GPT-3 cites, not one the GPT-3 paper gives (review 18).
             self.say(
-                "In every GPT-3, every other attention layer sees only a band of nearby tokens, "
-                "like the Sparse Transformer, which does that to save work."
+                "In all GPT-3 sizes, every other attention layer sees only nearby tokens: "
+                "the Sparse Transformer's idea, to save work."
             )
             self.play(FadeIn(band), run_time=0.8)
 

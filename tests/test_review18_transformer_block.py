@@ -78,7 +78,7 @@ def test_the_heads_weights_are_said_made_as_shown_and_the_masked_cells_start_gre
     t = scene.trace
     caption = next(step.caption for step in scene.steps if step.name == "multi-head-attention")
     assert "queries and keys." not in caption  # review 18: said, never shown
-    assert "weights: a softmax of its queries times its keys" in caption
+    assert "weights: a softmax of queries times keys" in caption
     assert "(−∞, so weight 0)" in " ".join(scene.recording.texts["multi-head-attention"])
     maps = scene.attention_maps([0], 0.6, 0.78, 0.46, 2)
     heat = maps[0][1]
@@ -113,5 +113,5 @@ def test_the_feed_forward_and_stack_lines_are_heard_as_meant():
     gelu = next(line for line in lines["feed-forward"] if line.text.startswith("GELU"))
     assert "Gaussian error linear unit" in gelu.text and "Gaussian error linear unit" in gelu.spoken
     banded = lines["stacked-n-times"][-1]
-    assert "In it," not in banded.text and "every GPT-3" in banded.text
+    assert "In it," not in banded.text and "all GPT-3 sizes" in banded.text
     assert "Sparse Transformer" in banded.text and banded.text.index("Sparse Transformer") < banded.text.index("save work")
