@@ -367,7 +367,8 @@ class TransformerBlockScene(ExplainerScene):
                 off.append(j)
                 cell, number = grid.cell(row, j), grid.number(row, j)
                 mark = label(theme, "≈", size=theme.small_size, color=theme.highlight)
-                marks.add(mark.move_to([(cell.get_left()[0] + number.get_left()[0]) / 2, number.get_y(), 0]))
+                room = number.get_left()[0] - cell.get_left()[0]  # centred in the room left of the number
+                marks.add(mark.next_to(number, LEFT, buff=(room - mark.width) / 2).set_y(number.get_y()))
         self.sums = {**getattr(self, "sums", {}), step: (sources, token, off, marks, grid, row)}
         return marks
 
@@ -454,8 +455,8 @@ class TransformerBlockScene(ExplainerScene):
                 line("in the largest GPT-3)"),
             ).arrange(RIGHT, buff=0.12)
             # "×96" as one word (review 18: a wide gap after the ×).
-            block_line[1].shift(LEFT * 0.08)
-            block_line[2].shift(LEFT * 0.08)
+            block_line[1].next_to(block_line[0], RIGHT, buff=0.04)
+            block_line[2].next_to(block_line[1], RIGHT, buff=0.12)
             block_line[2].align_to(block_line[0], DOWN)
             lines = VGroup(
                 line("GPT-2, GPT-3"),
@@ -519,9 +520,9 @@ class TransformerBlockScene(ExplainerScene):
             for k in rows:
                 top, bottom = glyphs(k - 1)[column].get_bottom()[1], glyphs(k)[column].get_top()[1]
                 if top - bottom > 1e-3:
+                    middle = (top + bottom) / 2
                     piece = Rectangle(width=bar.width, height=top - bottom, stroke_width=0)
-                    piece.set_fill(bar.get_fill_color(), opacity=1).move_to([x, (top + bottom) / 2, 0])
-                    gaps[k].add(piece)
+                    gaps[k].add(piece.set_fill(bar.get_fill_color(), opacity=1).set_x(x).set_y(middle))
         return gaps
 
     # --- 2. tokens become vectors ------------------------------------------------------
