@@ -589,9 +589,11 @@ class TransformerBlockScene(ExplainerScene):
             # The three grids' cells can differ in width (a minus sign widens a column): the widest sets the room.
             grid_w = max(grid.cells.width for grid in grids) + (0.45 if shown < t.d_model else 0.0)
             label_w = min(natural, MAX_LABEL_WIDTH, CONTENT_WIDTH - grid_w - 0.15 - 0.35 - names.width)
+            # Six tokens over the footer leave rows too low for the small size (its labels touched, review 18's footer).
+            row_size = theme.small_size if grids[0].cell(0, 0).height >= 0.33 else theme.min_size
             for source, grid in zip(("embeddings", "positions", "x"), grids):
                 rows = positions if source == "positions" else t.tokens
-                add_row_labels(theme, grid, rows, label_w, theme.small_size, color=theme.muted)
+                add_row_labels(theme, grid, rows, label_w, row_size, color=theme.muted)
             grids.arrange(DOWN, buff=gap, aligned_edge=RIGHT)
             total = label_w + 0.15 + grid_w + 0.35 + names.width
             right = LEFT_EDGE + (CONTENT_WIDTH - total) / 2 + label_w + 0.15 + max(grid.cells.width for grid in grids)
@@ -712,7 +714,7 @@ class TransformerBlockScene(ExplainerScene):
                     self.say("Attention reads the normalised vectors, not x itself.")
                     self.play(self.mark("attention"), FadeIn(note), run_time=0.8)
                     # Said as the formula under the maps shows it (review 18: "4-number queries and keys", unseen).
-                    self.say(f"{heads_words} weights: a softmax of queries times keys.")
+                    self.say(f"{heads_words} weights: softmax of queries times keys.")
                     self.play(*[FadeIn(m) for m in maps], FadeIn(how), run_time=1.2)
                     self.say("As in GPT it is causal: a token sees itself and earlier tokens.")
                     self.play(FadeIn(masked_words), run_time=1.0)
@@ -1013,7 +1015,7 @@ class TransformerBlockScene(ExplainerScene):
             hidden_cells = [hidden[k // d][1].cells[k % d] for k in range(t.d_ff)]
             negative = [k for k in range(t.d_ff) if t.pre_activation[f, k] < 0]
             random_note = self.footer(RANDOM_WEIGHTS)
-            self.say("Layer norm again, then a small network for each token alone; its weights are random too.")
+            self.say("Layer norm again, then a small network per token, its weights random too.")
             self.play(self.mark("norm2"), FadeIn(norm2), FadeIn(random_note), run_time=0.8)
             # The blank cells said not printed as they appear (review 18: for a line they read as zeros);
             # "the model width", not "d_model", heard (review 18: read out as two letters).
@@ -1202,10 +1204,7 @@ class TransformerBlockScene(ExplainerScene):
             band = self.banded_sketch().next_to(gpt, DOWN, buff=0.2).align_to(gpt, RIGHT)
             # Brown et al. 2020, 2.1: every GPT-3 size; the reason is the Sparse Transformer's (Child et al. 2019),
             # which GPT-3 cites, not one the GPT-3 paper gives (review 18).
-            self.say(
-                "In all GPT-3 sizes, every other attention layer sees only nearby tokens: "
-                "the Sparse Transformer's idea, to save work."
-            )
+            self.say("In all GPT-3 sizes every other layer is banded: the Sparse Transformer's idea, to save work.")
             self.play(FadeIn(band), run_time=0.8)
 
     def banded_sketch(self) -> VGroup:

@@ -78,7 +78,7 @@ def test_the_heads_weights_are_said_made_as_shown_and_the_masked_cells_start_gre
     t = scene.trace
     caption = next(step.caption for step in scene.steps if step.name == "multi-head-attention")
     assert "queries and keys." not in caption  # review 18: said, never shown
-    assert "weights: a softmax of queries times keys" in caption
+    assert "weights: softmax of queries times keys" in caption
     assert "(−∞, so weight 0)" in " ".join(scene.recording.texts["multi-head-attention"])
     maps = scene.attention_maps([0], 0.6, 0.78, 0.46, 2)
     heat = maps[0][1]
