@@ -610,7 +610,7 @@ class TransformerBlockScene(ExplainerScene):
             self.say("GPT adds a position embedding: one learned vector per position.")
             self.play(FadeIn(heading), FadeIn(names[0]), FadeIn(grids[0]), FadeIn(dots[0]), FadeIn(random_note), run_time=1.0)
             too = " too" if self.course_input else ""
-            self.say(f"Ours are random{too} (the note below).", spoken=f"Ours are random{too}.")
+            self.say(f"Ours are random{too}: the note below.")
             self.play(FadeIn(names[1]), FadeIn(grids[1]), FadeIn(dots[1]), run_time=1.0)
             # "The bright row" was the darker one (review 14): the row is outlined as the line names it.
             self.say(f"Their sum, x, enters the first block: for “{t.tokens[t.focus]}”, the highlighted row.")
