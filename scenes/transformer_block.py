@@ -41,7 +41,7 @@ from .kit.heatmaps import Cells, weights_heatmap
 from .kit.layout import BODY_TOP, CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_BOTTOM, Region, center_in, hang_from, pin
 from .kit.tables import NumberGrid, number_cell_width
 from .kit.text import elided_label, formula, label, on_one_baseline, word_rows
-from .theme import format_number
+from .theme import format_number, parse_number
 
 CELL_W, CELL_H = 0.92, 0.46
 """The narrowest cell of a token's vector, and its height (a cell widens to keep a minus sign clear of its border)."""
@@ -72,16 +72,24 @@ ROW_TOP = 2.3
 """Height of the first token row of a step, under the heading and the row's name."""
 DIMMED = 0.3
 """Opacity of the rows not followed, so one row reads and the others stay in grey."""
-ROUNDED = "≈ by hand: rounded, so a sum can be 0.01 off"
+ROUNDED = "≈: 0.01 off the rounded parts shown"
+"""Under an addition whose shown sum misses the sum of its shown, rounded parts (a "≈" in that cell)."""
+ROUNDED_EXACT = "rounded to 2 decimals; each sum adds up as shown"
+"""Under an addition whose shown sums all equal their shown parts' (no "≈")."""
 RANDOM_WEIGHTS = "all weights random, a fixed random seed: not trained"
 """At the bottom of the attention and feed-forward steps: W_Q … W_O, W₁ and W₂ alike (review 17: W₁, W₂ were never said random)."""
-"""Under an addition of rounded rows, whose shown digits need not add up exactly (the sums are of the unrounded ones)."""
+RANDOM_INPUT = "embeddings and positions random, a fixed random seed: not trained"
+"""At the bottom of steps 2 to 4 (review 18: only the voice said so)."""
+RANDOM_POSITIONS = "positions random, a fixed random seed: not trained"
+"""The same for a teacher's sentence, whose embeddings' source note says where they come from."""
 SHOWN_COLUMNS = 4
 """Numbers of each token's vector printed in steps 2 and 3, in larger cells; "⋯" stands for the rest."""
 WIDE_CELL_H = 0.5
 """Height of a cell in the larger, elided grids of steps 2 and 3 (numbers at the small size)."""
 MINUS_ROOM = 0.12
 """Added to an elided row's cells: "−0.02" at full width looked touching its borders (review 15)."""
+MARK_ROOM = 0.16
+"""Added to the cells of an addition's rows (steps 6 and 8): a "≈" fits left of "−0.84", clear of it and the border."""
 TREE_AT = LEFT * 1.0 + DOWN * 0.3
 """Where GPT's parts are listed as a tree (the pointer to attention right of it)."""
 
@@ -252,12 +260,13 @@ class TransformerBlockScene(ExplainerScene):
         full: bool = False,
         size: int | None = None,
         cell_h: float = ROW_CELL_H,
+        room: float = 0.0,
     ) -> VGroup:
         """One token's vector as a row of cells ending at the right edge, its name (a formula) just above it.
 
         The first :data:`ROW_SHOWN` numbers, at the small size, and a "⋯" for the rest; ``full`` prints every
         number (at ``size``). Cells are as wide as the widest number needs, and never narrower than a
-        two-decimal "−9.99", so the rows of a step line up.
+        two-decimal "−9.99", so the rows of a step line up; ``room`` widens them more (for a "≈" mark).
         """
         theme = self.theme
         size = size or theme.small_size
@@ -268,7 +277,7 @@ class TransformerBlockScene(ExplainerScene):
             CELL_W, number_cell_width(theme, [-9.99], 2, size=size), number_cell_width(theme, values, decimals, size=size)
         )
         if not full:  # five cells leave room: a minus sign clear of the border by eye (review 15), not only by the test
-            width += MINUS_ROOM
+            width += MINUS_ROOM + room
         # Up to the next twentieth: glyphs' ink differs by a hair between rows, and eight cells added it up to a visible step.
         width = math.ceil(width * 20 - 1e-9) / 20
         grid = self.grid(path, decimals, cell_width=width, cell_height=cell_h, font_size=size)
@@ -300,6 +309,18 @@ class TransformerBlockScene(ExplainerScene):
         """Shift ``mobject`` left as far as it reaches past the right edge (a narrow d_model's rows are short)."""
         return mobject.shift(LEFT * max(0.0, mobject.get_right()[0] - RIGHT_EDGE))
 
+    def footer(self, words: str) -> VGroup:
+        """``words`` at the bottom right, at the small size (review 18: the note size was hard to read at 720p)."""
+        note = label(self.theme, words, size=self.theme.small_size, color=self.theme.muted)
+        return note.align_to(RIGHT * RIGHT_EDGE, RIGHT).align_to(UP * SAFE_BOTTOM, DOWN)
+
+    def random_input_note(self, step: int) -> VGroup:
+        """The footer saying the embeddings and positions are random, or only the positions (a teacher's
+        sentence brings its own embeddings; in step 2 its source note says where from, so no footer)."""
+        if self.course_input:
+            return self.footer(RANDOM_INPUT)
+        return VGroup() if step == 2 else self.footer(RANDOM_POSITIONS)
+
     def elided_grid(self, source: str, cell_h: float = WIDE_CELL_H, size: int | None = None) -> NumberGrid:
         """The first :data:`SHOWN_COLUMNS` numbers of every token's row of ``source``, in cells large enough for them.
 
@@ -328,13 +349,36 @@ class TransformerBlockScene(ExplainerScene):
             dots.add(label(theme, words, size=theme.small_size, color=theme.muted).next_to(grid.cells, DOWN, buff=0.25))
         return dots
 
-    def rounded_note(self, row: VGroup) -> VGroup:
-        """:data:`ROUNDED` under ``row``'s cells, from their left edge (review 17: it began 0.5 left of them).
+    def approx_marks(self, step: str, sources: tuple[str, str, str], grid: NumberGrid, row: int, token: int) -> VGroup:
+        """A "≈" in each cell of ``grid``'s ``row`` whose shown sum is not the sum of its two shown parts.
 
-        At the note size: at the small size it is wider than the row and reached past the right edge.
+        ``sources`` name the two parts and the sum (token ``token``'s rows in the trace); every number is
+        compared as printed (two decimals), so a mark says what a viewer adding by hand would find: the sum
+        of the unrounded parts, rounded, is 0.01 off (review 18: five such cells, unmarked). Kept in
+        ``self.sums[step]`` for the tests.
         """
         theme = self.theme
-        note = label(theme, ROUNDED, size=theme.min_size, color=theme.muted)
+        a, b, total = (np.atleast_1d(getattr(self.trace, source)[token]) for source in sources)
+        marks = VGroup()
+        off = []
+        for j in range(grid.shape[1]):
+            parts = parse_number(format_number(a[j], 2)) + parse_number(format_number(b[j], 2))
+            if round(parts, 2) != parse_number(format_number(total[j], 2)):
+                off.append(j)
+                cell, number = grid.cell(row, j), grid.number(row, j)
+                mark = label(theme, "≈", size=theme.small_size, color=theme.highlight)
+                room = number.get_left()[0] - cell.get_left()[0]  # centred in the room left of the number
+                marks.add(mark.next_to(number, LEFT, buff=(room - mark.width) / 2).set_y(number.get_y()))
+        self.sums = {**getattr(self, "sums", {}), step: (sources, token, off, marks, grid, row)}
+        return marks
+
+    def rounded_note(self, row: VGroup, marks: VGroup) -> VGroup:
+        """:data:`ROUNDED` (or :data:`ROUNDED_EXACT` without ``marks``) under ``row``'s cells, from their left edge.
+
+        At the small size (review 18: the note size was hard to read at 720p); ends at the right edge if longer.
+        """
+        theme = self.theme
+        note = label(theme, ROUNDED if marks.submobjects else ROUNDED_EXACT, size=theme.small_size, color=theme.muted)
         return self.keep_inside(note.next_to(row[1], DOWN, buff=0.12).align_to(row[1].cells, LEFT))
 
     def add_down(self, rows: VGroup, rounded: VGroup) -> None:
@@ -360,11 +404,12 @@ class TransformerBlockScene(ExplainerScene):
         theme = self.theme
         lines = VGroup(
             VGroup(
-                label(theme, "mean", size=theme.min_size, color=theme.muted), self.number(mean, decimals, size=theme.min_size)
+                label(theme, "mean", size=theme.small_size, color=theme.muted),
+                self.number(mean, decimals, size=theme.small_size),
             ),
             VGroup(
-                label(theme, "variance", size=theme.min_size, color=theme.muted),
-                self.number(variance, decimals, size=theme.min_size),
+                label(theme, "variance", size=theme.small_size, color=theme.muted),
+                self.number(variance, decimals, size=theme.small_size),
             ),
         )
         for line in lines:
@@ -409,6 +454,9 @@ class TransformerBlockScene(ExplainerScene):
                 self.number("gpt3_layers", 0, size=size, color=theme.highlight),
                 line("in the largest GPT-3)"),
             ).arrange(RIGHT, buff=0.12)
+            # "×96" as one word (review 18: a wide gap after the ×).
+            block_line[1].next_to(block_line[0], RIGHT, buff=0.04)
+            block_line[2].next_to(block_line[1], RIGHT, buff=0.12)
             block_line[2].align_to(block_line[0], DOWN)
             lines = VGroup(
                 line("GPT-2, GPT-3"),
@@ -425,18 +473,21 @@ class TransformerBlockScene(ExplainerScene):
                 line("└── Output projection"),
             ).arrange(DOWN, aligned_edge=LEFT, buff=0.13)
             lines.move_to(TREE_AT)
+            for k in (5, 8):  # the outer "│" of a coloured part is the tree's, not the part's: one colour down the tree
+                lines[k][0].set_color(theme.text)
+            gaps = self.tree_connectors(lines)
             pointer = label(theme, "← attention", size=theme.small_size, color=theme.highlight).next_to(lines[5], RIGHT, buff=0.3)
             self.say("Attention is one part of a bigger machine: GPT.")
             self.play(FadeIn(heading), FadeIn(lines[0]))
             self.say("Tokens are embedded, and a learned position vector is added.")
-            self.play(FadeIn(lines[1], shift=RIGHT * 0.2), FadeIn(lines[2], shift=RIGHT * 0.2), run_time=0.8)
+            self.play(*[FadeIn(VGroup(lines[k], gaps[k]), shift=RIGHT * 0.2) for k in (1, 2)], run_time=0.8)
             self.say(f"Then comes a stack of transformer blocks: {t.gpt3_layers} of them in the largest GPT-3.")
-            self.play(FadeIn(lines[3], shift=RIGHT * 0.2), run_time=0.6)
+            self.play(FadeIn(VGroup(lines[3], gaps[3]), shift=RIGHT * 0.2), run_time=0.6)
             self.say("Each block: layer norm, attention, add; layer norm, feed-forward, add.")
-            self.play(*[FadeIn(item, shift=RIGHT * 0.2) for item in lines[4:10]], run_time=1.2)
+            self.play(*[FadeIn(VGroup(lines[k], gaps[k]), shift=RIGHT * 0.2) for k in range(4, 10)], run_time=1.2)
             self.play(Indicate(lines[5], color=theme.query, scale_factor=1.05), FadeIn(pointer))
             self.say("A last layer norm, and a projection that scores the next token.")
-            self.play(FadeIn(lines[10:], shift=RIGHT * 0.2), run_time=0.8)
+            self.play(*[FadeIn(VGroup(lines[k], gaps[k]), shift=RIGHT * 0.2) for k in (10, 11)], run_time=0.8)
             self.say("The 2017 transformer put each layer norm after its add; GPT-2 and GPT-3 put it first.")
             order = VGroup(
                 *[
@@ -450,6 +501,30 @@ class TransformerBlockScene(ExplainerScene):
             self.highlight(*[VGroup(*lines[k][-9:]) for k in (4, 7)], buff=0.1, run_time=0.6)
             self.play(FadeIn(order), run_time=0.6)
 
+    @staticmethod
+    def tree_connectors(lines: VGroup) -> list[VGroup]:
+        """Bars that close the gaps between the tree's "│", "├" and "└" glyphs (review 18: broken between rows).
+
+        ``gaps[k]`` fills the gap above row ``k``, so it comes in with that row. The bars are as wide as the
+        "│" glyph of row 4 and stand where it stands: the outer column for rows 2 to 11, the inner one
+        (the block's parts) for rows 5 to 9.
+        """
+
+        def glyphs(k):
+            return lines[k][0] if k == 3 else lines[k]  # row 3 is "├── Transformer block (×" + number + words
+
+        bar = glyphs(4)[0]
+        inner_x = glyphs(4)[1].get_left()[0] + bar.width / 2
+        gaps = [VGroup() for _ in lines]
+        for column, x, rows in ((0, bar.get_x(), range(2, 12)), (1, inner_x, range(5, 10))):
+            for k in rows:
+                top, bottom = glyphs(k - 1)[column].get_bottom()[1], glyphs(k)[column].get_top()[1]
+                if top - bottom > 1e-3:
+                    middle = (top + bottom) / 2
+                    piece = Rectangle(width=bar.width, height=top - bottom, stroke_width=0)
+                    gaps[k].add(piece.set_fill(bar.get_fill_color(), opacity=1).set_x(x).set_y(middle))
+        return gaps
+
     # --- 2. tokens become vectors ------------------------------------------------------
 
     def show_tokens(self, t):
@@ -461,8 +536,9 @@ class TransformerBlockScene(ExplainerScene):
             words = word_rows(theme, t.tokens, CONTENT_WIDTH)
             hang_from(words, BODY_TOP)
             note = None if self.course_input else self.source_note(t.embeddings_source)
+            random_note = self.random_input_note(2)
             # The screen's only grid: large, unless six long words wrap and the note leaves it less room.
-            floor = (note.get_top()[1] + 0.2) if note is not None else SAFE_BOTTOM
+            floor = (note.get_top()[1] + 0.2) if note is not None else random_note.get_top()[1] + 0.2
             room = words.get_bottom()[1] - 0.45 - floor - 0.55  # the "4 of 8 numbers" line below the cells
             cell_h = min(0.62, room / n)
             grid = self.elided_grid("embeddings", cell_h, theme.body_size if cell_h >= 0.55 else theme.small_size)
@@ -470,11 +546,14 @@ class TransformerBlockScene(ExplainerScene):
             add_row_labels(theme, grid, t.tokens, label_w, theme.small_size, color=theme.muted)
             hang_from(grid, words.get_bottom()[1] - 0.45)
             self.say(f"Our sentence: {n} tokens.")
-            self.play(FadeIn(heading), FadeIn(words, lag_ratio=0.1), run_time=1.0)
+            self.play(FadeIn(heading), FadeIn(words, lag_ratio=0.1), FadeIn(random_note), run_time=1.0)
             self.say(f"Each token becomes a vector of {d} numbers: its token embedding.")
             self.play(FadeIn(grid), FadeIn(self.elision(grid, below=True)), run_time=1.0)
             if note is None:
-                self.say("In GPT they are learned; ours are random, drawn with a fixed random seed.")
+                self.say(
+                    "In GPT they are learned; ours are random (the note below).",
+                    spoken="In GPT they are learned; ours are random.",
+                )
                 self.wait(0.5)
             else:
                 self.say("Each word brings a made-up vector of its own; the note says how.")
@@ -493,7 +572,8 @@ class TransformerBlockScene(ExplainerScene):
                 label(theme, "+ position embeddings", size=theme.small_size, color=theme.key),
                 label(theme, "= x, the block's input", size=theme.small_size, color=theme.highlight),
             )
-            top, bottom, gap = 2.75, SAFE_BOTTOM + 0.05, 0.3
+            random_note = self.random_input_note(3)
+            top, bottom, gap = 2.75, random_note.get_top()[1] + 0.15, 0.3
             shown = min(SHOWN_COLUMNS, t.d_model)
             positions = [f"pos {i + 1}" for i in range(n)]  # a position embedding belongs to a place, not a word
             natural = max(label(theme, name, size=theme.small_size).width for name in (*t.tokens, *positions))
@@ -509,9 +589,11 @@ class TransformerBlockScene(ExplainerScene):
             # The three grids' cells can differ in width (a minus sign widens a column): the widest sets the room.
             grid_w = max(grid.cells.width for grid in grids) + (0.45 if shown < t.d_model else 0.0)
             label_w = min(natural, MAX_LABEL_WIDTH, CONTENT_WIDTH - grid_w - 0.15 - 0.35 - names.width)
+            # Six tokens over the footer leave rows too low for the small size (its labels touched, review 18's footer).
+            row_size = theme.small_size if grids[0].cell(0, 0).height >= 0.33 else theme.min_size
             for source, grid in zip(("embeddings", "positions", "x"), grids):
                 rows = positions if source == "positions" else t.tokens
-                add_row_labels(theme, grid, rows, label_w, theme.small_size, color=theme.muted)
+                add_row_labels(theme, grid, rows, label_w, row_size, color=theme.muted)
             grids.arrange(DOWN, buff=gap, aligned_edge=RIGHT)
             total = label_w + 0.15 + grid_w + 0.35 + names.width
             right = LEFT_EDGE + (CONTENT_WIDTH - total) / 2 + label_w + 0.15 + max(grid.cells.width for grid in grids)
@@ -521,14 +603,14 @@ class TransformerBlockScene(ExplainerScene):
             names_left = grids.get_right()[0] + grid_w - max(grid.cells.width for grid in grids) + 0.35
             for name, grid in zip(names, grids):
                 name.next_to(grid, RIGHT).set_x(names_left + name.width / 2)
-            rounded = label(
-                theme, "≈ by hand: rounded numbers,\nso a sum can be 0.01 off", size=theme.min_size, color=theme.muted
-            )
-            rounded.next_to(names[2], DOWN, buff=0.15).align_to(names[2], LEFT)
+            marks = self.approx_marks("embeddings-plus-positions", ("embeddings", "positions", "x"), grids[2], t.focus, t.focus)
+            words = "≈: this sum is 0.01 off\nthe rounded parts shown" if marks.submobjects else "rounded to 2 decimals"
+            rounded = VGroup(marks, label(theme, words, size=theme.small_size, color=theme.muted))
+            rounded[1].next_to(names[2], DOWN, buff=0.15).align_to(names[2], LEFT)
             self.say("GPT adds a position embedding: one learned vector per position.")
-            self.play(FadeIn(heading), FadeIn(names[0]), FadeIn(grids[0]), FadeIn(dots[0]), run_time=1.0)
+            self.play(FadeIn(heading), FadeIn(names[0]), FadeIn(grids[0]), FadeIn(dots[0]), FadeIn(random_note), run_time=1.0)
             too = " too" if self.course_input else ""
-            self.say(f"Ours are random{too}: not trained (a fixed random seed).")
+            self.say(f"Ours are random{too}: the note below.")
             self.play(FadeIn(names[1]), FadeIn(grids[1]), FadeIn(dots[1]), run_time=1.0)
             # "The bright row" was the darker one (review 14): the row is outlined as the line names it.
             self.say(f"Their sum, x, enters the first block: for “{t.tokens[t.focus]}”, the highlighted row.")
@@ -565,7 +647,8 @@ class TransformerBlockScene(ExplainerScene):
             center_in(VGroup(norm, epsilon, defaults), gap)
             self.keep_inside(VGroup(norm, epsilon, defaults).align_to(rows[0][1], LEFT))
             self.say(f"Into the block. We follow one token, “{token}”.")
-            self.play(FadeIn(heading), FadeIn(self.diagram), self.mark("input"), run_time=1.0)
+            random_note = self.random_input_note(4)
+            self.play(FadeIn(heading), FadeIn(self.diagram), self.mark("input"), FadeIn(random_note), run_time=1.0)
             self.play(FadeIn(rows[0]), FadeIn(before), run_time=0.8)
             self.say("Layer norm comes first: subtract the vector's mean, divide by its spread.")
             self.play(self.mark("norm1"), Write(norm), FadeIn(epsilon), run_time=1.2)
@@ -603,40 +686,42 @@ class TransformerBlockScene(ExplainerScene):
         with self.step("multi-head-attention", "Causal multi-head attention"):
             self.new_panel("Causal multi-head attention")
             shown = VGroup()
-            note = self.note_lines((RANDOM_WEIGHTS,))
+            note = self.footer(RANDOM_WEIGHTS)
             # Well clear of the note (review 17: 0.15 under the output row, it read as that row's label).
             joined, projected = self.joined_heads(note.get_top()[1] + 0.45)
             for k, page in enumerate(pages):
                 maps = self.attention_maps(page, label_w, cell_w, cell_h, decimals)
-                masked_cells = [(i, j) for i in range(n) for j in range(n) if not t.mask[i, j]]
+                if k == 0:
+                    # How a head's weights are made, under the maps (review 18: queries and keys were only said).
+                    how = self.weights_formula().next_to(maps, DOWN, buff=0.25)
+                    self.keep_inside(how.align_to(maps, RIGHT))
                 # Which axis is which, said once under the maps (review 15: rows and columns were only coloured).
                 masked_words = (
                     VGroup(
-                        label(theme, "grey: masked, a later token (weight 0)", size=theme.min_size, color=theme.masked),
+                        label(theme, "grey: masked, a later token (−∞, so weight 0)", size=theme.small_size, color=theme.masked),
                         VGroup(
-                            label(theme, "rows: query (looking),", size=theme.min_size, color=theme.query),
-                            label(theme, "columns: key (looked at)", size=theme.min_size, color=theme.key),
+                            label(theme, "rows: query (looking),", size=theme.small_size, color=theme.query),
+                            label(theme, "columns: key (looked at)", size=theme.small_size, color=theme.key),
                         ).arrange(RIGHT, buff=0.15),
                     )
-                    .arrange(DOWN, aligned_edge=RIGHT, buff=0.05)
-                    .next_to(maps, DOWN, buff=0.12)
+                    .arrange(DOWN, aligned_edge=RIGHT, buff=0.08)
+                    .next_to(how, DOWN, buff=0.2)
                 )
                 self.keep_inside(masked_words.align_to(maps, RIGHT))
                 line = self.row_sum_line(page, decimals, first=k == 0)
                 if k == 0:
-                    note.align_to(RIGHT * RIGHT_EDGE, RIGHT)
-                    head_words = "One head, with" if t.n_heads == 1 else f"{t.n_heads} heads, each with"
+                    heads_words = "One head: its" if t.n_heads == 1 else f"{t.n_heads} heads; each head's"
                     self.say("Attention reads the normalised vectors, not x itself.")
                     self.play(self.mark("attention"), FadeIn(note), run_time=0.8)
-                    self.say(f"{head_words} {t.d_head}-number queries and keys.")
-                    self.play(*[FadeIn(m) for m in maps], run_time=1.2)
+                    # Said as the formula under the maps shows it (review 18: "4-number queries and keys", unseen).
+                    self.say(f"{heads_words} weights: softmax of queries times keys.")
+                    self.play(*[FadeIn(m) for m in maps], FadeIn(how), run_time=1.2)
                     self.say("As in GPT it is causal: a token sees itself and earlier tokens.")
-                    self.play(*self.grey_out(maps, masked_cells), FadeIn(masked_words), run_time=1.0)
-                    legend = masked_words  # shown once, for every page of maps; the later pages' copies never are
+                    self.play(FadeIn(masked_words), run_time=1.0)
+                    legend = VGroup(how, masked_words)  # shown once, for every page of maps
                 else:
                     self.say(f"Heads {page[0] + 1} to {page[-1] + 1}:" if len(page) > 1 else f"Head {page[0] + 1}:")
                     self.play(FadeOut(shown), *[FadeIn(m) for m in maps], run_time=1.0)
-                    self.play(*self.grey_out(maps, masked_cells), run_time=0.5)
                 # What these weights show whatever the (random) matrices: a row is shared out, later tokens get 0
                 # (review 17: "0.58 and 0.95 to itself" invited a reading random weights cannot carry).
                 self.say(line)
@@ -686,15 +771,32 @@ class TransformerBlockScene(ExplainerScene):
             return f"Here too, {row}"
         return f"In each head, {row}" if len(heads) > 1 else row[0].upper() + row[1:]
 
-    def grey_out(self, maps: VGroup, cells) -> list:
-        """Animations that turn ``cells`` ((row, column) pairs) of every map grey, their numbers in the masked colour."""
-        theme = self.theme
-        moves = []
-        for _, heat in maps:
-            for i, j in cells:
-                moves.append(heat.cell(i, j).animate.set_fill(theme.line, opacity=MASKED_GREY))
-                moves.append(heat.number(i, j).animate.set_color(theme.masked))
-        return moves
+    def grey_out(self, heat) -> None:
+        """Turn the masked cells of ``heat`` grey, their numbers in the masked colour (from the map's first frame:
+        review 18 saw them first coloured like real weights)."""
+        t = self.trace
+        n = len(t.tokens)
+        for i, j in ((i, j) for i in range(n) for j in range(n) if not t.mask[i, j]):
+            heat.cell(i, j).set_fill(self.theme.line, opacity=MASKED_GREY)
+            heat.number(i, j).set_color(self.theme.masked)
+
+    def weights_formula(self) -> VGroup:
+        """How a head makes its weights and its output, in two lines (√ of the trace's head width)."""
+        theme, t = self.theme, self.trace
+        lines = VGroup(
+            formula(
+                theme,
+                r"Q = n\,W_Q,\ \ K = n\,W_K,\ \ V = n\,W_V \quad (n = \mathrm{norm}_1(x))",
+                size=theme.aside_formula_size,
+            ),
+            formula(
+                theme,
+                rf"\mathrm{{weights}} = \mathrm{{softmax}}(Q K^\top / \sqrt{{{t.d_head}}} + \mathrm{{mask}}),"
+                r"\quad \mathrm{out} = \mathrm{weights}\; V",
+                size=theme.aside_formula_size,
+            ),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        return lines
 
     def joined_heads(self, bottom: float) -> tuple[VGroup, VGroup]:
         """The focus token's head outputs side by side, then joined, then projected by W_O: above ``bottom``.
@@ -803,9 +905,12 @@ class TransformerBlockScene(ExplainerScene):
         theme, t = self.theme, self.trace
         maps = VGroup()
         for k, h in enumerate(heads):
-            cells = Cells(cell_w, cell_h, theme.min_size, mono=False)
+            # The small size where the cells have room for it (review 18: 22 px numbers were hard to read).
+            size = theme.small_size if cell_w >= 0.74 and cell_h >= 0.42 else theme.min_size
+            cells = Cells(cell_w, cell_h, size, mono=False)
             heat = weights_heatmap(self, f"attention_weights[{h}]", None, None, decimals, cells=cells)
             heat.cells.set_stroke(theme.background, width=3)
+            self.grey_out(heat)
             if k == 0:
                 add_row_labels(theme, heat, t.tokens, label_w, theme.min_size, color=theme.query)
             add_column_labels(theme, heat, t.tokens, theme.min_size, color=theme.key)
@@ -823,16 +928,23 @@ class TransformerBlockScene(ExplainerScene):
         with self.step("residual", "Add: the residual connection"):
             self.new_panel("Add: the residual connection")
             rows = VGroup(
-                self.token_row(r"x", f"x[{f}]", ROW_TOP),
-                self.token_row(r"+\ \mathrm{attention}(\mathrm{norm}_1(x))", f"attention[{f}]", ROW_TOP - 1.0, color=theme.query),
-                self.token_row(r"=\ x + \mathrm{attention}", f"residual1[{f}]", ROW_TOP - 2.0),
+                self.token_row(r"x", f"x[{f}]", ROW_TOP, room=MARK_ROOM),
+                self.token_row(
+                    r"+\ \mathrm{attention}(\mathrm{norm}_1(x))",
+                    f"attention[{f}]",
+                    ROW_TOP - 1.0,
+                    color=theme.query,
+                    room=MARK_ROOM,
+                ),
+                self.token_row(r"=\ x + \mathrm{attention}", f"residual1[{f}]", ROW_TOP - 2.0, room=MARK_ROOM),
             )
-            rounded = self.rounded_note(rows[2])
+            marks = self.approx_marks("residual", ("x", "attention", "residual1"), rows[2][1], 0, f)
+            rounded = VGroup(marks, self.rounded_note(rows[2], marks))
             self.say("The residual connection adds attention's output to x itself.")
             self.play(self.mark("add1"), FadeIn(rows[0]), FadeIn(rows[1]), run_time=1.0)
             self.add_down(rows, rounded)
             update = formula(theme, r"x \leftarrow x + \mathrm{attention}(\mathrm{norm}_1(x))", size=theme.aside_formula_size)
-            self.keep_inside(update.next_to(rounded, DOWN, buff=0.3).align_to(rows[2][1], LEFT))
+            self.keep_inside(update.next_to(rounded[1], DOWN, buff=0.3).align_to(rows[2][1], LEFT))
             self.say("So each part adds to what the token already carries.")
             self.play(Indicate(self.diagram.residuals[0], color=theme.highlight), Write(update), run_time=1.2)
 
@@ -880,7 +992,7 @@ class TransformerBlockScene(ExplainerScene):
             count = label(theme, f"one token: {t.d_ff} numbers, {d} per line", size=theme.small_size, color=theme.muted)
             printed_note = label(
                 theme,
-                f"{len(t.gelu_examples)} of the {t.d_ff} printed: the examples below",
+                f"{len(t.gelu_examples)} of the {t.d_ff} printed; the others left blank",
                 size=theme.small_size,
                 color=theme.muted,
             )
@@ -902,15 +1014,21 @@ class TransformerBlockScene(ExplainerScene):
             self.keep_inside(shapes[1])
             hidden_cells = [hidden[k // d][1].cells[k % d] for k in range(t.d_ff)]
             negative = [k for k in range(t.d_ff) if t.pre_activation[f, k] < 0]
-            random_note = self.note_lines((RANDOM_WEIGHTS,)).align_to(RIGHT * RIGHT_EDGE, RIGHT)
-            self.say("Layer norm again, then a small network that works on each token alone; its weights are random too.")
+            random_note = self.footer(RANDOM_WEIGHTS)
+            self.say("Layer norm again, then a small network per token, its weights random too.")
             self.play(self.mark("norm2"), FadeIn(norm2), FadeIn(random_note), run_time=0.8)
-            self.say(f"It widens the {d} numbers to {t.d_ff}: four times the model's width d_model, as in GPT-3.")
+            # The blank cells said not printed as they appear (review 18: for a line they read as zeros);
+            # "the model width", not "d_model", heard (review 18: read out as two letters).
+            shown_words = f"; {len(t.gelu_examples)} of them printed" if printed_note.submobjects else ""
+            self.say(
+                f"It widens the {d} numbers to {t.d_ff}: four times the model width, as in GPT-3{shown_words}.",
+            )
             self.play(
                 self.mark("ff"),
                 ReplacementTransform(norm2[1].copy(), VGroup(*[row[1] for row in pre])),
                 FadeIn(pre[0][0]),
                 FadeIn(count),
+                FadeIn(printed_note),
                 FadeIn(shapes[0]),
                 run_time=1.2,
             )
@@ -924,18 +1042,18 @@ class TransformerBlockScene(ExplainerScene):
             printed = VGroup(*[pre[k // d][1].number(0, k % d) for k in t.gelu_examples])
             # z, not x: x is the block's input in this scene, and the grid above is z.
             # The block computes GPT-2's tanh form, not zΦ(z) itself: said, with how close it is (review 17).
+            # The acronym expanded once, shown and said (review 18).
             self.say(
-                "GELU multiplies each number z by Φ(z): the chance a standard normal is below z (here, as in GPT-2, "
-                "a close tanh formula).",
-                spoken="GELU multiplies each number z by the chance that a standard normal variable is below z; "
-                "here, as in GPT-2, a close formula computes it.",
+                "GELU (Gaussian error linear unit) multiplies each z by Φ(z), the chance a standard normal is "
+                "below z (here, as in GPT-2, a close tanh formula).",
+                spoken="GELU, the Gaussian error linear unit, multiplies each z by the chance a standard "
+                "normal is below z; here, as in GPT-2, a close formula computes it.",
             )
             # The examples' inputs are carried out of the cells they were printed in; the grid keeps z until
             # the voice has given every example's output (review 14: the outputs showed before they were said).
             self.play(
                 FadeIn(name),
                 FadeIn(tanh),
-                FadeIn(printed_note),
                 TransformFromCopy(printed, befores),
                 *[FadeIn(pair[1]) for pair in pairs],
                 run_time=1.0,
@@ -970,9 +1088,9 @@ class TransformerBlockScene(ExplainerScene):
         f = t.focus
         name = formula(theme, r"\mathrm{GELU}(z) = z\,\Phi(z)", size=theme.aside_formula_size).set_color(theme.value)
         tanh = VGroup(
-            label(theme, "here, as in GPT-2: the tanh form, within", size=theme.min_size, color=theme.muted),
-            self.number("gelu_tanh_bound", 3, size=theme.min_size, color=theme.muted, mono=False),
-            label(theme, "of zΦ(z)", size=theme.min_size, color=theme.muted),
+            label(theme, "here, as in GPT-2: the tanh form, within", size=theme.small_size, color=theme.muted),
+            self.number("gelu_tanh_bound", 3, size=theme.small_size, color=theme.muted, mono=False),
+            label(theme, "of zΦ(z)", size=theme.small_size, color=theme.muted),
         ).arrange(RIGHT, buff=0.1)
         for part in tanh[1:]:  # bottoms level first: on_one_baseline raises each from its own bottom
             part.align_to(tanh[0], DOWN)
@@ -997,16 +1115,17 @@ class TransformerBlockScene(ExplainerScene):
         with self.step("add-again", "Add again: the block's output"):
             self.new_panel("Add again: the block's output")
             rows = VGroup(
-                self.token_row(r"x + \mathrm{attention}", f"residual1[{f}]", ROW_TOP),
-                self.token_row(r"+\ \mathrm{ff}", f"ff[{f}]", ROW_TOP - 1.0, color=theme.value),
-                self.token_row(r"=\ \mathrm{output}", f"output[{f}]", ROW_TOP - 2.0, color=theme.highlight),
+                self.token_row(r"x + \mathrm{attention}", f"residual1[{f}]", ROW_TOP, room=MARK_ROOM),
+                self.token_row(r"+\ \mathrm{ff}", f"ff[{f}]", ROW_TOP - 1.0, color=theme.value, room=MARK_ROOM),
+                self.token_row(r"=\ \mathrm{output}", f"output[{f}]", ROW_TOP - 2.0, color=theme.highlight, room=MARK_ROOM),
             )
             block = VGroup(
                 formula(theme, r"x \leftarrow x + \mathrm{attention}(\mathrm{norm}_1(x))", size=theme.aside_formula_size),
                 formula(theme, r"x \leftarrow x + \mathrm{ff}(\mathrm{norm}_2(x))", size=theme.aside_formula_size),
             ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
-            rounded = self.rounded_note(rows[2])
-            self.keep_inside(block.next_to(rounded, DOWN, buff=0.3).align_to(rows[2][1], LEFT))
+            marks = self.approx_marks("add-again", ("residual1", "ff", "output"), rows[2][1], 0, f)
+            rounded = VGroup(marks, self.rounded_note(rows[2], marks))
+            self.keep_inside(block.next_to(rounded[1], DOWN, buff=0.3).align_to(rows[2][1], LEFT))
             # Both halves of the 2017 block, as large as GPT's (review 14: small, grey, and only the first half).
             original = VGroup(
                 label(theme, "2017 original (Vaswani et al.):", size=theme.small_size, color=theme.muted),
@@ -1083,7 +1202,9 @@ class TransformerBlockScene(ExplainerScene):
             # Brown et al. 2020, section 2.1: "alternating dense and locally banded sparse attention patterns".
             # The paper gives no order, so none is said; "locally banded" said as what it means.
             band = self.banded_sketch().next_to(gpt, DOWN, buff=0.2).align_to(gpt, RIGHT)
-            self.say("In it, every other attention layer looks only at a band of nearby tokens, to save work.")
+            # Brown et al. 2020, 2.1: every GPT-3 size; the reason is the Sparse Transformer's (Child et al. 2019),
+            # which GPT-3 cites, not one the GPT-3 paper gives (review 18).
+            self.say("In all GPT-3 sizes every other layer is banded: the Sparse Transformer's idea, to save work.")
             self.play(FadeIn(band), run_time=0.8)
 
     def banded_sketch(self) -> VGroup:
