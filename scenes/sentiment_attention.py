@@ -109,7 +109,7 @@ class SentimentAttentionScene(ExplainerScene):
             words = VGroup(
                 label(
                     theme,
-                    "a word's score, from its embedding; v, W, b: learned (v: one fixed query)",
+                    "a word's score, from its embedding; v, W, b: learned (v: one learned query)",
                     size=theme.small_size,
                     color=theme.muted,
                 ),
@@ -136,8 +136,11 @@ class SentimentAttentionScene(ExplainerScene):
                     label(theme, "· held out, never trained on:", size=theme.small_size, color=theme.muted),
                     self.number("n_heldout", 0, size=theme.small_size),
                     # The held-out set is a random draw plus the reviews shown in steps 3-4 (review 15).
-                    label(theme, "(", size=theme.small_size, color=theme.muted),
-                    self.number("n_heldout_random", 0, size=theme.small_size),
+                    # "(" against its number (review 18: "( 72" had a stray space).
+                    VGroup(
+                        label(theme, "(", size=theme.small_size, color=theme.muted),
+                        self.number("n_heldout_random", 0, size=theme.small_size),
+                    ).arrange(RIGHT, buff=0.03),
                     label(theme, "drawn at random +", size=theme.small_size, color=theme.muted),
                     self.number("n_showcase", 0, size=theme.small_size),
                     label(theme, "shown later)", size=theme.small_size, color=theme.muted),
@@ -152,6 +155,7 @@ class SentimentAttentionScene(ExplainerScene):
             for part in (model, worked, data):
                 part.set_x(0)
             hang_from(VGroup(model, worked, data), BODY_TOP)
+            self.crowded_intro = data.get_bottom()[1] < BODY.bottom
             # A teacher's long words stack their labels: when all three do not fit, the data takes the example's place.
             crowded = data.get_bottom()[1] < BODY.bottom
             if crowded:
@@ -169,8 +173,11 @@ class SentimentAttentionScene(ExplainerScene):
             # Yang et al. score recurrent states; here the score reads the bare embedding, which is what makes a
             # word's score the same in every review (review 16: the citation sounded like the cause).
             self.say(
-                "Additive attention with one learned query, as in Yang et al. 2016, who score words in context; here, each word's embedding alone.",
-                spoken="Additive attention with one learned query, as in Yang and colleagues, who score words in context; here, each word's embedding alone.",
+                # Review 18: "here, each word's embedding alone" had no verb when heard.
+                "Additive attention with one learned query. Yang et al. 2016 score each word in context; "
+                "here, each word is scored on its own embedding.",
+                spoken="Additive attention with one learned query. Yang and colleagues score each word in context; "
+                "here, each word is scored on its own embedding.",
             )
             self.play(FadeOut(opening), run_time=0.4)
             self.play(FadeIn(model[0], shift=UP * 0.2), FadeIn(worked.words), FadeIn(worked.scores))
@@ -197,13 +204,15 @@ class SentimentAttentionScene(ExplainerScene):
         """
         t, theme = self.trace, self.theme
         words = list(t.sentences[index][: int(t.sentence_lengths[index])])
-        width = min(0.9, (BODY.width - 3.0) / len(words))  # "−11.1" fits; words_on_one_line widens to a word
+        # "−11.1" with room either side: the theme's smaller cell digits (review 18: at the small size its glyphs
+        # touched the borders; wider cells stacked the words). words_on_one_line widens a column to its word.
+        width = min(0.9, (BODY.width - 3.0) / len(words))
         scores = self.grid(
             f"scores[{index}, :{len(words)}]",
             1,
             cell_width=width,
             cell_height=0.5,
-            font_size=theme.small_size,
+            font_size=theme.dense_number_size,
             row_labels=["score"],
             col_labels=words,
             row_label_color=theme.muted,
@@ -218,7 +227,7 @@ class SentimentAttentionScene(ExplainerScene):
             ["α"],
             None,
             2,
-            cells=Cells(width, 0.5, number_size=theme.small_size, mono=False),
+            cells=Cells(width, 0.5, number_size=theme.dense_number_size, mono=False),
             labels=AxisLabels(size=theme.small_size, query_color=theme.muted),
         )
         probability = t.probabilities[index]
@@ -312,7 +321,13 @@ class SentimentAttentionScene(ExplainerScene):
             lower.next_to(upper, DOWN, buff=0.1).align_to(upper, LEFT)
         legend = VGroup(
             label(theme, "training reviews", size=theme.min_size, color=theme.key),
-            label(theme, "held-out reviews", size=theme.min_size, color=theme.value),
+            # The 8 shown later are in this curve and its 78 % (review 18: said in step 1, not on the chart).
+            label(
+                theme,
+                f"held out ({count(t.n_heldout)}, incl. the {count(t.n_showcase)} shown)",
+                size=theme.min_size,
+                color=theme.value,
+            ),
         ).arrange(DOWN, buff=0.1, aligned_edge=RIGHT)
         # Inside the accuracy chart, low on the right (the curves end high there): it names those two curves only.
         corner = train.to_point(last, 0)
@@ -466,12 +481,13 @@ class SentimentAttentionScene(ExplainerScene):
             # An outline, as in step 4: Indicate filled the cell solid and hid its 0.89 as it was said (review 15).
             self.highlight(rows[0][0].column(top))
             if len(rows) > 1:
-                self.say("On the others too, the weight lands on the sentiment words.")
+                # Said of these reviews only (review 18: shown on four hand-written reviews, it read as a finding).
+                self.say("In these reviews too, the weight lands on the sentiment words.")
                 self.play(FadeIn(rows[1:], lag_ratio=0.3), run_time=2)
             self.say(
-                "Filler words get almost nothing: “the”, “was” and “a”.",
-                # The list last, after "words like": "such as the, was, and a" ran together when heard.
-                spoken="Filler words get almost nothing: words like the, was, and a.",
+                "The filler words, “the”, “was”, “a”, get almost nothing.",
+                # No "and" in the list: heard, "the, was, and a" sounded like four words (review 18).
+                spoken="The filler words, the, was, a, get almost nothing.",
             )
             # The cells under those words outlined, as every other line marks what it names (review 17).
             fillers = [
@@ -510,7 +526,7 @@ class SentimentAttentionScene(ExplainerScene):
                 label(theme, "right,", size=theme.small_size, color=theme.muted),
                 self.percentage("heldout_percent_plain", size=theme.body_size, color=theme.value),
             ).arrange(RIGHT, buff=0.2),
-        ).arrange(DOWN, buff=0.2, aligned_edge=RIGHT)
+        ).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
         with self.step("where-weights-mislead", "Where the weights alone mislead"):
             self.clear()
             heading = self.heading("Where the weights alone mislead")
@@ -571,30 +587,8 @@ class SentimentAttentionScene(ExplainerScene):
                 if BODY.left <= second.get_left()[0] + dx and second.get_right()[0] + dx <= BODY.right:
                     second.shift(RIGHT * dx)
 
-            def count_line(words: str, part: str, whole: str) -> VGroup:
-                """``words`` "N of M": N the trace's ``part``, highlighted, M its ``whole``."""
-                return VGroup(
-                    label(theme, words, size=theme.small_size),
-                    self.number(part, 0, size=theme.body_size, color=theme.highlight),
-                    label(theme, "of", size=theme.small_size),
-                    self.number(whole, 0, size=theme.body_size),
-                ).arrange(RIGHT, buff=0.2)
-
-            negated.add(
-                count_line(
-                    "of those with a negation, the negation word weighted most in",
-                    "n_heldout_negation_first",
-                    "n_heldout_negated",
-                )
-            )
-            # How often the top negation word's own lean is the verdict: mostly, not always (review 15).
-            negated.add(
-                count_line(
-                    "verdict = what the negation word alone says:",
-                    "n_heldout_negation_first_follows",
-                    "n_heldout_negation_first",
-                )
-            )
+            # Review 18: six lines of statistics were a wall; the 16 of 17 and 14 of 16 counts went to the
+            # worksheet, and one "why" line stays under the 29 % / 95 % lines, every line from the left edge.
             # Why below a coin flip: the verdict follows each word's lean, and most of these reviews go against it.
             against = VGroup(
                 label(theme, "written against the word's lean:", size=theme.small_size, color=theme.muted),
@@ -604,13 +598,13 @@ class SentimentAttentionScene(ExplainerScene):
                         label(theme, "of", size=theme.small_size, color=theme.muted),
                         self.number(f"n_heldout_with_negation[{k}]", 0, size=theme.body_size),
                         label(theme, f"with “{negation}”", size=theme.small_size, color=theme.muted),
-                    ).arrange(RIGHT, buff=0.15)
+                    ).arrange(RIGHT, buff=0.2)
                     for k, negation in enumerate(t.negation_words)
                 ],
             ).arrange(RIGHT, buff=0.3)
             if others:
                 negated.add(against)
-            negated.arrange(DOWN, buff=0.2, aligned_edge=RIGHT)
+            negated.arrange(DOWN, buff=0.2, aligned_edge=LEFT)
             # The counts replace the word's scores under the reviews (all at once they were eight lines, a wall);
             # the words' lone readings stay, as the verdict is said to be the negation word's lean.
             group = VGroup(rows, readings, scored).arrange(DOWN, buff=0.35)
@@ -678,21 +672,9 @@ class SentimentAttentionScene(ExplainerScene):
             )
             self.play(FadeOut(scored), *[FadeOut(box) for box in boxes if box in self.mobjects], run_time=0.4)
             self.play(FadeIn(negated[:2]))
-            self.say(
-                f"In {count(t.n_heldout_negation_first)} of those {count(t.n_heldout_negated)}, "
-                "the negation word takes the most weight."
-            )
-            self.play(FadeIn(negated[2]))
-            # The lean sets the verdict in most, not all, of those reviews: the count said is the run's (review 15: said
-            # as a rule, it failed in 2 of 20). "No better than a coin flip" beside 29 % went unexplained, so it went.
-            self.say(
-                f"In {count(t.n_heldout_negation_first_follows)} of those {count(t.n_heldout_negation_first)}, "
-                "the verdict follows the negation word's own lean, whatever it negates."
-            )
-            # Outlines on the counts (an Indicate scaled the lines past the frame's edges; review 15).
-            self.play(FadeIn(negated[3]), run_time=0.6)
-            self.highlight(negated[3][1], negated[3][3])
             if others:
+                # Review 18: the 29 % is 17 reviews, and the negation words read alone are near a coin flip, so
+                # with one the classifier is close to guessing; the "why" line shows most go against the lean.
                 self.say(self.leans_line(word, t.word_alone[t.misleading, top], others))
                 self.play(FadeIn(leans), run_time=0.6)
                 self.highlight(alone[1], *[lean[1] for lean in leans])
@@ -721,29 +703,38 @@ class SentimentAttentionScene(ExplainerScene):
         return line
 
     def against_line(self) -> str:
-        """How many reviews with each negation word are written against its lean: why accuracy falls below a coin flip."""
-        t = self.trace
-        parts = [
-            f"{count(t.n_negation_against_lean[k])} of the {count(t.n_heldout_with_negation[k])} with “{word}” are "
-            f"{verdict(1 - t.negation_alone[k])}"
-            for k, word in enumerate(t.negation_words)
-        ]
-        most = all(2 * t.n_negation_against_lean[k] > t.n_heldout_with_negation[k] for k in range(len(parts)))
-        said = "Yet " + ", and ".join(parts)
-        return f"{said}: most go against the lean." if most else f"{said}."
+        """Whether most reviews with each negation word are written against its lean: why below a coin flip.
 
-    def leans_line(self, word: str, alone: float, others: list[tuple[int, str]]) -> str:
-        """What the other negation words read alone, as the screen shows them, and which way each word leans.
-
-        "Near a coin flip" went (review 17): beside 29 % right it explained nothing; the leans, with the
-        next line's counts, do.
+        The counts stand on screen, in the "why" line; the voice says only what they show (review 18: nine
+        figures were read out in a row).
         """
         t = self.trace
-        said = " and ".join(f"“{other}” alone reads P = {format_number(t.negation_alone[k], 2)}" for k, other in others)
-        leans = ", ".join(f"“{other}” {verdict(t.negation_alone[k])}" for k, other in others)
-        if len(others) == 1:
-            return f"{said}: it leans {verdict(t.negation_alone[others[0][0]])}, “{word}” {verdict(alone)}."
-        return f"{said}: {leans}, “{word}” {verdict(alone)}."
+        n = len(t.negation_words)
+        most = all(2 * t.n_negation_against_lean[k] > t.n_heldout_with_negation[k] for k in range(n))
+        if most:
+            return "And most of these reviews were written against their negation word's lean."
+        parts = [
+            f"{count(t.n_negation_against_lean[k])} of the {count(t.n_heldout_with_negation[k])} with “{word}”"
+            for k, word in enumerate(t.negation_words)
+        ]
+        return "Written against the word's lean: " + ", and ".join(parts) + "."
+
+    def leans_line(self, word: str, alone: float, others: list[tuple[int, str]]) -> str:
+        """The size of the sample, and what the negation words read alone, as the screen shows them.
+
+        Review 18: the 29 % is from 17 reviews, and where every negation word alone is within 0.1 of a coin
+        flip, a verdict that follows it is close to a guess; said so only then.
+        """
+        t = self.trace
+        leans = [alone] + [float(t.negation_alone[k]) for k, _ in others]
+        said = f"“{word}” reads P = {format_number(alone, 2)}" + "".join(
+            f", “{other}” {format_number(t.negation_alone[k], 2)}" for k, other in others
+        )
+        sample = f"Only {count(t.n_heldout_negated)} reviews; and alone, {said}"
+        if all(abs(p - 0.5) < 0.1 for p in leans):
+            return f"{sample}: near a coin flip, so here it is close to guessing."
+        directions = ", ".join(f"“{w}” {verdict(p)}" for w, p in zip([word] + [o for _, o in others], leans))
+        return f"{sample}: {directions}."
 
     # --- 5. takeaway ----------------------------------------------------------------------------------
 
@@ -767,17 +758,23 @@ class SentimentAttentionScene(ExplainerScene):
         points = VGroup(
             # Short lines: the card holds the argument below them too, and a wide line would shrink it all.
             # One line, not two (review 14: the card's last row stood 10 px over the source note).
-            label(theme, "Learned weights find the sentiment words, or a negation word:", size=theme.body_size),
-            # The count the voice gives, on screen too (review 17).
+            # What the count counts, said in full (review 18: "find the sentiment words, or a negation word: 16 of
+            # 17" read as if the count covered both); two paragraphs apart, each line from one left edge.
             VGroup(
-                self.number("n_heldout_negation_first", 0, size=theme.body_size, color=theme.highlight),
-                label(theme, "of", size=theme.body_size),
-                self.number("n_heldout_negated", 0, size=theme.body_size),
-                label(theme, "random held-out reviews with one.", size=theme.body_size),
-            ).arrange(RIGHT, buff=0.2),
-            label(theme, "A weight says where the classifier looked,", size=theme.body_size),
-            label(theme, "not what the words mean together.", size=theme.body_size),
-        ).arrange(DOWN, buff=0.18, aligned_edge=LEFT)
+                label(theme, "With a negation word, the weight went to it", size=theme.body_size),
+                VGroup(
+                    label(theme, "in", size=theme.body_size),
+                    self.number("n_heldout_negation_first", 0, size=theme.body_size, color=theme.highlight),
+                    label(theme, "of", size=theme.body_size),
+                    self.number("n_heldout_negated", 0, size=theme.body_size),
+                    label(theme, "random held-out reviews with one.", size=theme.body_size),
+                ).arrange(RIGHT, buff=0.2),
+            ).arrange(DOWN, buff=0.18, aligned_edge=LEFT),
+            VGroup(
+                label(theme, "A weight says where the classifier looked,", size=theme.body_size),
+                label(theme, "not what the words mean together.", size=theme.body_size),
+            ).arrange(DOWN, buff=0.18, aligned_edge=LEFT),
+        ).arrange(DOWN, buff=0.4, aligned_edge=LEFT)
         if pair:
             why = self.why_one_verdict(pair)
         else:
@@ -798,9 +795,9 @@ class SentimentAttentionScene(ExplainerScene):
                 "With a negation, the learned weights went to the negation word "
                 f"in {count(t.n_heldout_negation_first)} of {count(t.n_heldout_negated)} random held-out reviews."
             )
-            self.play(FadeIn(heading), FadeIn(points[:2]), run_time=1.5)
+            self.play(FadeIn(heading), FadeIn(points[0]), run_time=1.5)
             self.say("But a weight says where the classifier looked, not what the words mean together.")
-            self.play(FadeIn(points[2:]), run_time=1)
+            self.play(FadeIn(points[1]), run_time=1)
             if not pair:
                 self.say(
                     "Its verdict is a weighted average of what each word means alone, "
@@ -840,9 +837,9 @@ class SentimentAttentionScene(ExplainerScene):
             # holds its neighbours; Yang et al.'s bidirectional GRU gives each its context before the scoring.
             self.say(
                 f"Here no word sees its neighbours, so nothing carries “{pair[0]}”. "
-                "Yang et al. first run a GRU, which gives each word its neighbours.",
+                "Yang et al. add a GRU, a recurrent layer, for that.",
                 spoken=f"Here no word sees its neighbours, so nothing carries {pair[0]}. "
-                "Yang and colleagues first run a recurrent layer, which gives each word its neighbours.",
+                "Yang and colleagues add a recurrent layer for that.",
             )
             self.play(FadeIn(why[3], shift=UP * 0.2), run_time=1)
 
@@ -895,7 +892,7 @@ class SentimentAttentionScene(ExplainerScene):
             alone.arrange(DOWN, buff=0.15)
         cause = label(
             theme,
-            "each word read without its neighbours (Yang et al. first run a GRU over them)",
+            "each word read without its neighbours (Yang et al. first run a recurrent layer, a GRU)",
             size=theme.small_size,
             color=theme.highlight,
         )

@@ -661,7 +661,8 @@ def sentiment_attention_exercises(trace: SentimentAttentionTrace) -> list[Exerci
                     columns=["with a negation", "without"],
                 )
             ],
-            note=f"{trace.n_heldout_negated_right} of {trace.n_heldout_negated} right with a negation, "
+            note=f"{trace.n_heldout_negated_right} of {trace.n_heldout_negated} right with a negation (a small sample, "
+            "from one run), "
             f"{trace.n_heldout_plain_right} of {trace.n_heldout_plain} without. A word's score depends on the word "
             "alone: it is the same in every review, so the negation word takes the weight (in "
             f"{trace.n_heldout_negation_first} of {trace.n_heldout_negated}) and the verdict follows its own lean "

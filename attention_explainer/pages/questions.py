@@ -688,7 +688,7 @@ def sentiment_attention_questions(plan: QuestionPlan, t) -> None:
         "held-out accuracy",
         (0,),
         ("heldout_accuracy_negated", ()),
-        "Read off the measured accuracies: a weighted average of the words cannot turn “good” around.",
+        "Read off the measured accuracies: a weighted average of the words cannot turn “great” or “bad” around.",
     )
 
 

@@ -78,12 +78,12 @@ class SentimentAttentionTrace(Trace):
         of them where that word gets the most weight (a word's score depends on the word alone);
         0 when there is no misleading review.
     sentences
-        The reviews a scene shows: the user's sentence (if any) first, then the showcase reviews
+        The reviews a scene shows: your own sentence first, when the render was made with one, then the showcase reviews
         (never trained on), then the misleading case when it is not already among them. In
         ``trace.json`` each is padded with empty words to the longest, as ``weights`` is with zeros,
         so every field is a rectangular array.
     labels
-        Each shown review's true label, 1 positive and 0 negative; -1 for the user's sentence (none known).
+        Each shown review's true label, 1 positive and 0 negative; -1 for your own sentence (when the render was made with one: its label is not known).
     sentence_lengths
         ``(k,)``: words per shown review.
     weights, scores
@@ -97,7 +97,7 @@ class SentimentAttentionTrace(Trace):
     predictions
         ``(k,)``: 1 positive, 0 negative (``probabilities > 0.5``).
     focus
-        Index in ``sentences`` of the review a scene starts with (the user's sentence when given).
+        Index in ``sentences`` of the review a scene starts with (your own sentence, when the render was made with one).
     misleading
         Index in ``sentences`` of a held-out review where attention alone misleads: the
         classifier gets it wrong by going with the word it weighted most, whose lone reading
