@@ -374,9 +374,8 @@ class ComplexityScene(ExplainerScene):
                 color=theme.value,
             )
             note[-1].set_color(theme.muted)  # not a part that grows like n: not in the colour of those
-            self.say(
-                "Not counted: the Q, K, V projections, the output one mixing the heads, and the feed-forward: they grow like n."
-            )
+            # Short: the note on screen names each part (the scene keeps within its length).
+            self.say("Not counted: the projections and the feed-forward, which grow like n.")
             self.play(FadeIn(note))
 
     # --- 4. doubling n ------------------------------------------------------------------
@@ -421,9 +420,10 @@ class ComplexityScene(ExplainerScene):
             legend.next_to(heading, DOWN, buff=0.35).align_to(heading, LEFT)
 
             # Said as a division (review 15): "each count over the one at 512" was hard to parse by ear.
+            # Which bar is which (review 19): one real cost, and beside it only a reference that grows like n.
             self.say(
-                f"Each cost ÷ its value at {first} tokens; beside it, a cost linear in n.",
-                spoken=f"Each cost divided by its value at {first} tokens; beside it, a cost linear in n.",
+                f"Attention's work ÷ its value at {first} tokens; for comparison, a cost that grows like n.",
+                spoken=f"Attention's work divided by its value at {first} tokens; for comparison, a cost that grows like n.",
             )
             self.play(FadeIn(heading), FadeIn(legend), FadeIn(quadratic.labels), FadeIn(axis))
             self.play(GrowFromEdge(quadratic.bars, DOWN), GrowFromEdge(linear.bars, DOWN), run_time=1.5)
@@ -520,7 +520,7 @@ class ComplexityScene(ExplainerScene):
             # as they appear: three small grey lines under the table were never read (review 18).
             note = self.aside(
                 (
-                    f"* {long} tokens: past {t.context_model}'s {short}-token limit; a layer of its sizes.",
+                    f"* {long} tokens: past {t.context_model}'s {short}-token limit; a layer of the same sizes.",
                     "All n² scores counted, even causally masked ones; not biases, norms, softmax.",
                 )
             )
@@ -698,6 +698,7 @@ class ComplexityScene(ExplainerScene):
                 level([part for text in row for part in text.get_family() if isinstance(part, Text)])
                 table.append(VGroup(*row))
             intro.next_to(table[0], UP, buff=WIDE_GAP - table[0].height / 2).set_x(0)
+            VGroup(intro, *table).move_to(PICTURE_AT)  # where the one-head table was: it fades first (review 19)
 
             self.say(f"Now the width d of one head, at {format_number(t.width_n, 0)} tokens.")
             self.play(FadeIn(heading), FadeIn(fixed), FadeIn(header))
@@ -711,10 +712,13 @@ class ComplexityScene(ExplainerScene):
             self.highlight(VGroup(header[1], *[row[1] for row in rows]), color=theme.key, buff=HIGHLIGHT_ROOM)
             # With the number of heads fixed, a head twice as wide is a model twice as wide: said, with the
             # feed-forward's doubling, which the ×4 needs (review 12).
+            # "made twice as wide", and its model width said: heard alone, "a GPT-2 small layer" was the real one (review 19).
             self.say(
-                f"Now a whole {t.layer_model} layer, its {t.layer_heads} heads {t.layer_wide_d_head} wide, "
-                f"not {t.layer_d_head}, its feed-forward doubled:"
+                f"Now a {t.layer_model} layer made twice as wide: model width {format_number(t.layer_wide_d_model, 0)}, "
+                f"its {t.layer_heads} heads {t.layer_wide_d_head} wide:"
             )
+            # One table at a time: the one-head table goes before the layer's comes (two stacked were heavy, review 19).
+            self.play(FadeOut(header), *[FadeOut(VGroup(*row)) for row in rows], run_time=0.4)
             self.play(FadeIn(intro, shift=UP * 0.15), FadeIn(table[0], shift=UP * 0.15))
             self.say(
                 f"the n × n part costs {format_number(t.layer_wide_quadratic_growth, 0)} times as much, "
@@ -722,7 +726,13 @@ class ComplexityScene(ExplainerScene):
             )
             self.play(FadeIn(table[1], shift=UP * 0.15))
             self.play(FadeIn(table[2], shift=UP * 0.15))
-            self.say(f"the whole layer {format_number(t.layer_wide_growth, 2)} times.")
+            # The step's point said, not only shown: widening makes the n × n share smaller (review 19).
+            self.say(
+                f"the whole layer {format_number(t.layer_wide_growth, 2)} times: the n × n share falls from "
+                f"{format_number(t.layer_wide_quadratic_percent[0], 0)} to {format_number(t.layer_wide_quadratic_percent[1], 0)} percent.",
+                spoken=f"the whole layer {format_number(t.layer_wide_growth, 2)} times: the n by n share falls from "
+                f"{format_number(t.layer_wide_quadratic_percent[0], 0)} to {format_number(t.layer_wide_quadratic_percent[1], 0)} percent.",
+            )
             self.play(FadeIn(table[3], shift=UP * 0.15), FadeIn(table[4], shift=UP * 0.15))
 
     # --- 7. where the n × n part is half ---------------------------------------------------
