@@ -316,10 +316,10 @@ class ComplexityScene(ExplainerScene):
             self.clear()
             heading = self.heading("Multiply-adds of one head")
             width = self.corner("one head's width d", "d")
+            # One column for Q Kᵀ and weights · V: their counts are the same, two equal columns were a wall (review 19).
             header = [
                 label(theme, "tokens n", size=theme.body_size, color=theme.muted),
-                label(theme, "QKᵀ: n·n·d", size=theme.body_size, color=theme.query),
-                label(theme, "weights·V: n·n·d", size=theme.body_size, color=theme.query),
+                label(theme, "QKᵀ, and weights·V: n·n·d each", size=theme.body_size, color=theme.query),
                 label(theme, "total 2n²d", size=theme.body_size, color=theme.highlight),
             ]
             # Counts as a person says them ("8.59 billion"), not ten digits each.
@@ -327,36 +327,33 @@ class ComplexityScene(ExplainerScene):
                 [
                     self.number(f"lengths[{i}]", 0, size=theme.body_size, mono=False),
                     self.readable("qk", i, color=theme.query),
-                    self.readable("av", i, color=theme.query),
                     self.readable("total", i, color=theme.highlight),
                 ]
                 for i in range(len(t.lengths))
             ]
-            header, rows = self.table(header, rows, (-5.2, -2.1, 1.1, 4.4), top=2.05, row_gap=0.7)  # room for the note
-            # The shapes multiplied, under their products' names: the voice said them, the screen did not (review 17).
+            header, rows = self.table(header, rows, (-5.0, -0.9, 4.1), top=2.05, row_gap=0.7)  # room for the note
+            # The shapes multiplied, under their products' name: the voice says them (review 17).
             shapes = VGroup(
-                *[
-                    label(theme, shape, size=theme.small_size, color=theme.query).next_to(header[k], DOWN, buff=0.12)
-                    for k, shape in ((1, "n×d · d×n → n×n"), (2, "n×n · n×d → n×d"))
-                ]
-            )
+                label(theme, "n×d · d×n → n×n", size=theme.small_size, color=theme.query),
+                label(theme, "n×n · n×d → n×d", size=theme.small_size, color=theme.query),
+            ).arrange(RIGHT, buff=0.5)
+            shapes.next_to(header[1], DOWN, buff=0.12)
             level(list(shapes))
             total = format_number(t.total_billions[-1], 2)
 
-            self.say(f"The work grows the same way. Take one head, of width d = {t.d}.")
-            self.play(FadeIn(heading), FadeIn(width))
+            # No blank start (review 19): the lengths come with the first line, each count as its line says it.
+            self.say(f"The work grows the same way. Take one head, d = {t.d}.")
+            self.play(FadeIn(heading), FadeIn(width), FadeIn(header[0]), FadeIn(VGroup(*[row[0] for row in rows])))
             self.say(
                 "Q Kᵀ: an n × d matrix times a d × n one, n·n·d multiply-adds.",
                 spoken="Q K transpose: an n by d matrix times a d by n one, n times n times d multiply-adds.",
             )
-            self.play(FadeIn(header[0]), FadeIn(header[1]), FadeIn(shapes[0]))
+            self.play(FadeIn(header[1]), FadeIn(shapes[0]), FadeIn(VGroup(*[row[1] for row in rows]), lag_ratio=0.2))
             self.say(
                 "The weights times V: n × n times n × d, n·n·d again.",
                 spoken="The weights times V: n by n times n by d, n times n times d again.",
             )
-            self.play(FadeIn(header[2]), FadeIn(shapes[1]), FadeIn(header[3]))
-            for row in rows:
-                self.play(FadeIn(VGroup(*row), shift=UP * 0.15), run_time=0.5)  # 0.7: the line waited on them
+            self.play(FadeIn(shapes[1]), FadeIn(header[2]), FadeIn(VGroup(*[row[2] for row in rows]), lag_ratio=0.2))
             self.say(
                 f"At {format_number(t.lengths[-1], 0)} tokens: {total} billion multiply-adds, for one head.",
                 spoken=f"At {format_number(t.lengths[-1], 0)} tokens: about "
@@ -548,8 +545,8 @@ class ComplexityScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(key), FadeIn(sizes), FadeIn(header), FadeIn(VGroup(*[rows[p][0] for p in parts])))
             # The footnote said as it appears (review 18); the 2,048 column's limit is its first line, shown.
             self.say(
-                "Counted as plain code: all n² scores, even masked ones; not biases, norms or softmax, each small.",
-                spoken="Counted as plain code: all n squared scores, even masked ones; not biases, norms or softmax, each small.",
+                "Counted as plain code: all n² scores, even masked ones; not biases, norms or softmax.",
+                spoken="Counted as plain code: all n squared scores, even masked ones; not biases, norms or softmax.",
             )
             self.play(FadeIn(note))
             # The feed-forward costs 2 n d_model d_ff: like n × d_model² only because d_ff is 4 d_model (say so).
@@ -700,7 +697,7 @@ class ComplexityScene(ExplainerScene):
             intro.next_to(table[0], UP, buff=WIDE_GAP - table[0].height / 2).set_x(0)
             VGroup(intro, *table).move_to(PICTURE_AT)  # where the one-head table was: it fades first (review 19)
 
-            self.say(f"Now the width d of one head, at {format_number(t.width_n, 0)} tokens.")
+            self.say(f"Now one head's width d, at {format_number(t.width_n, 0)} tokens.")
             self.play(FadeIn(heading), FadeIn(fixed), FadeIn(header))
             self.say(
                 f"Doubling d from {format_number(t.widths[0], 0)} to {format_number(t.widths[-1], 0)} "
@@ -715,13 +712,13 @@ class ComplexityScene(ExplainerScene):
             # "made twice as wide", and its model width said: heard alone, "a GPT-2 small layer" was the real one (review 19).
             self.say(
                 f"Now a {t.layer_model} layer made twice as wide: model width {format_number(t.layer_wide_d_model, 0)}, "
-                f"its {t.layer_heads} heads {t.layer_wide_d_head} wide:"
+                f"{t.layer_heads} heads {t.layer_wide_d_head} wide:"
             )
             # One table at a time: the one-head table goes before the layer's comes (two stacked were heavy, review 19).
-            self.play(FadeOut(header), *[FadeOut(VGroup(*row)) for row in rows], run_time=0.4)
+            self.play(FadeOut(header), *[FadeOut(VGroup(*row)) for row in rows], run_time=0.3)
             self.play(FadeIn(intro, shift=UP * 0.15), FadeIn(table[0], shift=UP * 0.15))
             self.say(
-                f"the n × n part costs {format_number(t.layer_wide_quadratic_growth, 0)} times as much, "
+                f"the n × n part costs {format_number(t.layer_wide_quadratic_growth, 0)} times, "
                 f"the rest {format_number(t.projection_width_growth, 0)} times,"
             )
             self.play(FadeIn(table[1], shift=UP * 0.15))
@@ -756,7 +753,11 @@ class ComplexityScene(ExplainerScene):
                 "the rest:",
                 r"(4\,d_\text{model}^2 + 2\,d_\text{model}\,d_\text{ff})\;n",
                 theme.value,
-                label(theme, "(projections, feed-forward)", size=theme.small_size, color=theme.muted),
+                # Where the 4 and the 2 come from (review 19): d_model² per projection, d_model·d_ff per matrix.
+                VGroup(
+                    label(theme, "4: Q, K, V, output projections", size=theme.small_size, color=theme.muted),
+                    label(theme, "2: the feed-forward's two matrices", size=theme.small_size, color=theme.muted),
+                ).arrange(DOWN, aligned_edge=LEFT, buff=0.08),
             )
             # The algebra shown, not only said (review 18): both sides set equal, then divided by 2n·d_model.
             equal = worded(
@@ -795,7 +796,7 @@ class ComplexityScene(ExplainerScene):
                 spoken="When is the n by n part half a layer? Over all heads it costs two n squared times the model width.",
             )
             self.play(FadeIn(heading), FadeIn(quadratic, shift=UP * 0.2))
-            self.say("The rest costs the same for every token: linear in n.")
+            self.say("The rest, linear in n: 4 projections and the feed-forward's 2 matrices.")
             self.play(FadeIn(rest, shift=UP * 0.2))
             self.say(
                 f"Equal when n is twice the model width plus the feed-forward width: 2 × {d_model} + {d_ff} = {half} tokens.",

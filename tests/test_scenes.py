@@ -300,7 +300,6 @@ REQUIRED_SOURCES = {
         "weight_millions[4]",
         "weight_mib[4]",
         "qk_billions[4]",
-        "av_billions[4]",
         "total_billions[4]",
         "total_millions[0]",
         "memory_growth[0]",
