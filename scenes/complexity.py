@@ -35,7 +35,7 @@ CELL = 0.2
 
 PICTURE_AT = DOWN * 0.1
 """Where the grids and the bars are centred: a little under the middle, their names under them."""
-PAIR_OFFSET = RIGHT * 0.85
+PAIR_OFFSET = RIGHT * 0.95
 """From each n's bar of n² to its bar of n, beside it: room between them for an outline round a bar and its number
 (at 0.7, the outline round "256", wider than its bar, touched the number)."""
 FIRST_ROW_DROP = 0.85
@@ -204,14 +204,17 @@ class ComplexityScene(ExplainerScene):
                 mark.next_to(counts, DOWN, buff=0.15).set_x(between[0])  # under the counts: they fill the gaps
                 times.add(mark)
 
-            self.say("Attention scores every query against every key.")
-            self.play(FadeIn(heading), FadeIn(names[0]), GrowFromEdge(first, DOWN), FadeIn(axes), run_time=1.0)
+            # The grids first, then "every query against every key" said on the biggest one, its sides named: said
+            # over the tiny 2 × 2 grid alone, nothing on screen showed queries or keys (review 19).
             self.say("n tokens make an n × n matrix of attention weights.")  # a word cut for one added
-            self.play(FadeIn(counts[0]), run_time=0.4)
+            self.play(FadeIn(heading), FadeIn(names[0]), GrowFromEdge(first, DOWN), run_time=0.8)
+            self.play(FadeIn(counts[0]), run_time=0.3)
             # Quicker than before (0.8 s and 0.4 s): the line waited on the grids, and the scene keeps within its length.
             for grid, name, count in zip(grids[1:], names[1:], counts[1:]):
                 self.play(FadeIn(name), GrowFromEdge(grid, DOWN), run_time=0.6)
-                self.play(FadeIn(count), *([FadeIn(sides)] if grid is biggest else []), run_time=0.3)
+                self.play(FadeIn(count), run_time=0.3)
+            self.say("Attention scores every query against every key.")
+            self.play(FadeIn(sides), FadeIn(axes), run_time=0.6)
             # The counts are under the grids, not read out too: the scene keeps within its length.
             self.say(f"Each time n doubles, {format_number(t.memory_growth[0], 0)} times the cells.")
             self.play(FadeIn(times, lag_ratio=0.3), run_time=1.2)
@@ -432,8 +435,10 @@ class ComplexityScene(ExplainerScene):
                 f"{ratio} times the tokens cost {format_number(t.relative_macs[-1], 0)} times the multiply-adds; "
                 f"a cost linear in n, only {ratio} times."
             )
-            self.highlight(VGroup(quadratic.bars[-1], quadratic.numbers[-1]), buff=HIGHLIGHT_ROOM)
-            self.highlight(VGroup(linear.bars[-1], linear.numbers[-1]), color=theme.value, buff=HIGHLIGHT_ROOM)
+            # The numbers outlined, not the bars with them: round both, the outlines overlapped each other and the
+            # "8,192" under the bars (review 19).
+            self.highlight(quadratic.numbers[-1], buff=HIGHLIGHT_ROOM)
+            self.highlight(linear.numbers[-1], color=theme.value, buff=HIGHLIGHT_ROOM)
 
     # --- 5. a whole layer ------------------------------------------------------------------
 
@@ -530,8 +535,9 @@ class ComplexityScene(ExplainerScene):
                     ).arrange(RIGHT, buff=0.12)
                     for color, words in ((theme.query, "grows like n²"), (theme.value, "grows like n"))
                 ]
-            ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
-            pin(key, RIGHT).align_to(heading, UP)  # on the heading's line: centred there, "²" stood above the frame
+            ).arrange(RIGHT, buff=0.6)
+            # Under the table, not squeezed beside the heading (review 19): the sizes line has the top to itself.
+            key.next_to(growth, DOWN, buff=0.2).set_x(0)
             share = format_number(100 * t.layer_quadratic_share[0], 0)
 
             # Widths in words in the captions, not d_ff and d_model (code-style there, review 18).

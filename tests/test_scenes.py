@@ -616,7 +616,7 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
         assert f"multiplies the whole layer by {format_number(t.layer_growth, 2)}, not 4" in said["whole-layer"]
         # W_O said what it is (review 11), as the screen says it (review 12); named as step 5's rows name it, and
         # no caption of this scene in code-style symbols (review 18: W_Q, d_model, d_ff in words there).
-        assert "the output one mixing the heads, and the feed-forward" in said["multiply-adds"]
+        assert "the projections and the feed-forward, which grow like n" in said["multiply-adds"]
         adds = scene.recording.texts["multiply-adds"]  # a set: the note's two lines, one after the other
         assert any(text.endswith("the output projection,") for text in adds)
         assert any(text.startswith("which mixes the heads' outputs,") for text in adds)
