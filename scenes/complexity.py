@@ -322,7 +322,7 @@ class ComplexityScene(ExplainerScene):
             # One column for Q Kᵀ and weights · V: their counts are the same, two equal columns were a wall (review 19).
             header = [
                 label(theme, "tokens n", size=theme.body_size, color=theme.muted),
-                label(theme, "QKᵀ, and weights·V: n·n·d each", size=theme.body_size, color=theme.query),
+                label(theme, "QKᵀ, weights·V: n·n·d each", size=theme.body_size, color=theme.query),
                 label(theme, "total 2n²d", size=theme.body_size, color=theme.highlight),
             ]
             # Counts as a person says them ("8.59 billion"), not ten digits each.
@@ -334,7 +334,7 @@ class ComplexityScene(ExplainerScene):
                 ]
                 for i in range(len(t.lengths))
             ]
-            header, rows = self.table(header, rows, (-5.0, -0.9, 4.1), top=2.05, row_gap=0.7)  # room for the note
+            header, rows = self.table(header, rows, (-5.4, -0.7, 4.3), top=2.05, row_gap=0.7)  # room for the note
             # The shapes multiplied, under their products' name: the voice says them (review 17).
             shapes = VGroup(
                 label(theme, "n×d · d×n → n×n", size=theme.small_size, color=theme.query),

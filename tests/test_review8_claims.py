@@ -133,7 +133,7 @@ def test_complexity_says_what_is_held_fixed_when_the_width_doubles():
     )
     assert all(len(li.text) <= 100 for li in layer), [li.text for li in layer]
     heard = " ".join(li.spoken for li in layer)
-    assert "the n by n share falls from 18 to 10 percent" in heard and "d f f" not in heard
+    assert "the n by n share falls from eighteen to ten percent" in heard and "d f f" not in heard
     # On screen, both doublings and the 4 they make.
     width = shown(scene, "width-is-linear")
     assert {"wide, d_ff ×", "2", "projections, feed-forward", "×", "4"} <= width, sorted(width)
@@ -325,11 +325,11 @@ def test_complexity_review17_keys_colours_shows_shapes_and_levels_column_names()
     # The shapes multiplied, under the products' names, as the voice says them.
     adds = texts("multiply-adds")
     assert "n×d · d×n → n×n" in adds and "n×n · n×d → n×d" in adds
-    assert adds["n×d · d×n → n×n"].get_top()[1] < adds["QKᵀ, and weights·V: n·n·d each"].get_bottom()[1]
+    assert adds["n×d · d×n → n×n"].get_top()[1] < adds["QKᵀ, weights·V: n·n·d each"].get_bottom()[1]
     # Each table's column names on one baseline.
     for step, names in (
         ("memory", ("tokens n", "weights n²", "memory, MiB (4n² bytes)")),
-        ("multiply-adds", ("tokens n", "QKᵀ, and weights·V: n·n·d each", "total 2n²d")),
+        ("multiply-adds", ("tokens n", "QKᵀ, weights·V: n·n·d each", "total 2n²d")),
     ):  # step 6's one-head table fades before the step ends (review 19): its names are levelled by the same table()
         shown_texts = texts(step)
         lines = [baseline(shown_texts[name]) for name in names]
@@ -432,7 +432,7 @@ def test_complexity_review19_one_column_for_equal_counts_one_table_at_a_time_and
     assert [int(n) for n in t.lengths] == lengths
     assert [n * n * 64 for n in lengths] == [int(v) for v in t.qk_macs] == [int(v) for v in t.av_macs]
     adds = shown(scene, "multiply-adds")
-    assert "QKᵀ, and weights·V: n·n·d each" in adds and "weights·V: n·n·d" not in adds
+    assert "QKᵀ, weights·V: n·n·d each" in adds and "weights·V: n·n·d" not in adds
     # Step 6: the one-head table is gone before the step ends; the wide layer's table is alone.
     ended = {part.original_text for part in scene.recording.ended["width-is-linear"] if isinstance(part, Text)}
     assert "one head's width d" not in ended and "work 2n²d" not in ended and "whole layer" in ended, sorted(ended)

@@ -642,9 +642,9 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
         # d_model, not d, for the model's width; the rule n × d_model² said at step 5, where it is first shown (the
         # width step's one long sentence that repeated it was hard to follow, review 17).
         assert "∝ n·d²" not in width_shown and "d_model" in width_shown and ", d_ff ×" in width_shown
-        # The wide layer said to be a whole layer, its heads and feed-forward twice as wide (review 18: the frame
-        # changed from one head to a layer unsaid); the rule n × width² said at step 5.
-        assert "Now a whole GPT-2 small layer, its 12 heads 128 wide, not 64, its feed-forward doubled" in said["width-is-linear"]
+        # Review 19: "made twice as wide", its model width said: heard alone, "a GPT-2 small layer" was the real one;
+        # not GPT-2 small's own (review 18: a layer, not one head); the rule n × width² said at step 5.
+        assert "Now a GPT-2 small layer made twice as wide: model width 1,536, 12 heads 128 wide:" in said["width-is-linear"]
         assert "n·d²" not in said["width-is-linear"] and "n × width²" in said["whole-layer"]
         takeaway = " ".join(scene.recording.texts["takeaway"])
         assert f"a whole {t.layer_model} layer" not in takeaway and f"a layer of {t.layer_model}'s sizes" in takeaway
