@@ -35,7 +35,7 @@ CELL = 0.2
 
 PICTURE_AT = DOWN * 0.1
 """Where the grids and the bars are centred: a little under the middle, their names under them."""
-PAIR_OFFSET = RIGHT * 0.85
+PAIR_OFFSET = RIGHT * 0.95
 """From each n's bar of n² to its bar of n, beside it: room between them for an outline round a bar and its number
 (at 0.7, the outline round "256", wider than its bar, touched the number)."""
 FIRST_ROW_DROP = 0.85
@@ -204,14 +204,17 @@ class ComplexityScene(ExplainerScene):
                 mark.next_to(counts, DOWN, buff=0.15).set_x(between[0])  # under the counts: they fill the gaps
                 times.add(mark)
 
-            self.say("Attention scores every query against every key.")
-            self.play(FadeIn(heading), FadeIn(names[0]), GrowFromEdge(first, DOWN), FadeIn(axes), run_time=1.0)
+            # The grids first, then "every query against every key" said on the biggest one, its sides named: said
+            # over the tiny 2 × 2 grid alone, nothing on screen showed queries or keys (review 19).
             self.say("n tokens make an n × n matrix of attention weights.")  # a word cut for one added
-            self.play(FadeIn(counts[0]), run_time=0.4)
+            self.play(FadeIn(heading), FadeIn(names[0]), GrowFromEdge(first, DOWN), run_time=0.8)
+            self.play(FadeIn(counts[0]), run_time=0.3)
             # Quicker than before (0.8 s and 0.4 s): the line waited on the grids, and the scene keeps within its length.
             for grid, name, count in zip(grids[1:], names[1:], counts[1:]):
                 self.play(FadeIn(name), GrowFromEdge(grid, DOWN), run_time=0.6)
-                self.play(FadeIn(count), *([FadeIn(sides)] if grid is biggest else []), run_time=0.3)
+                self.play(FadeIn(count), run_time=0.3)
+            self.say("Attention scores every query against every key.")
+            self.play(FadeIn(sides), FadeIn(axes), run_time=0.6)
             # The counts are under the grids, not read out too: the scene keeps within its length.
             self.say(f"Each time n doubles, {format_number(t.memory_growth[0], 0)} times the cells.")
             self.play(FadeIn(times, lag_ratio=0.3), run_time=1.2)
@@ -316,10 +319,10 @@ class ComplexityScene(ExplainerScene):
             self.clear()
             heading = self.heading("Multiply-adds of one head")
             width = self.corner("one head's width d", "d")
+            # One column for Q Kᵀ and weights · V: their counts are the same, two equal columns were a wall (review 19).
             header = [
                 label(theme, "tokens n", size=theme.body_size, color=theme.muted),
-                label(theme, "QKᵀ: n·n·d", size=theme.body_size, color=theme.query),
-                label(theme, "weights·V: n·n·d", size=theme.body_size, color=theme.query),
+                label(theme, "QKᵀ, weights·V: n·n·d each", size=theme.body_size, color=theme.query),
                 label(theme, "total 2n²d", size=theme.body_size, color=theme.highlight),
             ]
             # Counts as a person says them ("8.59 billion"), not ten digits each.
@@ -327,36 +330,33 @@ class ComplexityScene(ExplainerScene):
                 [
                     self.number(f"lengths[{i}]", 0, size=theme.body_size, mono=False),
                     self.readable("qk", i, color=theme.query),
-                    self.readable("av", i, color=theme.query),
                     self.readable("total", i, color=theme.highlight),
                 ]
                 for i in range(len(t.lengths))
             ]
-            header, rows = self.table(header, rows, (-5.2, -2.1, 1.1, 4.4), top=2.05, row_gap=0.7)  # room for the note
-            # The shapes multiplied, under their products' names: the voice said them, the screen did not (review 17).
+            header, rows = self.table(header, rows, (-5.4, -0.7, 4.3), top=2.05, row_gap=0.7)  # room for the note
+            # The shapes multiplied, under their products' name: the voice says them (review 17).
             shapes = VGroup(
-                *[
-                    label(theme, shape, size=theme.small_size, color=theme.query).next_to(header[k], DOWN, buff=0.12)
-                    for k, shape in ((1, "n×d · d×n → n×n"), (2, "n×n · n×d → n×d"))
-                ]
-            )
+                label(theme, "n×d · d×n → n×n", size=theme.small_size, color=theme.query),
+                label(theme, "n×n · n×d → n×d", size=theme.small_size, color=theme.query),
+            ).arrange(RIGHT, buff=0.5)
+            shapes.next_to(header[1], DOWN, buff=0.12)
             level(list(shapes))
             total = format_number(t.total_billions[-1], 2)
 
-            self.say(f"The work grows the same way. Take one head, of width d = {t.d}.")
-            self.play(FadeIn(heading), FadeIn(width))
+            # No blank start (review 19): the lengths come with the first line, each count as its line says it.
+            self.say(f"The work grows the same way. Take one head, d = {t.d}.")
+            self.play(FadeIn(heading), FadeIn(width), FadeIn(header[0]), FadeIn(VGroup(*[row[0] for row in rows])))
             self.say(
                 "Q Kᵀ: an n × d matrix times a d × n one, n·n·d multiply-adds.",
                 spoken="Q K transpose: an n by d matrix times a d by n one, n times n times d multiply-adds.",
             )
-            self.play(FadeIn(header[0]), FadeIn(header[1]), FadeIn(shapes[0]))
+            self.play(FadeIn(header[1]), FadeIn(shapes[0]), FadeIn(VGroup(*[row[1] for row in rows]), lag_ratio=0.2))
             self.say(
                 "The weights times V: n × n times n × d, n·n·d again.",
                 spoken="The weights times V: n by n times n by d, n times n times d again.",
             )
-            self.play(FadeIn(header[2]), FadeIn(shapes[1]), FadeIn(header[3]))
-            for row in rows:
-                self.play(FadeIn(VGroup(*row), shift=UP * 0.15), run_time=0.5)  # 0.7: the line waited on them
+            self.play(FadeIn(shapes[1]), FadeIn(header[2]), FadeIn(VGroup(*[row[2] for row in rows]), lag_ratio=0.2))
             self.say(
                 f"At {format_number(t.lengths[-1], 0)} tokens: {total} billion multiply-adds, for one head.",
                 spoken=f"At {format_number(t.lengths[-1], 0)} tokens: about "
@@ -374,9 +374,8 @@ class ComplexityScene(ExplainerScene):
                 color=theme.value,
             )
             note[-1].set_color(theme.muted)  # not a part that grows like n: not in the colour of those
-            self.say(
-                "Not counted: the Q, K, V projections, the output one mixing the heads, and the feed-forward: they grow like n."
-            )
+            # Short: the note on screen names each part (the scene keeps within its length).
+            self.say("Not counted: the projections and the feed-forward, which grow like n.")
             self.play(FadeIn(note))
 
     # --- 4. doubling n ------------------------------------------------------------------
@@ -421,9 +420,10 @@ class ComplexityScene(ExplainerScene):
             legend.next_to(heading, DOWN, buff=0.35).align_to(heading, LEFT)
 
             # Said as a division (review 15): "each count over the one at 512" was hard to parse by ear.
+            # Which bar is which (review 19): one real cost, and beside it only a reference that grows like n.
             self.say(
-                f"Each cost ÷ its value at {first} tokens; beside it, a cost linear in n.",
-                spoken=f"Each cost divided by its value at {first} tokens; beside it, a cost linear in n.",
+                f"Attention's work ÷ its value at {first} tokens; for comparison, a cost that grows like n.",
+                spoken=f"Attention's work divided by its value at {first} tokens; for comparison, a cost that grows like n.",
             )
             self.play(FadeIn(heading), FadeIn(legend), FadeIn(quadratic.labels), FadeIn(axis))
             self.play(GrowFromEdge(quadratic.bars, DOWN), GrowFromEdge(linear.bars, DOWN), run_time=1.5)
@@ -435,8 +435,10 @@ class ComplexityScene(ExplainerScene):
                 f"{ratio} times the tokens cost {format_number(t.relative_macs[-1], 0)} times the multiply-adds; "
                 f"a cost linear in n, only {ratio} times."
             )
-            self.highlight(VGroup(quadratic.bars[-1], quadratic.numbers[-1]), buff=HIGHLIGHT_ROOM)
-            self.highlight(VGroup(linear.bars[-1], linear.numbers[-1]), color=theme.value, buff=HIGHLIGHT_ROOM)
+            # The numbers outlined, not the bars with them: round both, the outlines overlapped each other and the
+            # "8,192" under the bars (review 19).
+            self.highlight(quadratic.numbers[-1], buff=HIGHLIGHT_ROOM)
+            self.highlight(linear.numbers[-1], color=theme.value, buff=HIGHLIGHT_ROOM)
 
     # --- 5. a whole layer ------------------------------------------------------------------
 
@@ -520,7 +522,7 @@ class ComplexityScene(ExplainerScene):
             # as they appear: three small grey lines under the table were never read (review 18).
             note = self.aside(
                 (
-                    f"* {long} tokens: past {t.context_model}'s {short}-token limit; a layer of its sizes.",
+                    f"* {long} tokens: past {t.context_model}'s {short}-token limit; a layer of the same sizes.",
                     "All n² scores counted, even causally masked ones; not biases, norms, softmax.",
                 )
             )
@@ -533,8 +535,9 @@ class ComplexityScene(ExplainerScene):
                     ).arrange(RIGHT, buff=0.12)
                     for color, words in ((theme.query, "grows like n²"), (theme.value, "grows like n"))
                 ]
-            ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
-            pin(key, RIGHT).align_to(heading, UP)  # on the heading's line: centred there, "²" stood above the frame
+            ).arrange(RIGHT, buff=0.6)
+            # Under the table, not squeezed beside the heading (review 19): the sizes line has the top to itself.
+            key.next_to(growth, DOWN, buff=0.2).set_x(0)
             share = format_number(100 * t.layer_quadratic_share[0], 0)
 
             # Widths in words in the captions, not d_ff and d_model (code-style there, review 18).
@@ -548,8 +551,8 @@ class ComplexityScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(key), FadeIn(sizes), FadeIn(header), FadeIn(VGroup(*[rows[p][0] for p in parts])))
             # The footnote said as it appears (review 18); the 2,048 column's limit is its first line, shown.
             self.say(
-                "Counted as plain code: all n² scores, even masked ones; not biases, norms or softmax, each small.",
-                spoken="Counted as plain code: all n squared scores, even masked ones; not biases, norms or softmax, each small.",
+                "Counted as plain code: all n² scores, even masked ones; not biases, norms or softmax.",
+                spoken="Counted as plain code: all n squared scores, even masked ones; not biases, norms or softmax.",
             )
             self.play(FadeIn(note))
             # The feed-forward costs 2 n d_model d_ff: like n × d_model² only because d_ff is 4 d_model (say so).
@@ -698,8 +701,9 @@ class ComplexityScene(ExplainerScene):
                 level([part for text in row for part in text.get_family() if isinstance(part, Text)])
                 table.append(VGroup(*row))
             intro.next_to(table[0], UP, buff=WIDE_GAP - table[0].height / 2).set_x(0)
+            VGroup(intro, *table).move_to(PICTURE_AT)  # where the one-head table was: it fades first (review 19)
 
-            self.say(f"Now the width d of one head, at {format_number(t.width_n, 0)} tokens.")
+            self.say(f"Now one head's width d, at {format_number(t.width_n, 0)} tokens.")
             self.play(FadeIn(heading), FadeIn(fixed), FadeIn(header))
             self.say(
                 f"Doubling d from {format_number(t.widths[0], 0)} to {format_number(t.widths[-1], 0)} "
@@ -711,18 +715,27 @@ class ComplexityScene(ExplainerScene):
             self.highlight(VGroup(header[1], *[row[1] for row in rows]), color=theme.key, buff=HIGHLIGHT_ROOM)
             # With the number of heads fixed, a head twice as wide is a model twice as wide: said, with the
             # feed-forward's doubling, which the ×4 needs (review 12).
+            # "made twice as wide", and its model width said: heard alone, "a GPT-2 small layer" was the real one (review 19).
             self.say(
-                f"Now a whole {t.layer_model} layer, its {t.layer_heads} heads {t.layer_wide_d_head} wide, "
-                f"not {t.layer_d_head}, its feed-forward doubled:"
+                f"Now a {t.layer_model} layer made twice as wide: model width {format_number(t.layer_wide_d_model, 0)}, "
+                f"{t.layer_heads} heads {t.layer_wide_d_head} wide:"
             )
+            # One table at a time: the one-head table goes before the layer's comes (two stacked were heavy, review 19).
+            self.play(FadeOut(header), *[FadeOut(VGroup(*row)) for row in rows], run_time=0.3)
             self.play(FadeIn(intro, shift=UP * 0.15), FadeIn(table[0], shift=UP * 0.15))
             self.say(
-                f"the n × n part costs {format_number(t.layer_wide_quadratic_growth, 0)} times as much, "
+                f"the n × n part costs {format_number(t.layer_wide_quadratic_growth, 0)} times, "
                 f"the rest {format_number(t.projection_width_growth, 0)} times,"
             )
             self.play(FadeIn(table[1], shift=UP * 0.15))
             self.play(FadeIn(table[2], shift=UP * 0.15))
-            self.say(f"the whole layer {format_number(t.layer_wide_growth, 2)} times.")
+            # The step's point said, not only shown: widening makes the n × n share smaller (review 19).
+            self.say(
+                f"the whole layer {format_number(t.layer_wide_growth, 2)} times: the n × n share falls from "
+                f"{format_number(t.layer_wide_quadratic_percent[0], 0)} to {format_number(t.layer_wide_quadratic_percent[1], 0)} percent.",
+                spoken=f"the whole layer {format_number(t.layer_wide_growth, 2)} times: the n by n share falls from "
+                f"{format_number(t.layer_wide_quadratic_percent[0], 0)} to {format_number(t.layer_wide_quadratic_percent[1], 0)} percent.",
+            )
             self.play(FadeIn(table[3], shift=UP * 0.15), FadeIn(table[4], shift=UP * 0.15))
 
     # --- 7. where the n × n part is half ---------------------------------------------------
@@ -746,7 +759,11 @@ class ComplexityScene(ExplainerScene):
                 "the rest:",
                 r"(4\,d_\text{model}^2 + 2\,d_\text{model}\,d_\text{ff})\;n",
                 theme.value,
-                label(theme, "(projections, feed-forward)", size=theme.small_size, color=theme.muted),
+                # Where the 4 and the 2 come from (review 19): d_model² per projection, d_model·d_ff per matrix.
+                VGroup(
+                    label(theme, "4: Q, K, V, output projections", size=theme.small_size, color=theme.muted),
+                    label(theme, "2: the feed-forward's two matrices", size=theme.small_size, color=theme.muted),
+                ).arrange(DOWN, aligned_edge=LEFT, buff=0.08),
             )
             # The algebra shown, not only said (review 18): both sides set equal, then divided by 2n·d_model.
             equal = worded(
@@ -785,7 +802,7 @@ class ComplexityScene(ExplainerScene):
                 spoken="When is the n by n part half a layer? Over all heads it costs two n squared times the model width.",
             )
             self.play(FadeIn(heading), FadeIn(quadratic, shift=UP * 0.2))
-            self.say("The rest costs the same for every token: linear in n.")
+            self.say("The rest, linear in n: 4 projections and the feed-forward's 2 matrices.")
             self.play(FadeIn(rest, shift=UP * 0.2))
             self.say(
                 f"Equal when n is twice the model width plus the feed-forward width: 2 × {d_model} + {d_ff} = {half} tokens.",

@@ -108,19 +108,32 @@ def test_complexity_says_what_is_held_fixed_when_the_width_doubles():
     assert growth == 4
     # What is held fixed (GPT-2 small's 12 heads, now of 128), and the condition the feed-forward's ×4 needs
     # (review 12): d_ff grows too. Review 17: short lines, the whole layer's ×3.64 a line of its own. Review 18:
-    # said that the frame is now a whole layer (the table above it is one head), heads 64 → 128.
+    # said that the frame is now a whole layer (the table above it is one head), heads 64 → 128. Review 19: said
+    # to be made twice as wide, with its model width, not heard as GPT-2 small's own layer.
     heads, head = 12, 2 * 64
-    assert f"Now a whole GPT-2 small layer, its {heads} heads {head} wide, not {head // 2}, its feed-forward doubled:" in line
-    assert f"the n × n part costs 2 times as much, the rest {format_number(growth, 0)} times," in line
+    wide_model = 2 * d_model
+    assert (
+        f"Now a GPT-2 small layer made twice as wide: model width {format_number(wide_model, 0)}, {heads} heads {head} wide:"
+        in line
+    )
+    assert "Now a whole GPT-2 small layer" not in line
+    assert f"the n × n part costs 2 times, the rest {format_number(growth, 0)} times," in line
     assert "Widen the whole model instead" not in line
     layer = lines_of(scene, "width-is-linear")
     wide = (3 * 1024 * 1536**2 + 2 * 1024**2 * 1536 + 1024 * 1536**2 + 2 * 1024 * 1536 * 6144) / (
         3 * 1024 * 768**2 + 2 * 1024**2 * 768 + 1024 * 768**2 + 2 * 1024 * 768 * 3072
     )
-    assert layer[-1].text == f"the whole layer {format_number(wide, 2)} times."
+    # Review 19: the step's point said, the n × n share falling, from the counts worked out here.
+    narrow_share = 2 * 1024**2 * 768 / (3 * 1024 * 768**2 + 2 * 1024**2 * 768 + 1024 * 768**2 + 2 * 1024 * 768 * 3072)
+    wide_share = 2 * 1024**2 * 1536 / (3 * 1024 * 1536**2 + 2 * 1024**2 * 1536 + 1024 * 1536**2 + 2 * 1024 * 1536 * 6144)
+    assert (round(100 * narrow_share), round(100 * wide_share)) == (18, 10)
+    assert layer[-1].text == (
+        f"the whole layer {format_number(wide, 2)} times: the n × n share falls from "
+        f"{round(100 * narrow_share)} to {round(100 * wide_share)} percent."
+    )
     assert all(len(li.text) <= 100 for li in layer), [li.text for li in layer]
     heard = " ".join(li.spoken for li in layer)
-    assert "its feed-forward doubled" in heard and "d f f" not in heard
+    assert "the n by n share falls from eighteen to ten percent" in heard and "d f f" not in heard
     # On screen, both doublings and the 4 they make.
     width = shown(scene, "width-is-linear")
     assert {"wide, d_ff ×", "2", "projections, feed-forward", "×", "4"} <= width, sorted(width)
@@ -312,13 +325,12 @@ def test_complexity_review17_keys_colours_shows_shapes_and_levels_column_names()
     # The shapes multiplied, under the products' names, as the voice says them.
     adds = texts("multiply-adds")
     assert "n×d · d×n → n×n" in adds and "n×n · n×d → n×d" in adds
-    assert adds["n×d · d×n → n×n"].get_top()[1] < adds["QKᵀ: n·n·d"].get_bottom()[1]
+    assert adds["n×d · d×n → n×n"].get_top()[1] < adds["QKᵀ, weights·V: n·n·d each"].get_bottom()[1]
     # Each table's column names on one baseline.
     for step, names in (
         ("memory", ("tokens n", "weights n²", "memory, MiB (4n² bytes)")),
-        ("multiply-adds", ("tokens n", "QKᵀ: n·n·d", "weights·V: n·n·d", "total 2n²d")),
-        ("width-is-linear", ("one head's width d", "weights n²", "work 2n²d", "× previous")),
-    ):
+        ("multiply-adds", ("tokens n", "QKᵀ, weights·V: n·n·d each", "total 2n²d")),
+    ):  # step 6's one-head table fades before the step ends (review 19): its names are levelled by the same table()
         shown_texts = texts(step)
         lines = [baseline(shown_texts[name]) for name in names]
         assert max(lines) - min(lines) < 0.01, (step, lines)
@@ -401,4 +413,34 @@ def test_complexity_review18_shows_the_wide_layer_part_by_part_and_the_algebra_a
     assert "Training GPT two small on a text of one thousand twenty-four tokens" in heard["memory"]
     assert "each costs twelve heads times n squared times sixty-four" in heard["whole-layer"]
     assert "all n squared scores, even masked ones" in heard["whole-layer"]
-    assert "Now a whole GPT two small layer, its twelve heads one hundred twenty-eight wide" in heard["width-is-linear"]
+    assert (
+        "Now a GPT two small layer made twice as wide: model width one thousand five hundred thirty-six, twelve heads one hundred twenty-eight wide"
+        in heard["width-is-linear"]
+    )
+
+
+@pytest.mark.xdist_group("complexity")
+def test_complexity_review19_one_column_for_equal_counts_one_table_at_a_time_and_where_4_and_2_come_from():
+    """Review 19: step 3's QKᵀ and weights·V columns were equal (one column now, true because the counts are equal);
+    step 6 stacked two tables; step 7 did not say what its 4 and 2 count; 04-01's caption named one cost "each"."""
+    from manim import Text
+
+    scene = built_scene("complexity")
+    t = scene.trace
+    lengths = [512, 1024, 2048, 4096, 8192]
+    # Q Kᵀ (n×d · d×n) and weights · V (n×n · n×d) each take n·n·d multiply-adds: one column can show both.
+    assert [int(n) for n in t.lengths] == lengths
+    assert [n * n * 64 for n in lengths] == [int(v) for v in t.qk_macs] == [int(v) for v in t.av_macs]
+    adds = shown(scene, "multiply-adds")
+    assert "QKᵀ, weights·V: n·n·d each" in adds and "weights·V: n·n·d" not in adds
+    # Step 6: the one-head table is gone before the step ends; the wide layer's table is alone.
+    ended = {part.original_text for part in scene.recording.ended["width-is-linear"] if isinstance(part, Text)}
+    assert "one head's width d" not in ended and "work 2n²d" not in ended and "whole layer" in ended, sorted(ended)
+    # Step 7: 4 d_model² is four projections (Q, K, V, output), 2 d_model d_ff the feed-forward's two matrices.
+    half = shown(scene, "half-the-layer")
+    assert {"4: Q, K, V, output projections", "2: the feed-forward's two matrices"} <= half, sorted(half)
+    assert "4 projections and the feed-forward's 2 matrices" in said(scene, "half-the-layer")
+    # 04-01: one real cost, and a reference that grows like n, named as such.
+    assert "for comparison, a cost that grows like n" in said(scene, "doubling-quadruples")
+    assert "Each cost ÷" not in said(scene, "doubling-quadruples")
+    assert any("a layer of the same sizes" in text for text in shown(scene, "whole-layer"))

@@ -300,7 +300,6 @@ REQUIRED_SOURCES = {
         "weight_millions[4]",
         "weight_mib[4]",
         "qk_billions[4]",
-        "av_billions[4]",
         "total_billions[4]",
         "total_millions[0]",
         "memory_growth[0]",
@@ -617,7 +616,7 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
         assert f"multiplies the whole layer by {format_number(t.layer_growth, 2)}, not 4" in said["whole-layer"]
         # W_O said what it is (review 11), as the screen says it (review 12); named as step 5's rows name it, and
         # no caption of this scene in code-style symbols (review 18: W_Q, d_model, d_ff in words there).
-        assert "the output one mixing the heads, and the feed-forward" in said["multiply-adds"]
+        assert "the projections and the feed-forward, which grow like n" in said["multiply-adds"]
         adds = scene.recording.texts["multiply-adds"]  # a set: the note's two lines, one after the other
         assert any(text.endswith("the output projection,") for text in adds)
         assert any(text.startswith("which mixes the heads' outputs,") for text in adds)
@@ -643,9 +642,9 @@ def test_the_claims_a_reviewer_found_false_are_now_said_as_the_trace_says(name):
         # d_model, not d, for the model's width; the rule n × d_model² said at step 5, where it is first shown (the
         # width step's one long sentence that repeated it was hard to follow, review 17).
         assert "∝ n·d²" not in width_shown and "d_model" in width_shown and ", d_ff ×" in width_shown
-        # The wide layer said to be a whole layer, its heads and feed-forward twice as wide (review 18: the frame
-        # changed from one head to a layer unsaid); the rule n × width² said at step 5.
-        assert "Now a whole GPT-2 small layer, its 12 heads 128 wide, not 64, its feed-forward doubled" in said["width-is-linear"]
+        # Review 19: "made twice as wide", its model width said: heard alone, "a GPT-2 small layer" was the real one;
+        # not GPT-2 small's own (review 18: a layer, not one head); the rule n × width² said at step 5.
+        assert "Now a GPT-2 small layer made twice as wide: model width 1,536, 12 heads 128 wide:" in said["width-is-linear"]
         assert "n·d²" not in said["width-is-linear"] and "n × width²" in said["whole-layer"]
         takeaway = " ".join(scene.recording.texts["takeaway"])
         assert f"a whole {t.layer_model} layer" not in takeaway and f"a layer of {t.layer_model}'s sizes" in takeaway
