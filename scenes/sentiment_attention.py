@@ -688,7 +688,7 @@ class SentimentAttentionScene(ExplainerScene):
                 self.highlight(alone[1], *[lean[1] for lean in leans], buff=0.12)
                 self.say(self.against_line())
                 self.play(FadeIn(against), run_time=0.6)
-                self.highlight(against[0], against[2], buff=0.12)
+                self.highlight(against[0], against[2], buff=0.09)
 
     def score_line(self, index: int, top: int) -> VGroup:
         """Review ``index``'s words, each with its score, the top word's highlighted; ``top_pair`` is that word and score."""
@@ -838,7 +838,7 @@ class SentimentAttentionScene(ExplainerScene):
             # The cause, so the failure is not taken for one of attention itself (review 17): here no word's vector
             # holds its neighbours; Yang et al.'s bidirectional GRU gives each its context before the scoring.
             self.say(
-                # Review 19: "a bidirectional GRU"; the card names it a recurrent layer (24 words at most).
+                # Review 19: "a bidirectional GRU" on screen; the voice calls it a recurrent layer (24 words at most).
                 f"Here no word sees its neighbours, so nothing carries the meaning of “{pair[0]}”. "
                 "Yang et al. add a bidirectional GRU for that.",
                 spoken=f"Here no word sees its neighbours, so nothing carries the meaning of the phrase {pair[0]}. "
@@ -895,7 +895,7 @@ class SentimentAttentionScene(ExplainerScene):
             alone.arrange(DOWN, buff=0.15)
         cause = label(
             theme,
-            "each word read without its neighbours (Yang et al. first run a recurrent layer, a bidirectional GRU)",
+            "each word read without its neighbours (Yang et al. first run a bidirectional GRU)",
             size=theme.small_size,
             color=theme.highlight,
         )
