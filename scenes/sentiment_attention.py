@@ -179,13 +179,22 @@ class SentimentAttentionScene(ExplainerScene):
                 spoken="Additive attention with one learned query. Yang and colleagues score each word in context; "
                 "here, each word is scored on its own embedding.",
             )
+            # Review 19: the paper named on screen where the voice names it, in the gap under the first formula
+            # (gone before the softmax formula takes that place).
+            cite = label(
+                theme,
+                "Yang et al. 2016, Hierarchical Attention Networks: words scored in context",
+                size=theme.small_size,
+                color=theme.muted,
+            ).next_to(model[0], DOWN, buff=0.25)
             self.play(FadeOut(opening), run_time=0.4)
-            self.play(FadeIn(model[0], shift=UP * 0.2), FadeIn(worked.words), FadeIn(worked.scores))
+            self.play(FadeIn(model[0], shift=UP * 0.2), FadeIn(cite), FadeIn(worked.words), FadeIn(worked.scores))
             self.say("So a word's score is the same in every review.")
             # A word twice in the example ("the", "was") scores the same both times: the sentence said, shown.
             self.highlight(words[0], *worked.repeated, color=theme.highlight)
             # σ and the learned letters are named on screen, under their formulas (said, the line ran past 24 words).
             self.say("Softmax turns the scores into attention weights, and the review becomes the weighted sum of its words.")
+            self.play(FadeOut(cite), run_time=0.3)
             self.play(FadeIn(model[1:], shift=UP * 0.2, lag_ratio=0.3), FadeIn(worked.weights), run_time=1.5)
             self.play(FadeIn(worked.answer), run_time=0.6)
             # One line for the data (two ran 12 s; review 17's fixes needed the time).
@@ -322,23 +331,23 @@ class SentimentAttentionScene(ExplainerScene):
         legend = VGroup(
             label(theme, "training reviews", size=theme.min_size, color=theme.key),
             # The 8 shown later are in this curve and its 78 % (review 18: said in step 1, not on the chart).
-            label(
-                theme,
-                f"held out ({count(t.n_heldout)}, incl. the {count(t.n_showcase)} shown)",
-                size=theme.min_size,
-                color=theme.value,
-            ),
-        ).arrange(DOWN, buff=0.1, aligned_edge=RIGHT)
-        # Inside the accuracy chart, low on the right (the curves end high there): it names those two curves only.
-        corner = train.to_point(last, 0)
-        legend.move_to(corner + LEFT * (legend.width / 2 + 0.2) + UP * (legend.height / 2 + 0.2))
+            # Two lines, from the y-axis's right (review 19: on one line it crossed the axis).
+            label(theme, f"held out ({count(t.n_heldout)},", size=theme.min_size, color=theme.value),
+            label(theme, f"incl. the {count(t.n_showcase)} shown)", size=theme.min_size, color=theme.value),
+        ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        # Inside the accuracy chart, low on the left of its empty lower half (the curves run high there).
+        corner = train.to_point(0, 0)
+        legend.move_to(corner + RIGHT * (legend.width / 2 + 0.25) + UP * (legend.height / 2 + 0.2))
         with self.step("training", "Training: attention weights are learned"):
             self.clear()
             heading = self.heading("Training: the attention weights are learned with the classifier")
             self.say(f"Training adjusts the embeddings, scores and read-out together, for {count(t.epochs)} epochs.")
             self.play(FadeIn(heading), FadeIn(frames), FadeIn(epochs))
             self.play(Create(loss.curve), run_time=1.5)
-            self.say("Nobody tells it which words matter: the attention weights are whatever helps the loss.")
+            # Review 19: the curves do not show the weights; the line no longer implies they do.
+            self.say(
+                "Nobody tells it which words matter: the weights are learned too, and the next steps show where they ended up."
+            )
             self.play(FadeIn(legend), Create(train.curve), Create(heldout.curve), run_time=2)
             # "89%" as on screen; the voice reads it "eighty-nine percent".
             self.say(
@@ -390,15 +399,16 @@ class SentimentAttentionScene(ExplainerScene):
             answer.add(
                 label(
                     theme,
-                    f"written as {verdict(truth)}{':' if lucky else mark}",
+                    # Review 19: no colon left dangling until "right by luck" appears; the comma comes with it.
+                    f"written as {verdict(truth)}{'' if lucky else mark}",
                     size=theme.small_size,
                     color=theme.muted if lucky else theme.value if right else theme.masked,
                 )
             )
         answer.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         if lucky:  # "right by luck" apart, so the line that says it can show it (review 17: it stood there already)
-            luck = label(theme, "right by luck", size=theme.small_size, color=theme.muted)
-            luck.next_to(answer[1], RIGHT, buff=0.15)
+            luck = label(theme, ", right by luck", size=theme.small_size, color=theme.muted)
+            luck.next_to(answer[1], RIGHT, buff=0.05)
             on_one_baseline([answer[1], luck])
         block = VGroup(answer, *([luck] if luck else []))
         self.words_on_one_line(grid, list(t.sentences[index]), BODY.width - block.width - 0.4)
@@ -485,9 +495,10 @@ class SentimentAttentionScene(ExplainerScene):
                 self.say("In these reviews too, the weight lands on the sentiment words.")
                 self.play(FadeIn(rows[1:], lag_ratio=0.3), run_time=2)
             self.say(
-                "The filler words, “the”, “was”, “a”, get almost nothing.",
-                # No "and" in the list: heard, "the, was, and a" sounded like four words (review 18).
-                spoken="The filler words, the, was, a, get almost nothing.",
+                "The words “the”, “was” and “a” get almost nothing.",
+                # Review 19: the bare list blurred into the sentence; the commas make the voice pause round each
+                # word, so "and" is heard between the words, not as one of them.
+                spoken="The words, the, was, and a, get almost nothing.",
             )
             # The cells under those words outlined, as every other line marks what it names (review 17).
             fillers = [
@@ -589,19 +600,16 @@ class SentimentAttentionScene(ExplainerScene):
 
             # Review 18: six lines of statistics were a wall; the 16 of 17 and 14 of 16 counts went to the
             # worksheet, and one "why" line stays under the 29 % / 95 % lines, every line from the left edge.
-            # Why below a coin flip: the verdict follows each word's lean, and most of these reviews go against it.
+            # Why below 50 %: the verdict follows what the negation word reads alone, and most of these reviews go
+            # the other way (review 19: "written against the word's lean" read as adversarial, "lean" undefined).
             against = VGroup(
-                label(theme, "written against the word's lean:", size=theme.small_size, color=theme.muted),
-                *[
-                    VGroup(
-                        self.number(f"n_negation_against_lean[{k}]", 0, size=theme.body_size, color=theme.masked),
-                        label(theme, "of", size=theme.small_size, color=theme.muted),
-                        self.number(f"n_heldout_with_negation[{k}]", 0, size=theme.body_size),
-                        label(theme, f"with “{negation}”", size=theme.small_size, color=theme.muted),
-                    ).arrange(RIGHT, buff=0.2)
-                    for k, negation in enumerate(t.negation_words)
-                ],
-            ).arrange(RIGHT, buff=0.3)
+                self.number("n_heldout_negated_against", 0, size=theme.body_size, color=theme.masked),
+                label(theme, "of", size=theme.small_size, color=theme.muted),
+                self.number("n_heldout_negated", 0, size=theme.body_size),
+                label(
+                    theme, "go the other way from what their negation word reads alone", size=theme.small_size, color=theme.muted
+                ),
+            ).arrange(RIGHT, buff=0.2)
             if others:
                 negated.add(against)
             negated.arrange(DOWN, buff=0.2, aligned_edge=LEFT)
@@ -636,7 +644,7 @@ class SentimentAttentionScene(ExplainerScene):
             self.play(Create(boxes[0]), FadeIn(alone))
             # Only what holds: the word's score is the same wherever it stands (it depends on the word alone), and it
             # is this review's highest; "outscores the words around it in every review" was false (10 of 11, said next).
-            self.say(f"“{word}” scores {format_number(t.scores[m, top], 1)} in every review, the highest of this one.")
+            self.say(f"“{word}” scores {format_number(t.scores[m, top], 1)} in every review, the highest in this review.")
             self.play(FadeIn(scored[0]), FadeIn(scored[1][0]), run_time=1)
             self.say(
                 f"It takes the most weight in {count(t.n_heldout_top_word_first)} of the "
@@ -673,14 +681,14 @@ class SentimentAttentionScene(ExplainerScene):
             self.play(FadeOut(scored), *[FadeOut(box) for box in boxes if box in self.mobjects], run_time=0.4)
             self.play(FadeIn(negated[:2]))
             if others:
-                # Review 18: the 29 % is 17 reviews, and the negation words read alone are near a coin flip, so
-                # with one the classifier is close to guessing; the "why" line shows most go against the lean.
+                # Review 19: what the negation words read alone, then why below 50 %: most of these reviews go the
+                # other way from it (the outlines clear of the digits, they touched them).
                 self.say(self.leans_line(word, t.word_alone[t.misleading, top], others))
                 self.play(FadeIn(leans), run_time=0.6)
-                self.highlight(alone[1], *[lean[1] for lean in leans])
+                self.highlight(alone[1], *[lean[1] for lean in leans], buff=0.12)
                 self.say(self.against_line())
                 self.play(FadeIn(against), run_time=0.6)
-                self.highlight(*[part[0] for part in against[1:]])
+                self.highlight(against[0], against[2], buff=0.09)
 
     def score_line(self, index: int, top: int) -> VGroup:
         """Review ``index``'s words, each with its score, the top word's highlighted; ``top_pair`` is that word and score."""
@@ -703,38 +711,32 @@ class SentimentAttentionScene(ExplainerScene):
         return line
 
     def against_line(self) -> str:
-        """Whether most reviews with each negation word are written against its lean: why below a coin flip.
+        """Why below 50 %: how many of the reviews with a negation go the other way from their negation word alone.
 
-        The counts stand on screen, in the "why" line; the voice says only what they show (review 18: nine
-        figures were read out in a row).
+        Review 19: "written against their negation word's lean" suggested adversarial writing, and "lean" was
+        never defined; the count is said, as the screen shows it.
         """
         t = self.trace
-        n = len(t.negation_words)
-        most = all(2 * t.n_negation_against_lean[k] > t.n_heldout_with_negation[k] for k in range(n))
-        if most:
-            return "And most of these reviews were written against their negation word's lean."
-        parts = [
-            f"{count(t.n_negation_against_lean[k])} of the {count(t.n_heldout_with_negation[k])} with “{word}”"
-            for k, word in enumerate(t.negation_words)
-        ]
-        return "Written against the word's lean: " + ", and ".join(parts) + "."
+        return (
+            f"It scores below 50% because {count(t.n_heldout_negated_against)} of these {count(t.n_heldout_negated)} "
+            "reviews go the other way from what their negation word reads alone."
+        )
 
     def leans_line(self, word: str, alone: float, others: list[tuple[int, str]]) -> str:
-        """The size of the sample, and what the negation words read alone, as the screen shows them.
+        """What the negation words read alone, as the screen shows them.
 
-        Review 18: the 29 % is from 17 reviews, and where every negation word alone is within 0.1 of a coin
-        flip, a verdict that follows it is close to a guess; said so only then.
+        Review 19: "near a coin flip, so close to guessing" stood beside 29 %; where every negation word alone is
+        within 0.1 of 0.5 the line says only that the word alone tells it little.
         """
         t = self.trace
         leans = [alone] + [float(t.negation_alone[k]) for k, _ in others]
         said = f"“{word}” reads P = {format_number(alone, 2)}" + "".join(
             f", “{other}” {format_number(t.negation_alone[k], 2)}" for k, other in others
         )
-        sample = f"Only {count(t.n_heldout_negated)} reviews; and alone, {said}"
         if all(abs(p - 0.5) < 0.1 for p in leans):
-            return f"{sample}: near a coin flip, so here it is close to guessing."
+            return f"Alone, the negation word tells it little: {said}."
         directions = ", ".join(f"“{w}” {verdict(p)}" for w, p in zip([word] + [o for _, o in others], leans))
-        return f"{sample}: {directions}."
+        return f"Alone, {said}: {directions}."
 
     # --- 5. takeaway ----------------------------------------------------------------------------------
 
@@ -836,9 +838,10 @@ class SentimentAttentionScene(ExplainerScene):
             # The cause, so the failure is not taken for one of attention itself (review 17): here no word's vector
             # holds its neighbours; Yang et al.'s bidirectional GRU gives each its context before the scoring.
             self.say(
-                f"Here no word sees its neighbours, so nothing carries “{pair[0]}”. "
-                "Yang et al. add a GRU, a recurrent layer, for that.",
-                spoken=f"Here no word sees its neighbours, so nothing carries {pair[0]}. "
+                # Review 19: "a bidirectional GRU" on screen; the voice calls it a recurrent layer (24 words at most).
+                f"Here no word sees its neighbours, so nothing carries the meaning of “{pair[0]}”. "
+                "Yang et al. add a bidirectional GRU for that.",
+                spoken=f"Here no word sees its neighbours, so nothing carries the meaning of the phrase {pair[0]}. "
                 "Yang and colleagues add a recurrent layer for that.",
             )
             self.play(FadeIn(why[3], shift=UP * 0.2), run_time=1)
@@ -892,7 +895,7 @@ class SentimentAttentionScene(ExplainerScene):
             alone.arrange(DOWN, buff=0.15)
         cause = label(
             theme,
-            "each word read without its neighbours (Yang et al. first run a recurrent layer, a GRU)",
+            "each word read without its neighbours (Yang et al. first run a bidirectional GRU)",
             size=theme.small_size,
             color=theme.highlight,
         )

@@ -665,11 +665,12 @@ def sentiment_attention_exercises(trace: SentimentAttentionTrace) -> list[Exerci
             "from one run), "
             f"{trace.n_heldout_plain_right} of {trace.n_heldout_plain} without. A word's score depends on the word "
             "alone: it is the same in every review, so the negation word takes the weight (in "
-            f"{trace.n_heldout_negation_first} of {trace.n_heldout_negated}) and the verdict follows its own lean "
+            f"{trace.n_heldout_negation_first} of {trace.n_heldout_negated}) and the verdict follows what that word reads "
+            "alone "
             f"(in {trace.n_heldout_negation_first_follows} of those {trace.n_heldout_negation_first}), whatever it "
             "negates. "
             + " ".join(
-                f"Of the {n} with “{word}” (alone, P = {format_number(p, 2)}), {against} are written against that lean."
+                f"Of the {n} with “{word}” (alone, P = {format_number(p, 2)}), {against} go the other way from that."
                 for word, n, p, against in zip(
                     trace.negation_words, trace.n_heldout_with_negation, trace.negation_alone, trace.n_negation_against_lean
                 )

@@ -64,6 +64,9 @@ class SentimentAttentionTrace(Trace):
     n_negation_against_lean
         ``(len(negation_words),)``: of those reviews, the ones written on the other side from the
         word's own lean (positive where it reads P < 0.5 alone, negative where it reads P > 0.5).
+    n_heldout_negated_against
+        Random held-out reviews with a negation written on the other side from what every negation
+        word they hold reads alone: why accuracy with a negation falls below 50 %.
     n_heldout_negated_positive, n_heldout_negated_said_positive
         Random held-out reviews with a negation that are written as positive, and that the
         classifier calls positive.
@@ -150,6 +153,7 @@ class SentimentAttentionTrace(Trace):
     n_negation_positive: np.ndarray
     n_negation_said_positive: np.ndarray
     n_negation_against_lean: np.ndarray
+    n_heldout_negated_against: int
     n_heldout_negated_positive: int
     n_heldout_negated_said_positive: int
     n_heldout_negation_first: int
@@ -288,6 +292,11 @@ def sentiment_attention_trace(
         n_negation_said_positive=np.array([int(said_positive[ks].sum()) for ks in holding], dtype=int),
         n_negation_against_lean=np.array(
             [int((positive[ks] != (alone[word] > 0.5)).sum()) for word, ks in zip(negation_words, holding)], dtype=int
+        ),
+        n_heldout_negated_against=sum(
+            1
+            for k, (words, _) in enumerate(drawn)
+            if negated[k] and all(positive[k] != (alone[word] > 0.5) for word in NEGATIONS.intersection(words))
         ),
         n_heldout_negated_positive=int(positive[negated].sum()),
         n_heldout_negated_said_positive=int(said_positive[negated].sum()),
