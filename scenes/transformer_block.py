@@ -321,15 +321,17 @@ class TransformerBlockScene(ExplainerScene):
             return self.footer(RANDOM_INPUT)
         return VGroup() if step == 2 else self.footer(RANDOM_POSITIONS)
 
-    def elided_grid(self, source: str, cell_h: float = WIDE_CELL_H, size: int | None = None) -> NumberGrid:
+    def elided_grid(self, source: str, cell_h: float = WIDE_CELL_H, size: int | None = None, room: float = 0.0) -> NumberGrid:
         """The first :data:`SHOWN_COLUMNS` numbers of every token's row of ``source``, in cells large enough for them.
 
-        The numbers are at the small size, or the smallest when ``cell_h`` is too short for it (six tokens).
+        The numbers are at the small size, or the smallest when ``cell_h`` is too short for it (six tokens);
+        ``room`` is what a sum's cells need besides their numbers (a "≈" mark).
         """
         theme, t = self.theme, self.trace
         shown = min(SHOWN_COLUMNS, t.d_model)
         size = size or (theme.small_size if cell_h >= 0.42 else theme.min_size)
-        cell_w = max(CELL_W, number_cell_width(theme, getattr(t, source)[:, :shown], 2, size=size) + MINUS_ROOM)
+        needed = number_cell_width(theme, getattr(t, source)[:, :shown], 2, size=size) + MINUS_ROOM + room
+        cell_w = max(CELL_W, needed)
         return self.grid(f"{source}[:, 0:{shown}]", 2, cell_width=cell_w, cell_height=cell_h, font_size=size)
 
     def elision(self, grid: NumberGrid, below: bool = False) -> VGroup:
@@ -579,7 +581,8 @@ class TransformerBlockScene(ExplainerScene):
             natural = max(label(theme, name, size=theme.small_size).width for name in (*t.tokens, *positions))
             grids, dots = VGroup(), VGroup()
             for source in ("embeddings", "positions", "x"):
-                grid = self.elided_grid(source, min(WIDE_CELL_H, (top - bottom - 2 * gap) / (3 * n)))
+                cell_h = min(WIDE_CELL_H, (top - bottom - 2 * gap) / (3 * n))
+                grid = self.elided_grid(source, cell_h, room=MARK_ROOM if source == "x" else 0.0)
                 # Only the followed token's row printed; the others are empty grey cells: no wall of numbers.
                 self.print_only(grid, [(t.focus, j) for j in range(shown)], path=lambda i, j, s=source: f"{s}[{i}, {j}]")
                 for i in range(n):

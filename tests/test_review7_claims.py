@@ -140,7 +140,7 @@ def test_transformer_block_gpt3_line_width_gelu_input_and_input_stats():
     assert "each token a vector of" in everything and "blocks of" not in everything
     said = " ".join(li.text for step in scene.steps for li in step.lines)
     # Brown et al. 2020 give no order for the dense and banded sparse layers.
-    assert "dense, then" not in said and "every other attention layer looks only at a band of nearby tokens" in said
+    assert "dense, then" not in said and "every other layer is banded" in said
     shown = {s.source: s for s in scene.shown}
     f = t.focus
     mean, var = (shown[f"x_{name}[{f}]"].texts[0].original_text for name in ("mean", "var"))
@@ -166,7 +166,7 @@ def test_transformer_block_shows_the_heads_joined_the_mask_and_gelus_inputs():
     # the heads' colours, as their slices of the joined row are.
     assert "joined, for" in step and f": each head's weights × its {t.d_head}-number values" in step
     assert f"“{t.tokens[f]}”" in step
-    assert "grey: masked, a later token (weight 0)" in step
+    assert "grey: masked, a later token (−∞, so weight 0)" in step
     # GELU's examples: each input is printed in the widened grid before it is turned into GELU's output.
     for k in t.gelu_examples:
         assert shown[f"pre_activation[{f}, {k}]"] == [format_number(t.pre_activation[f, k], 2)]
