@@ -244,8 +244,10 @@ class SentimentAttentionScene(ExplainerScene):
             label(theme, f"→ P {equals(probability)}", size=theme.small_size),
             self.number(f"probabilities[{index}]", 2, size=theme.body_size, color=theme.highlight),
         ).arrange(RIGHT, buff=0.12)
+        # Review 20: the weights and P are the trained model's, shown before step 2 introduces training.
+        trained = label(theme, "after training", size=theme.small_size, color=theme.muted)
         # Words on one line over their columns, as in step 3; the weights' cells under the scores' cells.
-        self.words_on_one_line(scores, words, BODY.width - scores.row_labels.width - answer.width - 0.8)
+        self.words_on_one_line(scores, words, BODY.width - scores.row_labels.width - max(answer.width, trained.width) - 0.8)
         weights.next_to(scores.cells, DOWN, buff=0.0)
         for j in range(len(words)):
             above = scores.cell(0, j)
@@ -254,7 +256,8 @@ class SentimentAttentionScene(ExplainerScene):
         weights.row_labels.next_to(weights.cells, LEFT, buff=0.15)
         scores.row_labels.next_to(scores.cells, LEFT, buff=0.15).align_to(weights.row_labels, RIGHT)
         answer.next_to(weights.cells, RIGHT, buff=0.3)
-        group = VGroup(scores, weights, answer)
+        trained.next_to(answer, UP, buff=0.1).align_to(answer, LEFT)
+        group = VGroup(scores, weights, answer, trained)
         seen: dict[str, int] = {}
         repeated = []
         for j, word in enumerate(words):
@@ -264,7 +267,7 @@ class SentimentAttentionScene(ExplainerScene):
         group.words, group.scores, group.weights, group.answer = (
             scores.col_labels,
             VGroup(scores.cells, scores.row_labels, scores.numbers),
-            weights,
+            VGroup(weights, trained),
             answer,
         )
         group.repeated = repeated[:4]
@@ -495,10 +498,10 @@ class SentimentAttentionScene(ExplainerScene):
                 self.say("In these reviews too, the weight lands on the sentiment words.")
                 self.play(FadeIn(rows[1:], lag_ratio=0.3), run_time=2)
             self.say(
-                "The words “the”, “was” and “a” get almost nothing.",
-                # Review 19: the bare list blurred into the sentence; the commas make the voice pause round each
-                # word, so "and" is heard between the words, not as one of them.
-                spoken="The words, the, was, and a, get almost nothing.",
+                "Filler words get almost nothing: “the”, “was”, “a”.",
+                # Review 20: "the words, the, was, and a" sounded garbled; the list comes last, after a colon and
+                # with no "and", so each word is heard as one.
+                spoken="Filler words get almost nothing: the, was, a.",
             )
             # The cells under those words outlined, as every other line marks what it names (review 17).
             fillers = [
@@ -607,7 +610,10 @@ class SentimentAttentionScene(ExplainerScene):
                 label(theme, "of", size=theme.small_size, color=theme.muted),
                 self.number("n_heldout_negated", 0, size=theme.body_size),
                 label(
-                    theme, "go the other way from what their negation word reads alone", size=theme.small_size, color=theme.muted
+                    theme,
+                    "happen to be labelled the opposite of their negation word alone",
+                    size=theme.small_size,
+                    color=theme.muted,
                 ),
             ).arrange(RIGHT, buff=0.2)
             if others:
@@ -717,9 +723,11 @@ class SentimentAttentionScene(ExplainerScene):
         never defined; the count is said, as the screen shows it.
         """
         t = self.trace
+        # Review 20: say the sample is small (what to expect is near a coin flip, as the leans line says), in
+        # plain words ("go the other way from what ... reads alone" was awkward to hear).
         return (
-            f"It scores below 50% because {count(t.n_heldout_negated_against)} of these {count(t.n_heldout_negated)} "
-            "reviews go the other way from what their negation word reads alone."
+            f"Below 50% because, in this small sample, {count(t.n_heldout_negated_against)} of the "
+            f"{count(t.n_heldout_negated)} happen to be labelled the opposite of what their negation word says alone."
         )
 
     def leans_line(self, word: str, alone: float, others: list[tuple[int, str]]) -> str:
@@ -733,8 +741,21 @@ class SentimentAttentionScene(ExplainerScene):
         said = f"“{word}” reads P = {format_number(alone, 2)}" + "".join(
             f", “{other}” {format_number(t.negation_alone[k], 2)}" for k, other in others
         )
-        if all(abs(p - 0.5) < 0.1 for p in leans):
-            return f"Alone, the negation word tells it little: {said}."
+        if all(abs(p - 0.5) < 0.1 for p in leans) and word in t.negation_words:
+            # Review 20: a word alone reads about how often the training reviews holding it were positive, so what
+            # to expect with a negation is near a coin flip; the training counts say why.
+            k = list(t.negation_words).index(word)
+            return (
+                f"Alone, “{word}” reads P = {format_number(alone, 2)}, near a coin flip: "
+                f"{count(t.n_train_negation_positive[k])} of its {count(t.n_train_with_negation[k])} training reviews "
+                "were positive"
+                + "".join(
+                    f". “{other}”: {count(t.n_train_negation_positive[j])} of {count(t.n_train_with_negation[j])}, "
+                    f"{format_number(t.negation_alone[j], 2)}"
+                    for j, other in others
+                )
+                + "."
+            )
         directions = ", ".join(f"“{w}” {verdict(p)}" for w, p in zip([word] + [o for _, o in others], leans))
         return f"Alone, {said}: {directions}."
 

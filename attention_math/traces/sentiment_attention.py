@@ -64,6 +64,9 @@ class SentimentAttentionTrace(Trace):
     n_negation_against_lean
         ``(len(negation_words),)``: of those reviews, the ones written on the other side from the
         word's own lean (positive where it reads P < 0.5 alone, negative where it reads P > 0.5).
+    n_train_with_negation, n_train_negation_positive
+        Per negation word, how many training reviews hold it and how many of those are positive: roughly what the
+        word reads alone, so what these held-out reviews could be expected to do is near a coin flip.
     n_heldout_negated_against
         Random held-out reviews with a negation written on the other side from what every negation
         word they hold reads alone: why accuracy with a negation falls below 50 %.
@@ -154,6 +157,8 @@ class SentimentAttentionTrace(Trace):
     n_negation_said_positive: np.ndarray
     n_negation_against_lean: np.ndarray
     n_heldout_negated_against: int
+    n_train_with_negation: np.ndarray
+    n_train_negation_positive: np.ndarray
     n_heldout_negated_positive: int
     n_heldout_negated_said_positive: int
     n_heldout_negation_first: int
@@ -297,6 +302,10 @@ def sentiment_attention_trace(
             1
             for k, (words, _) in enumerate(drawn)
             if negated[k] and all(positive[k] != (alone[word] > 0.5) for word in NEGATIONS.intersection(words))
+        ),
+        n_train_with_negation=np.array([sum(word in words for words, _ in training) for word in negation_words], dtype=int),
+        n_train_negation_positive=np.array(
+            [sum(word in words and label == 1 for words, label in training) for word in negation_words], dtype=int
         ),
         n_heldout_negated_positive=int(positive[negated].sum()),
         n_heldout_negated_said_positive=int(said_positive[negated].sum()),
