@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["REVIEWS", "SHOWCASE", "load_reviews", "words_of"]
+__all__ = ["REVIEWS", "SENTIMENT_WORDS", "SHOWCASE", "load_reviews", "words_of"]
 
 REVIEWS = """
 + the film was wonderful
@@ -388,6 +388,21 @@ SHOWCASE = """
 """
 """Reviews never trained on: the scene shows the learned weights on these, negations among them."""
 
+SENTIMENT_WORDS = frozenset(
+    """
+    wonderful great good clever funny fun beautiful lovely loved liked enjoyed superb moving moved charming brilliant
+    gripping excellent perfect delight fresh warm strong touching sharp smart impressed
+    awful terrible bad annoying hated disliked dull bland poor tedious clumsy disaster stale silly painful bored
+    boring weak cheap flat predictable slow empty mess chore waste fake cold disappointed
+    """.split()
+)
+"""Words that carry sentiment on their own, listed by hand with the reviews (the model never sees this list).
+
+Left out: words whose sentiment depends on the sentence ("real", "worth", "pretty", "loud",
+"quiet", "long", "short", "simple", "famous", "ambitious") and intensifiers ("really", "so").
+The scene counts how often a review's most weighted word is one of these.
+"""
+
 _WORD = re.compile(r"[a-z]+")
 _LINE = re.compile(r"^([+-]) ([a-z]+(?: [a-z]+)*)$")
 
@@ -410,11 +425,14 @@ def _parse(block: str, name: str) -> tuple[tuple[tuple[str, ...], int], ...]:
 def load_reviews() -> tuple[tuple[tuple[tuple[str, ...], int], ...], tuple[tuple[tuple[str, ...], int], ...]]:
     """The reviews and the showcase as ``((words, label), ...)`` with label 1 positive, 0 negative.
 
-    Raises ``ValueError`` when a line is malformed, a review appears twice, or a showcase
-    review is also a training review.
+    Raises ``ValueError`` when a line is malformed, a review appears twice (a showcase review
+    among the training reviews too), or :data:`SENTIMENT_WORDS` lists a word no review uses.
     """
     reviews, showcase = _parse(REVIEWS, "REVIEWS"), _parse(SHOWCASE, "SHOWCASE")
     texts = [words for words, _ in reviews + showcase]
     if len(set(texts)) != len(texts):
         raise ValueError("a review is listed twice")
+    unused = SENTIMENT_WORDS.difference(word for words in texts for word in words)
+    if unused:
+        raise ValueError(f"SENTIMENT_WORDS lists words no review uses: {', '.join(sorted(unused))}")
     return reviews, showcase

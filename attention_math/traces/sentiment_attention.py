@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import sentiment
-from ..reviews import load_reviews
+from ..reviews import SENTIMENT_WORDS, load_reviews
 from ..sentiment import NEGATIONS, SentimentSettings
 from .base import Trace
 
@@ -79,6 +79,10 @@ class SentimentAttentionTrace(Trace):
     n_heldout_negation_first_follows
         Of those, the reviews whose verdict is on the same side of 0.5 as the top negation word's
         own lean (its P read alone): how often that lean sets the verdict.
+    n_heldout_plain_top_sentiment
+        Of the random held-out reviews without a negation, those whose most weighted word is a
+        sentiment word (:data:`attention_math.reviews.SENTIMENT_WORDS`, a list written by hand, not
+        learned): how often the weight lands on the words that carry the review.
     n_heldout_with_top_word, n_heldout_top_word_first
         Random held-out reviews that contain the misleading review's top-weighted word, and those
         of them where that word gets the most weight (a word's score depends on the word alone);
@@ -163,6 +167,7 @@ class SentimentAttentionTrace(Trace):
     n_heldout_negated_said_positive: int
     n_heldout_negation_first: int
     n_heldout_negation_first_follows: int
+    n_heldout_plain_top_sentiment: int
     n_heldout_with_top_word: int
     n_heldout_top_word_first: int
     sentences: tuple[tuple[str, ...], ...]
@@ -313,6 +318,7 @@ def sentiment_attention_trace(
         n_heldout_negation_first_follows=sum(
             1 for k, top in enumerate(tops) if negated[k] and top in NEGATIONS and said_positive[k] == (alone[top] > 0.5)
         ),
+        n_heldout_plain_top_sentiment=sum(1 for k, top in enumerate(tops) if not negated[k] and top in SENTIMENT_WORDS),
         n_heldout_with_top_word=len(with_top),
         n_heldout_top_word_first=len(top_first),
         sentences=tuple(words for words, _ in shown),
