@@ -670,10 +670,16 @@ def sentiment_attention_exercises(trace: SentimentAttentionTrace) -> list[Exerci
             f"(in {trace.n_heldout_negation_first_follows} of those {trace.n_heldout_negation_first}), whatever it "
             "negates. "
             + " ".join(
-                f"Of the {n} with “{word}” (alone, P = {format_number(p, 2)}), {against} go the other way from that."
+                f"Of the {n} with “{word}” (alone, P = {format_number(p, 2)}), {against} are labelled the opposite of that."
                 for word, n, p, against in zip(
                     trace.negation_words, trace.n_heldout_with_negation, trace.negation_alone, trace.n_negation_against_lean
                 )
+            )
+            + (
+                " The training reviews with each were about as often positive as negative, so about half right is what "
+                "to expect; a sample this small can fall further from it."
+                if all(abs(p / n - 0.5) < 0.1 for p, n in zip(trace.n_train_negation_positive, trace.n_train_with_negation) if n)
+                else ""
             )
             + " When nearly all the weight is on the negation word, a weighted average of "
             "words read one at a time cannot get both “not good” and “not bad” right; a recurrent layer before the "
