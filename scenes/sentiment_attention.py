@@ -193,7 +193,8 @@ class SentimentAttentionScene(ExplainerScene):
             # A word twice in the example ("the", "was") scores the same both times: the sentence said, shown.
             self.highlight(words[0], *worked.repeated, color=theme.highlight)
             # σ and the learned letters are named on screen, under their formulas (said, the line ran past 24 words).
-            self.say("Softmax turns the scores into attention weights, and the review becomes the weighted sum of its words.")
+            # Review 21: P was only ever on screen; it is said once here, where it first appears.
+            self.say("Softmax turns the scores into weights; the weighted sum of the words gives P, the probability of positive.")
             self.play(FadeOut(cite), run_time=0.3)
             self.play(FadeIn(model[1:], shift=UP * 0.2, lag_ratio=0.3), FadeIn(worked.weights), run_time=1.5)
             self.play(FadeIn(worked.answer), run_time=0.6)
@@ -344,18 +345,21 @@ class SentimentAttentionScene(ExplainerScene):
         with self.step("training", "Training: attention weights are learned"):
             self.clear()
             heading = self.heading("Training: the attention weights are learned with the classifier")
+            # Review 21: what training adjusts was only said; named with step 1's letters, under the heading.
+            learned = label(
+                theme, "learned together: the word embeddings e, and v, W, b, u, c", size=theme.small_size, color=theme.muted
+            ).next_to(heading, DOWN, buff=0.25)
+            learned.set_x(0)
             # Review 20: the scores are outputs; what training adjusts is named by its letters from step 1.
             self.say(
                 "Training adjusts the embeddings, the scoring layer (v, W, b) and the read-out (u, c) together, "
                 f"for {count(t.epochs)} epochs.",
                 spoken=f"Training adjusts the embeddings, the scoring layer and the read-out together, for {count(t.epochs)} epochs.",
             )
-            self.play(FadeIn(heading), FadeIn(frames), FadeIn(epochs))
+            self.play(FadeIn(heading), FadeIn(learned), FadeIn(frames), FadeIn(epochs))
             self.play(Create(loss.curve), run_time=1.5)
             # Review 19: the curves do not show the weights; the line no longer implies they do.
-            self.say(
-                "Nobody tells it which words matter: the weights are learned too, and the next steps show where they ended up."
-            )
+            self.say("Nobody tells it which words matter: the weights are learned too.")
             self.play(FadeIn(legend), Create(train.curve), Create(heldout.curve), run_time=2)
             # "89%" as on screen; the voice reads it "eighty-nine percent".
             self.say(
@@ -485,9 +489,16 @@ class SentimentAttentionScene(ExplainerScene):
                 self.number("n_heldout_plain", 0, size=theme.body_size),
             ).arrange(RIGHT, buff=0.2),
             label(theme, "random held-out reviews without a negation", size=theme.small_size, color=theme.muted),
+            # Review 21: the category was never defined; it is a list written by hand, not learned.
+            label(
+                theme,
+                "sentiment words: a fixed list written by hand (great, dull, awful, …)",
+                size=theme.small_size,
+                color=theme.muted,
+            ),
         ).arrange(DOWN, buff=0.12)
         page = VGroup(rows, tally).arrange(DOWN, buff=0.4)
-        for gap in (0.35, 0.25):  # tighter rows before any shrinking: their cells are at the least readable size
+        for gap in (0.35, 0.25, 0.2):  # tighter rows before any shrinking: their cells are at the least readable size
             if page.height <= BODY.height:
                 break
             rows.arrange(DOWN, buff=gap, aligned_edge=LEFT)
@@ -528,10 +539,11 @@ class SentimentAttentionScene(ExplainerScene):
                 self.say(f"The top weight lands on a sentiment word {tallied}")
             self.play(FadeIn(tally), run_time=0.8)
             self.say(
-                "Filler words get almost nothing: “the”, “was”, “a”.",
+                "Filler words such as “the” and “a” get almost nothing.",
                 # Review 20: "the words, the, was, and a" sounded garbled; the list comes last, after a colon and
                 # with no "and", so each word is heard as one.
-                spoken="Filler words get almost nothing: the, was, a.",
+                # Review 21: the bare list after a colon sounded like a broken sentence.
+                spoken="Filler words, such as the word the, or the word a, get almost nothing.",
             )
             # The cells under those words outlined, as every other line marks what it names (review 17).
             fillers = [
@@ -657,36 +669,57 @@ class SentimentAttentionScene(ExplainerScene):
             # the other way (review 19: "written against the word's lean" read as adversarial, "lean" undefined).
             # Review 20: the link from the reading to 5 right: the verdict is the negation word's reading in most of
             # them, and in this small sample most are labelled the opposite of it.
+            # Review 21: the argument on screen, one line per step of it: the verdict is the word's reading, what
+            # the training reviews lead one to expect, and how this small sample fell.
+            near_half = self.near_half(word, others)
             follows = VGroup(
                 self.number("n_heldout_negation_first_follows", 0, size=theme.body_size, color=theme.highlight),
                 label(theme, "of", size=theme.small_size, color=theme.muted),
                 self.number("n_heldout_negated", 0, size=theme.body_size),
-                label(theme, "verdicts are their negation word's reading alone", size=theme.small_size, color=theme.muted),
+                label(
+                    theme,
+                    "verdicts: the negation word's reading alone" + (" (close to 0.5)" if near_half else ""),
+                    size=theme.small_size,
+                    color=theme.muted,
+                ),
             ).arrange(RIGHT, buff=0.2)
+            expected = label(
+                theme,
+                "expected from its training reviews (about half positive): about half right",
+                size=theme.small_size,
+                color=theme.muted,
+            )
             against = VGroup(
+                label(theme, "this small sample:", size=theme.small_size, color=theme.muted),
                 self.number("n_heldout_negated_against", 0, size=theme.body_size, color=theme.masked),
                 label(theme, "of", size=theme.small_size, color=theme.muted),
                 self.number("n_heldout_negated", 0, size=theme.body_size),
-                label(theme, "labelled the opposite of it: a small sample", size=theme.small_size, color=theme.muted),
+                label(theme, "labelled the opposite of that reading →", size=theme.small_size, color=theme.muted),
+                self.percentage("heldout_percent_negated", size=theme.body_size, color=theme.masked),
             ).arrange(RIGHT, buff=0.2)
+            # What 04-09 brings in beside its line: the training counts under the readings, and what they lead one
+            # to expect (the expectation only where every word's training reviews were about half positive).
+            reasons = ([trained] if len(trained) else []) + ([expected] if near_half else [])
             if others:
-                negated.add(follows, against)
-            negated.arrange(DOWN, buff=0.2, aligned_edge=LEFT)
-            # The counts replace the word's scores under the reviews (all at once they were eight lines, a wall);
-            # the words' lone readings stay, as the verdict is said to be the negation word's lean.
+                negated.add(follows, *([expected] if near_half else []), against)
+            negated.arrange(DOWN, buff=0.25, aligned_edge=LEFT)
+            for why in negated[2:]:  # the reasons apart from the two rates they explain
+                why.shift(DOWN * 0.25)
             group = VGroup(rows, readings, scored).arrange(DOWN, buff=0.35)
-            negated.move_to(scored).align_to(scored, UP)
             # Tighter gaps before any shrinking: the weights are drawn at the least readable size already
             # (a teacher's ten words give narrow cells), and a shrink of 2 % put them under it.
             for gap, row_gap in ((0.25, 0.35), (0.15, 0.2), (0.1, 0.15)):
-                if VGroup(group, negated).height <= BODY.height:
+                if group.height <= BODY.height:
                     break
                 rows.arrange(DOWN, buff=row_gap, aligned_edge=LEFT)
                 group.arrange(DOWN, buff=gap)
-                negated.move_to(scored).align_to(scored, UP)
-            everything = VGroup(group, negated)
-            BODY.shrink_to_fit(everything)
-            hang_from(everything, BODY_TOP)
+            BODY.shrink_to_fit(group)
+            hang_from(group, BODY_TOP)
+            # From 04-07 the reviews and scores leave, the readings rise to the top and the counts come under them
+            # (review 21: eleven lines at once). Lifted here, not animated, for the parts not shown yet.
+            lift = BODY_TOP - readings.get_top()[1]
+            negated.next_to(readings, DOWN, buff=0.45).shift(UP * lift).set_x(0)
+            BODY.shrink_to_fit(negated)
             boxes = [SurroundingRectangle(rows[0][0].column(top), color=theme.highlight, buff=0.04)]
             review, weight = t.sentences[t.misleading], t.weights[t.misleading, top]
             self.say(
@@ -737,7 +770,10 @@ class SentimentAttentionScene(ExplainerScene):
                 f"With a negation, {negated_right} random held-out reviews are right: {percent(t.heldout_percent_negated)}. "
                 f"Without one, {plain_right}: {percent(t.heldout_percent_plain)}."
             )
-            self.play(FadeOut(scored), *[FadeOut(box) for box in boxes if box in self.mobjects], run_time=0.4)
+            self.play(FadeOut(scored), FadeOut(rows), *[FadeOut(box) for box in boxes if box in self.mobjects], run_time=0.4)
+            leans.shift(UP * lift)
+            trained.shift(UP * lift)
+            self.play(alone.animate.shift(UP * lift), run_time=0.6)
             self.play(FadeIn(negated[:2]))
             if others:
                 # Review 19: what the negation words read alone, then why below 50 %: most of these reviews go the
@@ -746,8 +782,10 @@ class SentimentAttentionScene(ExplainerScene):
                 self.say(self.leans_line(word, t.word_alone[t.misleading, top], others))
                 self.play(FadeIn(leans), FadeIn(follows), run_time=0.6)
                 self.highlight(alone[1], *[lean[1] for lean in leans], buff=0.12)
-                self.say(self.against_line())
-                self.play(*([FadeIn(trained)] if len(trained) else []), FadeIn(against), run_time=0.6)
+                self.say(self.against_line(near_half))
+                if reasons:
+                    self.play(*[FadeIn(part) for part in reasons], run_time=0.6)
+                self.play(FadeIn(against), run_time=0.6)
 
     def score_line(self, index: int, top: int) -> VGroup:
         """Review ``index``'s words, each with its score, the top word's highlighted; ``top_pair`` is that word and score."""
@@ -758,7 +796,7 @@ class SentimentAttentionScene(ExplainerScene):
                 VGroup(
                     label(theme, t.sentences[index][j], size=theme.small_size),
                     self.number(
-                        f"scores[{index}, {j}]", 1, size=theme.small_size, color=theme.highlight if j == top else theme.key
+                        f"scores[{index}, {j}]", 1, size=theme.small_size, color=theme.highlight if j == top else theme.text
                     ),
                 ).arrange(RIGHT, buff=0.12)
                 for j in range(n)
@@ -769,40 +807,51 @@ class SentimentAttentionScene(ExplainerScene):
         line.top_pair = line[top]
         return line
 
-    def against_line(self) -> str:
+    def near_half(self, word: str, others: list[tuple[int, str]]) -> bool:
+        """Whether every negation word shown reads within 0.1 of 0.5 alone and its training reviews were as near half positive."""
+        t = self.trace
+        if word not in t.negation_words:
+            return False
+        shown = [list(t.negation_words).index(word)] + [k for k, _ in others]
+        return all(
+            abs(float(t.negation_alone[k]) - 0.5) < 0.1
+            and t.n_train_with_negation[k] > 0
+            and abs(int(t.n_train_negation_positive[k]) / int(t.n_train_with_negation[k]) - 0.5) < 0.1
+            for k in shown
+        )
+
+    def against_line(self, near_half: bool) -> str:
         """Why below 50 %: what to expect from the training reviews, and how this small sample fell instead.
 
         Review 19: "written against their negation word's lean" suggested adversarial writing, and "lean" was
-        never defined. Review 20: the 29 % read as systematic; the expectation (near 50 %, as the words' training
-        reviews were about half positive) is said before how this small sample fell.
+        never defined. Review 20: the 29 % read as systematic; the expectation (about half right, as the words'
+        training reviews were about half positive) is said before how this small sample fell.
         """
         t = self.trace
         sample = (
-            f"This small sample has {count(t.n_heldout_negated_against)} of {count(t.n_heldout_negated)} "
-            "labelled the opposite of that reading."
+            f"This small sample has {count(t.n_heldout_negated_against)} of {count(t.n_heldout_negated)} labelled the other way."
         )
-        shares = [int(p) / int(n) for p, n in zip(t.n_train_negation_positive, t.n_train_with_negation) if n]
-        if shares and all(abs(share - 0.5) < 0.1 for share in shares):
-            return f"Their training reviews were about half positive: expect about 50%. {sample}"
+        if near_half:
+            return f"Their training reviews were about half positive, so expect about half right. {sample}"
         return sample
 
     def leans_line(self, word: str, alone: float, others: list[tuple[int, str]]) -> str:
         """How often the verdict is the negation word's own reading, and what each negation word reads alone.
 
-        Review 19: "near a coin flip, so close to guessing" stood beside 29 %; "near a coin flip" is said only
-        where every negation word alone is within 0.1 of 0.5, else each word's direction. Review 20: the count
-        that links a word's reading to the verdicts comes first.
+        Review 19: "close to guessing" stood beside 29 %. Review 20: the count that links a word's reading
+        to the verdicts comes first. Review 21: "near a coin flip" could mean a P or an accuracy; the
+        reading is said as a number, only where every negation word alone is within 0.1 of 0.5.
         """
         t = self.trace
         leans = [alone] + [float(t.negation_alone[k]) for k, _ in others]
         names = [word] + [other for _, other in others]
         if all(abs(p - 0.5) < 0.1 for p in leans):
-            reading = "near a coin flip"  # the readings stand on screen; said, they made the line 9 s long
+            reading = ", and alone each reads close to one half"
         else:
-            reading = ", ".join(f"“{name}” {verdict(p)}" for name, p in zip(names, leans))
+            reading = ": " + ", ".join(f"“{name}” {verdict(p)}" for name, p in zip(names, leans))
         return (
             f"In {count(t.n_heldout_negation_first_follows)} of the {count(t.n_heldout_negated)}, the verdict is "
-            f"what the negation word reads alone: {reading}."
+            f"the negation word read alone{reading}."
         )
 
     # --- 5. takeaway ----------------------------------------------------------------------------------
