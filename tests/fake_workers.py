@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from attention_explainer.options import RenderJob
-from attention_explainer.pipeline.render_job import published_result
+from attention_explainer.pipeline.results import published_result
 from attention_explainer.pipeline.workers import render_in_worker
 
 

@@ -20,7 +20,7 @@ from attention_explainer.options import RenderJob
 def publishes(job: RenderJob, events):
     """Waits, then publishes; with ``ATTENTION_TEST_HOLD=signals`` SIGINT and SIGTERM are held all along (as a publish holds them)."""
     from attention_explainer.pipeline.folders import Folders
-    from attention_explainer.pipeline.render_job import published_result
+    from attention_explainer.pipeline.results import published_result
     from attention_explainer.pipeline.staging import publish, staging_folder
 
     if os.environ.get("ATTENTION_TEST_HOLD") == "signals":

@@ -5,7 +5,11 @@ Each expected value is worked out here from the trace's own arrays (numpy), not 
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import built_scene, captions, shown
+
+pytestmark = pytest.mark.xdist_group("bottleneck")  # beside bottleneck's shared build (one build per run, not two)
 
 
 def test_bottleneck_dates_the_transformer_not_self_attention_and_labels_the_trained_translator():

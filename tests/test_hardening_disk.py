@@ -11,7 +11,7 @@ from xml.etree import ElementTree
 import pytest
 
 from attention_explainer.options import RenderJob
-from attention_explainer.pipeline import workers
+from attention_explainer.pipeline import render_job, workers
 
 Space = namedtuple("Space", "f_bavail f_frsize")
 
@@ -21,7 +21,7 @@ def failing_render(tmp_path, monkeypatch, error, free_blocks):
         raise error
 
     real_statvfs = os.statvfs
-    monkeypatch.setattr(workers, "render_scene", render_scene)
+    monkeypatch.setattr(render_job, "render_scene", render_scene)  # the worker imports it from there as it starts
     monkeypatch.setattr(
         workers.os,
         "statvfs",

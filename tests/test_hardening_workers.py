@@ -51,7 +51,7 @@ def published(tmp_path: Path) -> list[str]:
 
 
 def test_a_worker_whose_run_is_gone_when_it_arms_its_signal_does_not_render(tmp_path):
-    """A spawned worker imports manim before it can arm its parent-death signal; a run that died meanwhile is noticed then.
+    """A spawned worker imports its modules before it can arm its parent-death signal; a run that died meanwhile is noticed then.
 
     Here the worker is told its run is process 1, which is not its parent: as if its real parent
     had died during the imports and it had been handed to init.

@@ -188,6 +188,20 @@ def test_synthesis_is_cached_and_a_corrupt_entry_is_synthesised_again(joe, tmp_p
     assert np.array_equal(repaired.clip(LINE), first.clip(LINE))
 
 
+def test_a_cached_track_is_the_track_mastered_and_is_not_mastered_again(joe, tmp_path, monkeypatch):
+    """A render that finds its track in the cache publishes what mastering gave (the narrated render's forced
+    rerender masters again; this is the other path, without a render)."""
+    narrator = narration.Narrator(joe, tmp_path)
+    speech = (speech_like(6.0)[: 3 * narrator.sample_rate] * 16_000).astype(np.int16)
+    narrator.clips = {"the first line": speech, "the second line": speech[::-1].copy()}  # no synthesis needed
+    lines, parts = [(0.0, "the first line"), (4.0, "the second line")], [(0.0, 4.0), (4.0, 4.0)]
+    fresh = narration.narration_track(lines, narrator, 8.0, parts)
+    monkeypatch.setattr(narration, "master", lambda *_: pytest.fail("a cached track was mastered again"))
+    cached = narration.narration_track(lines, narrator, 8.0, parts)
+    assert cached.dtype == fresh.dtype and np.array_equal(cached, fresh) and np.abs(fresh).max() > 0.05
+    assert narration.measure(cached) == narration.measure(fresh)
+
+
 def test_the_cache_key_covers_text_voice_engine_and_settings(joe, tmp_path, monkeypatch):
     narrator = narration.Narrator(joe, tmp_path)
     key = narrator.key(LINE)

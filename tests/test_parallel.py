@@ -77,7 +77,10 @@ def test_jobs_2_gives_the_same_bytes_as_jobs_1(parallel_and_serial):
 
 
 def test_jobs_2_gives_the_same_frames_as_jobs_1(parallel_and_serial):
-    """Where the bytes differ, this says whether the drawing or the encoding differed, and where."""
+    """The same frames drawn, and decoded; where the bytes differ, this says whether the drawing or the encoding differed, and where.
+
+    Videos of the same bytes are decoded once, for their count: comparing their frames could find no difference.
+    """
     media, _, result = parallel_and_serial
     assert result.stdout.splitlines() == [str(media[2] / name / "low" / f"{name}.mp4") for name in NAMES]
     for name in NAMES:
@@ -85,13 +88,18 @@ def test_jobs_2_gives_the_same_frames_as_jobs_1(parallel_and_serial):
         assert len(drawn[1]) == len(drawn[2]) > 0
         redrawn = [k for k, (a, b) in enumerate(zip(drawn[1], drawn[2])) if a != b]
         assert not redrawn, f"{name}: frames drawn differently at {spans(redrawn)}"
+        videos = [media[jobs] / name / "low" / f"{name}.mp4" for jobs in (1, 2)]
         differ, largest, count = [], 0, 0
-        pairs = zip_longest(*(frames(media[jobs] / name / "low" / f"{name}.mp4") for jobs in (1, 2)))
-        for count, (serial, parallel) in enumerate(pairs, start=1):
-            assert serial is not None and parallel is not None, f"{name}: the videos differ in length"
-            if not np.array_equal(serial, parallel):
-                differ.append(count - 1)
-                largest = max(largest, int(np.abs(serial.astype(int) - parallel).max()))
+        if sha256_of(videos[0]) == sha256_of(videos[1]):
+            # The same bytes decode to the same frames: one decoding says how many there are.
+            with av.open(str(videos[0])) as container:
+                count = sum(1 for _ in container.decode(video=0))
+        else:
+            for count, (serial, parallel) in enumerate(zip_longest(*map(frames, videos)), start=1):
+                assert serial is not None and parallel is not None, f"{name}: the videos differ in length"
+                if not np.array_equal(serial, parallel):
+                    differ.append(count - 1)
+                    largest = max(largest, int(np.abs(serial.astype(int) - parallel).max()))
         assert count == len(drawn[1]), f"{name}: {count} frames decoded, {len(drawn[1])} drawn"
         assert not differ, f"{name}: the same drawn frames decode differently at {spans(differ)} (largest difference {largest})"
 

@@ -13,6 +13,8 @@ from scenes.theme import format_number
 
 from .helpers import build_without_video, built_scene, captions, shown
 
+pytestmark = pytest.mark.xdist_group("qkv")  # beside qkv's shared build (one build per run, not two)
+
 
 def test_qkv_library_table_gives_a_value_one_item_and_the_blend_to_the_output():
     scene = built_scene("qkv")

@@ -71,6 +71,7 @@ def test_padding_no_mask_row_stands_beside_the_sentence_without_pads():
     assert any("with no pads" in text for text in on_screen)
 
 
+@pytest.mark.xdist_group("padding-mask")
 def test_padding_pad_labels_fit_their_cells_with_a_gap():
     scene = built_scene("padding-mask")
     width = label(scene.theme, PAD, size=scene.theme.min_size).width

@@ -6,12 +6,15 @@ Each expected value is worked out here from the trace's own arrays (numpy), not 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from manim import MathTex
 
 from scenes import SCENES
 from scenes.theme import format_number
 
 from .helpers import build_without_video, built_scene, captions
+
+pytestmark = pytest.mark.xdist_group("scaling")  # beside scaling's shared build (one build per run, not two)
 
 
 def softmax_jacobian(p: np.ndarray) -> np.ndarray:

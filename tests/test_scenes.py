@@ -391,6 +391,7 @@ def test_self_attention_weighted_sum_adds_up_on_screen():
     assert (np.abs(total - output) <= output_bound + 0.5 * 10.0**-output_decimals + 1e-9).all(), (total, output)
 
 
+@pytest.mark.xdist_group("multi-head")
 def test_multi_head_names_no_internal_video_and_cites_trained_heads():
     scene = built_scene("multi-head")
     lines = [line.text for step in scene.steps for line in step.lines]

@@ -242,6 +242,7 @@ def test_softmax_calls_its_unscaled_weights_so_and_ends_on_no_dim_line():
     assert ManimColor(scene.theme.muted).to_hex().upper() not in colours
 
 
+@pytest.mark.xdist_group("softmax")
 def test_no_softmax_step_title_numbers_its_steps():
     """Chapters are numbered by the player: a title "Step 1: ..." would read "2. Step 1: ..."."""
     scene = built_scene("softmax")

@@ -2,7 +2,8 @@
 
 - :mod:`.folders`: where published files, caches, staging, logs and timings go;
 - :mod:`.workers`: one fresh process per render, progress, failures;
-- :mod:`.processes`: how a render process ends (SIGTERM, Ctrl-C, its parent's death);
+- :mod:`.processes`: how a render process ends (SIGTERM, Ctrl-C, its parent's death), and its environment;
+- :mod:`.results`: what a finished render is and where it is published (no manim: a worker starts without it);
 - :mod:`.render_job`: one render, from settings to a published folder (and a repackage without drawing);
 - :mod:`.encoder`: manim's movie writer, made deterministic and cheap for held frames;
 - :mod:`.products`: what drawing makes, collected from manim's output (video, clips, sections, poster, preview, trace);

@@ -34,14 +34,11 @@ from ..options import RenderJob
 from ..package.manifest import damaged_files, read_manifest
 from ..package.sections import SectionsError, read_sections
 from . import encoder
+from .processes import WORKER_ENVIRONMENT
 
 __all__ = ["Freshness", "render_hash", "package_hash", "versions", "freshness", "WORKER_ENVIRONMENT"]
 
 APPLICATION = Path(__file__).resolve().parent.parent
-
-WORKER_ENVIRONMENT = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-"""Set in every render worker: numpy's BLAS on one thread, so every sum is taken in one order,
-whatever the number of cores (the cores are kept busy by the encoders and the other workers)."""
 
 
 class Freshness(enum.Enum):

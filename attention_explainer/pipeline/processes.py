@@ -11,7 +11,11 @@ import ctypes
 import signal
 import sys
 
-__all__ = ["die_with_parent", "stop_on_signals"]
+__all__ = ["WORKER_ENVIRONMENT", "die_with_parent", "stop_on_signals"]
+
+WORKER_ENVIRONMENT = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+"""Set in every render worker: numpy's BLAS on one thread, so every sum is taken in one order,
+whatever the number of cores (the cores are kept busy by the encoders and the other workers)."""
 
 
 def die_with_parent() -> None:

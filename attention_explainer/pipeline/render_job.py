@@ -13,7 +13,6 @@ import logging
 import os
 import shutil
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -30,6 +29,7 @@ from . import encoder
 from .folders import Folders
 from .freshness import package_hash, render_hash, versions
 from .products import write_render_products
+from .results import RenderResult, published_result
 from .spoken import spoken_form
 from .staging import link_or_copy, publish, staging_folder
 
@@ -44,28 +44,11 @@ class MissingTool(RuntimeError):
     """A system tool the render needs is not installed."""
 
 
-@dataclass(frozen=True)
-class RenderResult:
-    """Where a finished render went, and how long it took."""
-
-    scene: str
-    quality: str
-    folder: Path
-    video: Path
-    seconds: float
-
-
 def check_tools() -> None:
     """Fail early, with the fix, when LaTeX or dvisvgm (needed for formulas) is missing."""
     missing = [tool for tool in ("latex", "dvisvgm") if shutil.which(tool) is None]
     if missing:
         raise MissingTool(f"{' and '.join(missing)} not found: formulas need LaTeX and dvisvgm; {SETUP_HINT}.")
-
-
-def published_result(job: RenderJob, seconds: float = 0.0) -> RenderResult:
-    """The :class:`RenderResult` of ``job``'s published folder."""
-    folder = Folders(job.media_dir, job.cache_dir).published(job.scene, job.variant, job.quality)
-    return RenderResult(job.scene, job.quality, folder, folder / f"{job.scene}.mp4", seconds)
 
 
 def render_scene(job: RenderJob) -> RenderResult:

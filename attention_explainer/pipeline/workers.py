@@ -24,9 +24,8 @@ from ..files import write_atomic
 from ..options import RenderJob
 from . import staging
 from .folders import Folders
-from .freshness import WORKER_ENVIRONMENT
-from .processes import stop_on_signals
-from .render_job import RenderResult, render_scene
+from .processes import WORKER_ENVIRONMENT, stop_on_signals
+from .results import RenderResult
 from .staging import recover_staging
 from .timings import longest_first, record_render_time
 
@@ -51,6 +50,10 @@ def render_in_worker(job: RenderJob, events):
     logger.addHandler(QueueProgress(job.scene, events))
     events.put(f"{job.label}: started")
     try:
+        # Imported here, not with this module: a worker (or a stand-in for one) starts without manim and
+        # the scenes, and imports them only to draw.
+        from .render_job import render_scene
+
         return render_scene(job), None, None
     except Exception as error:  # reported by the parent; the other renders go on
         return None, disk_full(job, error) or f"{type(error).__name__}: {error}", traceback.format_exc()
@@ -121,10 +124,11 @@ class Outcome:
 def _run(worker: Callable, job: RenderJob, events, parent: int | None = None) -> None:
     """The body of a worker process: run ``worker`` and send its outcome to the parent (process ``parent``).
 
-    A spawned worker imports manim before it gets here, a second or more in which its parent may
-    die unseen: the parent-death signal is armed only now. So once it is armed, a parent that is no
+    A spawned worker imports this module before it gets here, a moment in which its parent may die
+    unseen: the parent-death signal is armed only now. So once it is armed, a parent that is no
     longer this process's parent is gone, and the worker ends without rendering; and it publishes
-    only while that parent lives (the parent holds the render's lock).
+    only while that parent lives (the parent holds the render's lock). Manim and the scenes are
+    imported later, by :func:`render_in_worker`, with the signal armed.
     """
     stop_on_signals()
     if parent is not None:
