@@ -22,9 +22,9 @@ from .kit.text import formula, label, on_one_baseline
 from .theme import format_number
 from .training import trained
 
-LOSS_CHART = Region(LEFT_EDGE + 1.3, -1.0, -2.3, 1.5)
-"""The training loss: the left half under the heading."""
-ACCURACY_CHART = Region(1.6, RIGHT_EDGE - 1.5, -2.3, 1.5)
+LOSS_CHART = Region(LEFT_EDGE + 1.3, -1.0, -0.75, 1.55)
+"""The training loss: the left half under the heading, room below for the weights before and after."""
+ACCURACY_CHART = Region(1.6, RIGHT_EDGE - 1.5, -0.75, 1.55)
 """Training and held-out accuracy: the right half, room right of it for the final values."""
 WEIGHTS_WIDTH = 7.8
 """Widest a review's row of weights gets; its probability goes right of it."""
@@ -200,8 +200,7 @@ class SentimentAttentionScene(ExplainerScene):
             self.play(FadeIn(worked.answer), run_time=0.6)
             # One line for the data (two ran 12 s; review 17's fixes needed the time).
             self.say(
-                f"The data: {count(t.n_reviews)} short reviews written for this video; "
-                f"it trains on {count(t.n_training)} and holds out {count(t.n_heldout)}."
+                f"The data: {count(t.n_reviews)} short reviews written for this video, {count(t.n_heldout)} of them held out."
             )
             self.play(*([FadeOut(worked)] if crowded else []), FadeIn(data[0]))
             self.play(FadeIn(data[1]))
@@ -274,6 +273,31 @@ class SentimentAttentionScene(ExplainerScene):
         group.repeated = repeated[:4]
         return group
 
+    def weights_before_and_after(self, index: int) -> VGroup:
+        """Review ``index``'s words over its weights at epoch 0 and after training, columns aligned.
+
+        Attributes ``before`` (the words and the first row) and ``after`` (the second row) are shown one by one.
+        """
+        t, theme = self.trace, self.theme
+        n = int(t.sentence_lengths[index])
+        words = list(t.sentences[index][:n])
+        cells = Cells(min(0.9, (BODY.width - 3.0) / n), 0.42, number_size=theme.dense_number_size, mono=False)
+        axis = AxisLabels(size=theme.small_size, query_color=theme.muted)
+        before = weights_heatmap(self, f"initial_weights[{index}, :{n}]", ["epoch 0"], words, 2, cells=cells, labels=axis)
+        after = weights_heatmap(self, f"weights[{index}, :{n}]", [f"epoch {count(t.epochs)}"], None, 2, cells=cells, labels=axis)
+        before.col_labels.set_color(theme.text)
+        self.words_on_one_line(before, words, BODY.width - before.row_labels.width - 0.8)
+        after.next_to(before.cells, DOWN, buff=0.0)
+        for j in range(n):
+            above = before.cell(0, j)
+            after.cell(0, j).stretch_to_fit_width(above.width).set_x(above.get_x())
+            after.number(0, j).move_to(after.cell(0, j))
+        after.row_labels.next_to(after.cells, LEFT, buff=0.15)
+        before.row_labels.next_to(before.cells, LEFT, buff=0.15).align_to(after.row_labels, RIGHT)
+        group = VGroup(before, after)
+        group.before, group.after = before, after
+        return group
+
     def wrapped_review(self, words, width: float) -> VGroup:
         """A quoted review at the body size, broken between words onto centred lines no wider than ``width``.
 
@@ -337,11 +361,17 @@ class SentimentAttentionScene(ExplainerScene):
             # The 8 shown later are in this curve and its 78 % (review 18: said in step 1, not on the chart).
             # Two lines, from the y-axis's right (review 19: on one line it crossed the axis).
             label(theme, f"held out ({count(t.n_heldout)},", size=theme.min_size, color=theme.value),
-            label(theme, f"incl. the {count(t.n_showcase)} shown later)", size=theme.min_size, color=theme.value),
+            # Four short lines: narrow enough to stay under the curves at the chart's lower right.
+            label(theme, f"incl. the {count(t.n_showcase)}", size=theme.min_size, color=theme.value),
+            label(theme, "shown later)", size=theme.min_size, color=theme.value),
         ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
-        # Inside the accuracy chart, low on the left of its empty lower half (the curves run high there).
-        corner = train.to_point(0, 0)
-        legend.move_to(corner + RIGHT * (legend.width / 2 + 0.25) + UP * (legend.height / 2 + 0.2))
+        # Inside the accuracy chart, low on the right of its empty lower half (the curves run high there; on the
+        # left they start near 50 %, which a shorter chart brings down to the legend).
+        corner = train.to_point(last, 0)
+        legend.move_to(corner + LEFT * (legend.width / 2 + 0.25) + UP * (legend.height / 2 + 0.2))
+        # Review 23: "the weights are learned" was told, not shown; the opening review's weights at epoch 0 and after.
+        learned_weights = self.weights_before_and_after(self.shown_reviews()[0])
+        learned_weights.next_to(epochs, DOWN, buff=0.3).set_x(0)
         with self.step("training", "Training: attention weights are learned"):
             self.clear()
             heading = self.heading("Training: the attention weights are learned with the classifier")
@@ -359,7 +389,9 @@ class SentimentAttentionScene(ExplainerScene):
             self.play(FadeIn(heading), FadeIn(learned), FadeIn(frames), FadeIn(epochs))
             self.play(Create(loss.curve), run_time=1.5)
             # Review 19: the curves do not show the weights; the line no longer implies they do.
-            self.say("Nobody tells it which words matter: the weights are learned too.")
+            self.say("Nobody tells it which words matter: the weights start near even, and training moves them.")
+            self.play(FadeIn(learned_weights.before), run_time=0.8)
+            self.play(FadeIn(learned_weights.after), run_time=0.8)
             self.play(FadeIn(legend), Create(train.curve), Create(heldout.curve), run_time=2)
             # "89%" as on screen; the voice reads it "eighty-nine percent".
             self.say(
@@ -652,10 +684,16 @@ class SentimentAttentionScene(ExplainerScene):
             ).arrange(DOWN, buff=0.25)
             flipped = self.flipped_word()
             if flipped and self.near_half(word, others):
+                # Review 23: the loss each reading would cost this review, shown (it was only said).
                 scored.add(
                     VGroup(
-                        label(theme, f"why: {flipped} alone is confidently wrong here,", size=theme.small_size),
-                        label(theme, f"“{word}” alone ≈ one half: a smaller training loss", size=theme.small_size),
+                        label(theme, "why: this review's training loss, read by", size=theme.small_size),
+                        VGroup(
+                            label(theme, f"{flipped} alone", size=theme.small_size),
+                            self.number("misleading_loss_alone[1]", 1, size=theme.body_size, color=theme.masked),
+                            label(theme, f"· by “{word}” alone", size=theme.small_size),
+                            self.number("misleading_loss_alone[0]", 2, size=theme.body_size, color=theme.value),
+                        ).arrange(RIGHT, buff=0.15),
                     ).arrange(DOWN, buff=0.1)
                 ).arrange(DOWN, buff=0.25)
             if len(scored[1]) > 1:  # the top word's score in one column, where that stays in the body
@@ -688,12 +726,14 @@ class SentimentAttentionScene(ExplainerScene):
             expected = label(
                 theme, "expected from its training reviews (about half positive): about half right", size=theme.small_size
             )
+            # Review 23: the point on screen: about half expected, 29 % got, from how a small sample fell.
             against = VGroup(
-                label(theme, "this small sample:", size=theme.small_size),
+                self.percentage("heldout_percent_negated", size=theme.body_size, color=theme.masked),
+                label(theme, "instead: this small sample has", size=theme.small_size),
                 self.number("n_heldout_negated_against", 0, size=theme.body_size, color=theme.masked),
                 label(theme, "of", size=theme.small_size),
                 self.number("n_heldout_negated", 0, size=theme.body_size),
-                label(theme, "labelled the opposite of that reading", size=theme.small_size),
+                label(theme, "labelled the opposite", size=theme.small_size),
             ).arrange(RIGHT, buff=0.2)
             # What 04-09 brings in beside its line: the training counts under the readings, and what they lead one
             # to expect (the expectation only where every word's training reviews were about half positive).
@@ -740,8 +780,9 @@ class SentimentAttentionScene(ExplainerScene):
                 # Review 22: why training put the weight there. Read alone, the negated word says the opposite of
                 # these reviews' labels with P near 0 or 1 (a large loss); the negation word alone reads near one half.
                 self.say(
-                    f"Why? With a negation, going by {flipped} is confidently wrong; "
-                    f"“{word}” alone reads about one half, a smaller loss."
+                    "Why? With a negation, the sentiment word alone is confidently wrong: a loss of "
+                    f"{format_number(t.misleading_loss_alone[1], 1)} here, against "
+                    f"{format_number(t.misleading_loss_alone[0], 2)} for “{word}”."
                 )
                 self.play(FadeIn(scored[2]), run_time=0.8)
             self.verdicts = [row[1][0] for row in rows]
@@ -756,6 +797,9 @@ class SentimentAttentionScene(ExplainerScene):
                 )
                 # The second review's weight on the word boxed like the first's, its scores under the first's.
                 boxes.append(SurroundingRectangle(rows[1][0].column(t.contrast_top), color=theme.highlight, buff=0.04))
+                # Review 23: the "why" line said "here" of the first review; it leaves as the second comes.
+                if len(scored) > 2:
+                    self.play(FadeOut(scored[2]), run_time=0.3)
                 self.play(FadeIn(rows[1][0]), FadeIn(rows[1][1]), FadeIn(scored[1][1]), run_time=1.2)
                 self.play(Create(boxes[1]), run_time=0.6)
                 if luck:
@@ -847,7 +891,10 @@ class SentimentAttentionScene(ExplainerScene):
             f"This small sample has {count(t.n_heldout_negated_against)} of {count(t.n_heldout_negated)} labelled the other way."
         )
         if near_half:
-            return f"Their training reviews were about half positive; {sample[0].lower()}{sample[1:]}"
+            return (
+                "Those words' training reviews were about half positive, so about half should be right; "
+                f"{percent(t.heldout_percent_negated)} is how this sample of {count(t.n_heldout_negated)} fell."
+            )
         return sample
 
     def leans_line(self, word: str, alone: float, others: list[tuple[int, str]]) -> str:

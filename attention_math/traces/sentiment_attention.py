@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import sentiment
+from ..learning import deterministic
 from ..reviews import SENTIMENT_WORDS, load_reviews
 from ..sentiment import NEGATIONS, SentimentSettings
 from .base import Trace
@@ -99,6 +100,9 @@ class SentimentAttentionTrace(Trace):
     weights, scores
         ``(k, max_words)``: the learned attention weights (each row sums to 1 over its words)
         and the scores they are the softmax of; zero past a review's length.
+    initial_weights
+        ``(k, max_words)``: the same reviews' weights before training (epoch 0: the classifier as
+        the run's seed drew it): what training changed.
     word_alone
         ``(k, max_words)``: each word read alone as a one-word review, P(positive): what the
         run learned the word means by itself; zero past a review's length.
@@ -120,6 +124,10 @@ class SentimentAttentionTrace(Trace):
         opposite label: weights alike, meanings opposite; -1 when there is none.
     contrast_top
         Index of the contrast's top-weighted word; -1 when there is none.
+    misleading_loss_alone
+        ``(2,)``: the training loss (binary cross-entropy) the misleading review would cost read as
+        its top-weighted word alone, then as the word after it alone ("not", then "great"): why the
+        weight goes to the negation word. Zero when there is no misleading review.
     n_misleading
         Held-out reviews where attention misleads like that.
     n_heldout_wrong
@@ -174,6 +182,7 @@ class SentimentAttentionTrace(Trace):
     labels: tuple[int, ...]
     sentence_lengths: np.ndarray
     weights: np.ndarray
+    initial_weights: np.ndarray
     scores: np.ndarray
     word_alone: np.ndarray
     probabilities: np.ndarray
@@ -183,6 +192,7 @@ class SentimentAttentionTrace(Trace):
     misleading_top: int
     contrast: int
     contrast_top: int
+    misleading_loss_alone: np.ndarray
     n_misleading: int
     n_heldout_wrong: int
     source: str
@@ -211,6 +221,16 @@ def _padded(rows: list[np.ndarray], width: int) -> np.ndarray:
     for i, row in enumerate(rows):
         table[i, : len(row)] = row
     return table
+
+
+def _losses_alone(shown, alone: dict[str, float], index: int, top: int) -> np.ndarray:
+    """The loss review ``index`` would cost read as its word ``top`` alone, then as the word after it alone."""
+    if index < 0 or top + 1 >= len(shown[index][0]):
+        return np.zeros(2)
+    words, label = shown[index]
+    probabilities = np.array([alone[words[top]], alone[words[top + 1]]], dtype=float)
+    right = np.clip(probabilities if label == 1 else 1 - probabilities, 1e-12, 1.0)  # finite where a reading rounds to 0
+    return -np.log(right)
 
 
 def sentiment_attention_trace(
@@ -261,6 +281,9 @@ def sentiment_attention_trace(
     top_first = [k for k in with_top if tops[k] == top_word]
 
     read = sentiment.read_sentences(run, [words for words, _ in shown])
+    with deterministic(settings.seed):  # the classifier as training started it: the seed's first draw
+        untrained = sentiment.build_model(settings).eval()
+    before = sentiment.read_sentences(sentiment.SentimentRun(settings, untrained, {}), [words for words, _ in shown])
     alone = sentiment.word_probabilities(run)
     # The negation words the held-out reviews use, most frequent first (ties alphabetical).
     negation_counts = {word: sum(word in words for words, _ in drawn) for word in sorted(NEGATIONS)}
@@ -325,6 +348,7 @@ def sentiment_attention_trace(
         labels=tuple(label for _, label in shown),
         sentence_lengths=np.array([len(words) for words, _ in shown], dtype=int),
         weights=_padded([r["weights"] for r in read], width),
+        initial_weights=_padded([r["weights"] for r in before], width),
         scores=_padded([r["scores"] for r in read], width),
         word_alone=_padded([np.array([alone[word] for word in words]) for words, _ in shown], width),
         probabilities=probabilities,
@@ -334,10 +358,11 @@ def sentiment_attention_trace(
         misleading_top=misleading_top,
         contrast=contrast,
         contrast_top=contrast_top,
+        misleading_loss_alone=_losses_alone(shown, alone, misleading, misleading_top),
         n_misleading=len(cases),
         n_heldout_wrong=int((~right_all).sum()),
         source=(
-            f"Trained here with torch on {len(training)} short film reviews written for this video "
+            f"Trained here with PyTorch on {len(training)} short film reviews written for this video "
             f"({len(heldout)} more held out), one training run"
         ),
     )
