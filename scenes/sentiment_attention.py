@@ -273,6 +273,15 @@ class SentimentAttentionScene(ExplainerScene):
         group.repeated = repeated[:4]
         return group
 
+    def training_example(self) -> int:
+        """The review step 2 shows before and after training: step 1's, unless it is a teacher's long sentence.
+
+        A long sentence stacks its words on two lines, and the rows would run off the frame under the charts.
+        """
+        t = self.trace
+        shown = self.shown_reviews()
+        return next((k for k in shown if not (t.labels[k] == -1 and t.sentence_lengths[k] > 7)), shown[0])
+
     def weights_before_and_after(self, index: int) -> VGroup:
         """Review ``index``'s words over its weights at epoch 0 and after training, columns aligned.
 
@@ -370,7 +379,7 @@ class SentimentAttentionScene(ExplainerScene):
         corner = train.to_point(last, 0)
         legend.move_to(corner + LEFT * (legend.width / 2 + 0.25) + UP * (legend.height / 2 + 0.2))
         # Review 23: "the weights are learned" was told, not shown; the opening review's weights at epoch 0 and after.
-        learned_weights = self.weights_before_and_after(self.shown_reviews()[0])
+        learned_weights = self.weights_before_and_after(self.training_example())
         learned_weights.next_to(epochs, DOWN, buff=0.3).set_x(0)
         with self.step("training", "Training: attention weights are learned"):
             self.clear()

@@ -362,7 +362,7 @@ def sentiment_attention_trace(
         n_misleading=len(cases),
         n_heldout_wrong=int((~right_all).sum()),
         source=(
-            f"Trained here with PyTorch on {len(training)} short film reviews written for this video "
+            f"Trained here with PyTorch on {len(training)} film reviews written for this video "
             f"({len(heldout)} more held out), one training run"
         ),
     )
