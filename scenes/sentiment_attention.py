@@ -266,8 +266,8 @@ class SentimentAttentionScene(ExplainerScene):
             seen.setdefault(word, j)
         group.words, group.scores, group.weights, group.answer = (
             scores.col_labels,
-            VGroup(scores.cells, scores.row_labels, scores.numbers),
-            VGroup(weights, trained),
+            VGroup(scores.cells, scores.row_labels, scores.numbers, trained),  # review 24: labelled from the start
+            weights,
             answer,
         )
         group.repeated = repeated[:4]
@@ -533,7 +533,7 @@ class SentimentAttentionScene(ExplainerScene):
             # Review 21: the category was never defined; it is a list written by hand, not learned.
             label(
                 theme,
-                "sentiment words: a fixed list written by hand (great, dull, awful, …)",
+                "sentiment words: a hand-written list, only for this count (great, dull, …)",
                 size=theme.small_size,
                 color=theme.muted,
             ),
@@ -691,17 +691,27 @@ class SentimentAttentionScene(ExplainerScene):
                 label(theme, "each word's score (the same in every review)", size=theme.small_size, color=theme.muted),
                 VGroup(*[self.score_line(k, j) for k, j in scored_reviews]).arrange(DOWN, buff=0.2),
             ).arrange(DOWN, buff=0.25)
-            flipped = self.flipped_word()
-            if flipped and self.near_half(word, others):
-                # Review 23: the loss each reading would cost this review, shown (it was only said).
+            # Said only where it holds: the negation word alone costs the training reviews less than the word it negates.
+            why_negation = (
+                t.n_train_negated_sentiment > 0
+                and t.train_loss_alone[0] < t.train_loss_alone[1]
+                and word in NEGATIONS
+                and self.near_half(word, others)
+            )
+            if why_negation:
+                # Review 23: the loss shown, not only said; review 24: over the training reviews (this one is held out).
                 scored.add(
                     VGroup(
-                        label(theme, "why: this review's training loss, read by", size=theme.small_size),
                         VGroup(
-                            label(theme, f"{flipped} alone", size=theme.small_size),
-                            self.number("misleading_loss_alone[1]", 1, size=theme.body_size, color=theme.masked),
-                            label(theme, f"· by “{word}” alone", size=theme.small_size),
-                            self.number("misleading_loss_alone[0]", 2, size=theme.body_size, color=theme.value),
+                            label(theme, "why: mean loss on the", size=theme.small_size),
+                            self.number("n_train_negated_sentiment", 0, size=theme.body_size),
+                            label(theme, "training reviews with a negated sentiment word,", size=theme.small_size),
+                        ).arrange(RIGHT, buff=0.15),
+                        VGroup(
+                            label(theme, "read by that word alone", size=theme.small_size),
+                            self.number("train_loss_alone[1]", 1, size=theme.body_size, color=theme.masked),
+                            label(theme, "· by the negation word alone", size=theme.small_size),
+                            self.number("train_loss_alone[0]", 2, size=theme.body_size, color=theme.value),
                         ).arrange(RIGHT, buff=0.15),
                     ).arrange(DOWN, buff=0.1)
                 ).arrange(DOWN, buff=0.25)
@@ -737,13 +747,15 @@ class SentimentAttentionScene(ExplainerScene):
             )
             # Review 23: the point on screen: about half expected, 29 % got, from how a small sample fell.
             against = VGroup(
-                self.percentage("heldout_percent_negated", size=theme.body_size, color=theme.masked),
-                label(theme, "instead: this small sample has", size=theme.small_size),
-                self.number("n_heldout_negated_against", 0, size=theme.body_size, color=theme.masked),
-                label(theme, "of", size=theme.small_size),
-                self.number("n_heldout_negated", 0, size=theme.body_size),
-                label(theme, "labelled the opposite", size=theme.small_size),
-            ).arrange(RIGHT, buff=0.2)
+                VGroup(
+                    self.percentage("heldout_percent_negated", size=theme.body_size, color=theme.masked),
+                    label(theme, "instead: this small sample has", size=theme.small_size),
+                    self.number("n_heldout_negated_against", 0, size=theme.body_size, color=theme.masked),
+                    label(theme, "of", size=theme.small_size),
+                    self.number("n_heldout_negated", 0, size=theme.body_size),
+                ).arrange(RIGHT, buff=0.2),
+                label(theme, "labelled opposite to their negation word's reading", size=theme.small_size),
+            ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
             # What 04-09 brings in beside its line: the training counts under the readings, and what they lead one
             # to expect (the expectation only where every word's training reviews were about half positive).
             reasons = ([trained] if len(trained) else []) + ([expected] if near_half else [])
@@ -789,9 +801,8 @@ class SentimentAttentionScene(ExplainerScene):
                 # Review 22: why training put the weight there. Read alone, the negated word says the opposite of
                 # these reviews' labels with P near 0 or 1 (a large loss); the negation word alone reads near one half.
                 self.say(
-                    "Why? With a negation, the sentiment word alone is confidently wrong: a loss of "
-                    f"{format_number(t.misleading_loss_alone[1], 1)} here, against "
-                    f"{format_number(t.misleading_loss_alone[0], 2)} for “{word}”."
+                    "Why? In training, a negated sentiment word read alone costs a mean loss of "
+                    f"{format_number(t.train_loss_alone[1], 1)}; the negation word alone, {format_number(t.train_loss_alone[0], 2)}."
                 )
                 self.play(FadeIn(scored[2]), run_time=0.8)
             self.verdicts = [row[1][0] for row in rows]
@@ -861,20 +872,6 @@ class SentimentAttentionScene(ExplainerScene):
         line.top_pair = line[top]
         return line
 
-    def flipped_word(self) -> str | None:
-        """The word step 4's first review negates ("great"), quoted, where alone it reads confidently against the label.
-
-        Read alone, such a word gives P near 0 or 1 on the wrong side: a large training loss on that review.
-        The second review is not on screen yet when this is said.
-        """
-        t = self.trace
-        k, top = t.misleading, t.misleading_top
-        if k < 0 or top + 1 >= t.sentence_lengths[k] or t.labels[k] < 0:
-            return None
-        reading = float(t.word_alone[k, top + 1])
-        confident = (reading > 0.9 and t.labels[k] == 0) or (reading < 0.1 and t.labels[k] == 1)
-        return f"“{t.sentences[k][top + 1]}”" if confident else None
-
     def near_half(self, word: str, others: list[tuple[int, str]]) -> bool:
         """Whether every negation word shown reads within 0.1 of 0.5 alone and its training reviews were as near half positive."""
         t = self.trace
@@ -901,8 +898,8 @@ class SentimentAttentionScene(ExplainerScene):
         )
         if near_half:
             return (
-                "Those words' training reviews were about half positive, so about half should be right; "
-                f"{percent(t.heldout_percent_negated)} is how this sample of {count(t.n_heldout_negated)} fell."
+                "Their training reviews were about half positive, so expect about half right; here "
+                f"{count(t.n_heldout_negated_against)} of {count(t.n_heldout_negated)} are labelled opposite to that reading."
             )
         return sample
 

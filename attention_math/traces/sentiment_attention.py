@@ -124,10 +124,10 @@ class SentimentAttentionTrace(Trace):
         opposite label: weights alike, meanings opposite; -1 when there is none.
     contrast_top
         Index of the contrast's top-weighted word; -1 when there is none.
-    misleading_loss_alone
-        ``(2,)``: the training loss (binary cross-entropy) the misleading review would cost read as
-        its top-weighted word alone, then as the word after it alone ("not", then "great"): why the
-        weight goes to the negation word. Zero when there is no misleading review.
+    n_train_negated_sentiment, train_loss_alone
+        The training reviews where a negation word comes right before a sentiment word ("not
+        great"), and their mean training loss (binary cross-entropy) read as the negation word
+        alone, then as the sentiment word alone: why training puts the weight on the negation word.
     n_misleading
         Held-out reviews where attention misleads like that.
     n_heldout_wrong
@@ -192,7 +192,8 @@ class SentimentAttentionTrace(Trace):
     misleading_top: int
     contrast: int
     contrast_top: int
-    misleading_loss_alone: np.ndarray
+    n_train_negated_sentiment: int
+    train_loss_alone: np.ndarray
     n_misleading: int
     n_heldout_wrong: int
     source: str
@@ -223,14 +224,19 @@ def _padded(rows: list[np.ndarray], width: int) -> np.ndarray:
     return table
 
 
-def _losses_alone(shown, alone: dict[str, float], index: int, top: int) -> np.ndarray:
-    """The loss review ``index`` would cost read as its word ``top`` alone, then as the word after it alone."""
-    if index < 0 or top + 1 >= len(shown[index][0]):
-        return np.zeros(2)
-    words, label = shown[index]
-    probabilities = np.array([alone[words[top]], alone[words[top + 1]]], dtype=float)
-    right = np.clip(probabilities if label == 1 else 1 - probabilities, 1e-12, 1.0)  # finite where a reading rounds to 0
-    return -np.log(right)
+def _losses_alone(training, alone: dict[str, float]) -> dict:
+    """The training reviews with a negated sentiment word, and their mean loss read by each of the two words alone."""
+    pairs = []
+    for words, label in training:
+        k = next((k for k in range(len(words) - 1) if words[k] in NEGATIONS and words[k + 1] in SENTIMENT_WORDS), None)
+        if k is not None:
+            pairs.append((label, alone[words[k]], alone[words[k + 1]]))
+    if not pairs:
+        return {"n_train_negated_sentiment": 0, "train_loss_alone": np.zeros(2)}
+    labels = np.array([label for label, _, _ in pairs], dtype=float)[:, None]
+    readings = np.array([[negation, word] for _, negation, word in pairs], dtype=float)
+    right = np.clip(np.where(labels == 1, readings, 1 - readings), 1e-12, 1.0)  # finite where a reading rounds to 0
+    return {"n_train_negated_sentiment": len(pairs), "train_loss_alone": -np.log(right).mean(axis=0)}
 
 
 def sentiment_attention_trace(
@@ -358,7 +364,7 @@ def sentiment_attention_trace(
         misleading_top=misleading_top,
         contrast=contrast,
         contrast_top=contrast_top,
-        misleading_loss_alone=_losses_alone(shown, alone, misleading, misleading_top),
+        **_losses_alone(training, alone),
         n_misleading=len(cases),
         n_heldout_wrong=int((~right_all).sum()),
         source=(
