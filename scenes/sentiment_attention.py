@@ -890,18 +890,14 @@ class SentimentAttentionScene(ExplainerScene):
 
         Review 19: "written against their negation word's lean" suggested adversarial writing, and "lean" was
         never defined. Review 20: the 29 % read as systematic; the expectation (about half right, as the words'
-        training reviews were about half positive) is said before how this small sample fell.
+        training reviews were about half positive) is said before how this small sample fell, and only where
+        it holds (:meth:`near_half`).
         """
         t = self.trace
-        sample = (
-            f"This small sample has {count(t.n_heldout_negated_against)} of {count(t.n_heldout_negated)} labelled the other way."
-        )
+        sample = f"{count(t.n_heldout_negated_against)} of {count(t.n_heldout_negated)} are labelled opposite to that reading."
         if near_half:
-            return (
-                "Their training reviews were about half positive, so expect about half right; here "
-                f"{count(t.n_heldout_negated_against)} of {count(t.n_heldout_negated)} are labelled opposite to that reading."
-            )
-        return sample
+            return f"Their training reviews were about half positive, so expect about half right; here {sample}"
+        return f"Here {sample}"
 
     def leans_line(self, word: str, alone: float, others: list[tuple[int, str]]) -> str:
         """How often the verdict is the negation word's own reading, and what each negation word reads alone.
