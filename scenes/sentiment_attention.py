@@ -143,7 +143,8 @@ class SentimentAttentionScene(ExplainerScene):
                     ).arrange(RIGHT, buff=0.03),
                     label(theme, "drawn at random +", size=theme.small_size, color=theme.muted),
                     self.number("n_showcase", 0, size=theme.small_size),
-                    label(theme, "shown later)", size=theme.small_size, color=theme.muted),
+                    # Review 25: only some of the 8 appear later; what they are is that they were written by hand.
+                    label(theme, "written by hand)", size=theme.small_size, color=theme.muted),
                 ).arrange(RIGHT, buff=0.15),
             ).arrange(DOWN, buff=0.2)
             BODY.shrink_to_fit(data)
@@ -367,12 +368,13 @@ class SentimentAttentionScene(ExplainerScene):
             lower.next_to(upper, DOWN, buff=0.1).align_to(upper, LEFT)
         legend = VGroup(
             label(theme, "training reviews", size=theme.min_size, color=theme.key),
-            # The 8 shown later are in this curve and its 78 % (review 18: said in step 1, not on the chart).
+            # The 8 hand-written held-out reviews are in this curve and its 78 % (review 18: said in step 1, not on the
+            # chart; review 25: "shown later" was false, 6 of them appear).
             # Two lines, from the y-axis's right (review 19: on one line it crossed the axis).
             label(theme, f"held out ({count(t.n_heldout)},", size=theme.min_size, color=theme.value),
             # Four short lines: narrow enough to stay under the curves at the chart's lower right.
-            label(theme, f"incl. the {count(t.n_showcase)}", size=theme.min_size, color=theme.value),
-            label(theme, "shown later)", size=theme.min_size, color=theme.value),
+            label(theme, f"incl. {count(t.n_showcase)} written", size=theme.min_size, color=theme.value),
+            label(theme, "by hand)", size=theme.min_size, color=theme.value),
         ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         # Inside the accuracy chart, low on the right of its empty lower half (the curves run high there; on the
         # left they start near 50 %, which a shorter chart brings down to the legend).
@@ -801,8 +803,10 @@ class SentimentAttentionScene(ExplainerScene):
                 # Review 22: why training put the weight there. Read alone, the negated word says the opposite of
                 # these reviews' labels with P near 0 or 1 (a large loss); the negation word alone reads near one half.
                 self.say(
+                    # Review 25: a loss has no scale for a viewer; 0.69 is what a fifty-fifty guess costs (ln 2).
                     "Why? In training, a negated sentiment word read alone costs a mean loss of "
-                    f"{format_number(t.train_loss_alone[1], 1)}; the negation word alone, {format_number(t.train_loss_alone[0], 2)}."
+                    f"{format_number(t.train_loss_alone[1], 1)}; the negation word, {format_number(t.train_loss_alone[0], 2)}, "
+                    "about a fifty-fifty guess."
                 )
                 self.play(FadeIn(scored[2]), run_time=0.8)
             self.verdicts = [row[1][0] for row in rows]
@@ -904,18 +908,19 @@ class SentimentAttentionScene(ExplainerScene):
 
         Review 19: "close to guessing" stood beside 29 %. Review 20: the count that links a word's reading
         to the verdicts comes first. Review 21: "near a coin flip" could mean a P or an accuracy; the
-        reading is said as a number, only where every negation word alone is within 0.1 of 0.5.
+        reading is said as a number, only where every negation word alone is within 0.1 of 0.5. Review 25: the
+        count is of verdicts on the same side as that reading ("sides with"), not equal to it.
         """
         t = self.trace
         leans = [alone] + [float(t.negation_alone[k]) for k, _ in others]
         names = [word] + [other for _, other in others]
         if all(abs(p - 0.5) < 0.1 for p in leans):
-            reading = ", and alone each reads close to one half"
+            reading = ", which reads close to one half"
         else:
             reading = ": " + ", ".join(f"“{name}” {verdict(p)}" for name, p in zip(names, leans))
         return (
-            f"In {count(t.n_heldout_negation_first_follows)} of the {count(t.n_heldout_negated)}, the verdict is "
-            f"the negation word read alone{reading}."
+            f"In {count(t.n_heldout_negation_first_follows)} of the {count(t.n_heldout_negated)}, the verdict sides "
+            f"with the negation word alone{reading}."
         )
 
     # --- 5. takeaway ----------------------------------------------------------------------------------
