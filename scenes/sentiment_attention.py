@@ -249,13 +249,7 @@ class SentimentAttentionScene(ExplainerScene):
         trained = label(theme, "after training", size=theme.small_size, color=theme.muted)
         # Words on one line over their columns, as in step 3; the weights' cells under the scores' cells.
         self.words_on_one_line(scores, words, BODY.width - scores.row_labels.width - max(answer.width, trained.width) - 0.8)
-        weights.next_to(scores.cells, DOWN, buff=0.0)
-        for j in range(len(words)):
-            above = scores.cell(0, j)
-            weights.cell(0, j).stretch_to_fit_width(above.width).set_x(above.get_x())
-            weights.number(0, j).move_to(weights.cell(0, j))
-        weights.row_labels.next_to(weights.cells, LEFT, buff=0.15)
-        scores.row_labels.next_to(scores.cells, LEFT, buff=0.15).align_to(weights.row_labels, RIGHT)
+        under(scores, weights)
         answer.next_to(weights.cells, RIGHT, buff=0.3)
         trained.next_to(answer, UP, buff=0.1).align_to(answer, LEFT)
         group = VGroup(scores, weights, answer, trained)
@@ -297,13 +291,7 @@ class SentimentAttentionScene(ExplainerScene):
         after = weights_heatmap(self, f"weights[{index}, :{n}]", [f"epoch {count(t.epochs)}"], None, 2, cells=cells, labels=axis)
         before.col_labels.set_color(theme.text)
         self.words_on_one_line(before, words, BODY.width - before.row_labels.width - 0.8)
-        after.next_to(before.cells, DOWN, buff=0.0)
-        for j in range(n):
-            above = before.cell(0, j)
-            after.cell(0, j).stretch_to_fit_width(above.width).set_x(above.get_x())
-            after.number(0, j).move_to(after.cell(0, j))
-        after.row_labels.next_to(after.cells, LEFT, buff=0.15)
-        before.row_labels.next_to(before.cells, LEFT, buff=0.15).align_to(after.row_labels, RIGHT)
+        under(before, after)
         group = VGroup(before, after)
         group.before, group.after = before, after
         return group
@@ -1086,6 +1074,17 @@ class SentimentAttentionScene(ExplainerScene):
             color=theme.highlight,
         )
         return VGroup(average, alone, reviews, cause).arrange(DOWN, buff=0.35)  # the screen is the argument's alone
+
+
+def under(upper, lower) -> None:
+    """Put the one-row grid ``lower`` right under ``upper``, each cell as wide as the one above, row labels flush right."""
+    lower.next_to(upper.cells, DOWN, buff=0.0)
+    for j in range(upper.shape[1]):
+        above = upper.cell(0, j)
+        lower.cell(0, j).stretch_to_fit_width(above.width).set_x(above.get_x())
+        lower.number(0, j).move_to(lower.cell(0, j))
+    lower.row_labels.next_to(lower.cells, LEFT, buff=0.15)
+    upper.row_labels.next_to(upper.cells, LEFT, buff=0.15).align_to(lower.row_labels, RIGHT)
 
 
 def equals(value: float) -> str:
