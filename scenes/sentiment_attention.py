@@ -408,6 +408,34 @@ class SentimentAttentionScene(ExplainerScene):
             RIGHT, buff=0.05
         )
 
+    def line(self, *parts, decimals: int | tuple[int, ...] = 0) -> VGroup:
+        """One line of words and trace numbers at the small size, the numbers in the words' font.
+
+        A part is words (a ``str``) or ``(source, colour)``: a trace number with ``decimals`` (one for all, or one
+        per number), or a whole percentage with "%" when the source ends in "%"; ``colour`` None is the text's.
+        """
+        theme = self.theme
+        places = iter(decimals if isinstance(decimals, tuple) else [decimals] * len(parts))
+        drawn = []
+        for part in parts:
+            if isinstance(part, str):
+                drawn.append(label(theme, part, size=theme.small_size))
+                continue
+            source, color = part
+            if source.endswith("%"):
+                drawn.append(
+                    VGroup(
+                        self.number(source[:-1], 0, size=theme.small_size, color=color, mono=False),
+                        label(theme, "%", size=theme.small_size, color=color),
+                    ).arrange(RIGHT, buff=0.04)
+                )
+            else:
+                drawn.append(self.number(source, next(places), size=theme.small_size, color=color, mono=False))
+        line = VGroup(*drawn).arrange(RIGHT, buff=0.15)
+        # Digits on the words' baseline (centred, "18" sat lower than "in training:", whose "g" hangs below it).
+        on_one_baseline([text for part in drawn for text in (part if isinstance(part, VGroup) else [part])])
+        return line
+
     def review_row(self, index: int, lucky: bool = False) -> VGroup:
         """Review ``index``: its words over their learned weights, then the prediction and P(positive).
 
@@ -540,12 +568,17 @@ class SentimentAttentionScene(ExplainerScene):
         top = int(t.weights[first].argmax())
         with self.step("where-it-looks", "Where it looks on held-out reviews"):
             self.clear()
-            heading = self.heading("Where it looks: learned weights on held-out reviews")
+            # Review 26: the rows are the reviews written by hand to be shown (the count under them is over the
+            # random draw); said in the heading and aloud, not only in step 1 and the legend.
+            if t.labels[first] == -1:
+                heading = self.heading("Learned weights: your sentence, then reviews written by hand")
+            else:
+                heading = self.heading("Learned weights on held-out reviews written by hand")
             self.play(FadeIn(heading))
             if t.labels[first] == -1:
-                self.say("First your sentence, which the classifier never saw.")
+                self.say("First your sentence, which the classifier never saw; then reviews written by hand for this video.")
             else:
-                self.say("Held-out reviews, with the weight each word gets.")
+                self.say("Held-out reviews written by hand for this video, with the weight each word gets.")
             self.play(FadeIn(rows[0]), run_time=1.2)
             self.say(
                 f"Most weight goes to “{t.sentences[first][top]}”: {format_number(t.weights[first, top], 2)}. "
@@ -590,29 +623,25 @@ class SentimentAttentionScene(ExplainerScene):
     def show_where_it_misleads(self):
         """Step 4: a negated review the classifier gets wrong by its most weighted word, and one weighted alike."""
         t, theme = self.trace, self.theme
+        # Review 26: every line of this step at one size, its numbers in the words' font (mixed sizes read as noise).
         negated = VGroup(
-            VGroup(
-                # Only the negation words the held-out reviews hold (hardly and nothing are in none of them).
-                label(
-                    theme,
-                    f"random held-out reviews with a negation ({', '.join(t.negation_words)}):",
-                    size=theme.small_size,
-                    color=theme.muted,
-                ),
-                self.number("n_heldout_negated_right", 0, size=theme.body_size, color=theme.masked),
-                label(theme, "of", size=theme.small_size, color=theme.muted),
-                self.number("n_heldout_negated", 0, size=theme.body_size),
-                label(theme, "right,", size=theme.small_size, color=theme.muted),
-                self.percentage("heldout_percent_negated", size=theme.body_size, color=theme.masked),
-            ).arrange(RIGHT, buff=0.2),
-            VGroup(
-                label(theme, "random held-out reviews without them:", size=theme.small_size, color=theme.muted),
-                self.number("n_heldout_plain_right", 0, size=theme.body_size, color=theme.value),
-                label(theme, "of", size=theme.small_size, color=theme.muted),
-                self.number("n_heldout_plain", 0, size=theme.body_size),
-                label(theme, "right,", size=theme.small_size, color=theme.muted),
-                self.percentage("heldout_percent_plain", size=theme.body_size, color=theme.value),
-            ).arrange(RIGHT, buff=0.2),
+            # Only the negation words the held-out reviews hold (hardly and nothing are in none of them).
+            self.line(
+                f"random held-out reviews with a negation ({', '.join(t.negation_words)}):",
+                ("n_heldout_negated_right", theme.masked),
+                "of",
+                ("n_heldout_negated", None),
+                "right,",
+                ("heldout_percent_negated%", theme.masked),
+            ),
+            self.line(
+                "random held-out reviews without them:",
+                ("n_heldout_plain_right", theme.value),
+                "of",
+                ("n_heldout_plain", None),
+                "right,",
+                ("heldout_percent_plain%", theme.value),
+            ),
         ).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
         with self.step("where-weights-mislead", "Where the weights alone mislead"):
             self.clear()
@@ -632,19 +661,15 @@ class SentimentAttentionScene(ExplainerScene):
             rows = VGroup(*[self.review_row(k, lucky=self.lucky(k)) for k in cases]).arrange(DOWN, buff=0.5, aligned_edge=LEFT)
             top = t.misleading_top
             word = t.sentences[t.misleading][top]
-            alone = VGroup(
-                label(theme, f"“{word}” read alone as a review: P =", size=theme.small_size, color=theme.muted),
-                self.number(f"word_alone[{t.misleading}, {top}]", 2, size=theme.body_size, color=theme.highlight),
-            ).arrange(RIGHT, buff=0.2)
+            alone = self.line(
+                f"“{word}” read alone as a review: P =", (f"word_alone[{t.misleading}, {top}]", theme.highlight), decimals=2
+            )
             # The other negation words' own leans (the held-out reviews' most frequent first), shown beside the top
             # word's when the verdict is said to be the negation word's lean: all of them, not "not"'s alone.
             others = [(k, other) for k, other in enumerate(t.negation_words) if other != word][:2]
             leans = VGroup(
                 *[
-                    VGroup(
-                        label(theme, f"“{other}” alone: P =", size=theme.small_size, color=theme.muted),
-                        self.number(f"negation_alone[{k}]", 2, size=theme.body_size, color=theme.highlight),
-                    ).arrange(RIGHT, buff=0.2)
+                    self.line(f"“{other}” read alone: P =", (f"negation_alone[{k}]", theme.highlight), decimals=2)
                     for k, other in others
                 ]
             ).arrange(RIGHT, buff=0.5)
@@ -659,14 +684,13 @@ class SentimentAttentionScene(ExplainerScene):
                     (k, lean) for (k, _), lean in zip(others, leans)
                 ]:
                     trained.add(
-                        VGroup(
-                            label(theme, "in training:", size=theme.small_size, color=theme.muted),
-                            self.number(f"n_train_negation_positive[{k}]", 0, size=theme.small_size),
-                            label(theme, "of", size=theme.small_size, color=theme.muted),
-                            self.number(f"n_train_with_negation[{k}]", 0, size=theme.small_size),
-                            label(theme, "positive", size=theme.small_size, color=theme.muted),
+                        self.line(
+                            "in training:",
+                            (f"n_train_negation_positive[{k}]", None),
+                            "of",
+                            (f"n_train_with_negation[{k}]", None),
+                            "positive",
                         )
-                        .arrange(RIGHT, buff=0.15)
                         .next_to(reading, DOWN, buff=0.12)
                         .align_to(reading, LEFT)
                     )
@@ -690,20 +714,23 @@ class SentimentAttentionScene(ExplainerScene):
             )
             if why_negation:
                 # Review 23: the loss shown, not only said; review 24: over the training reviews (this one is held out).
+                # Review 26: the conclusion on screen too. A word read alone is the review with all the weight on it.
                 scored.add(
                     VGroup(
-                        VGroup(
-                            label(theme, "why: mean loss on the", size=theme.small_size),
-                            self.number("n_train_negated_sentiment", 0, size=theme.body_size),
-                            label(theme, "training reviews with a negated sentiment word,", size=theme.small_size),
-                        ).arrange(RIGHT, buff=0.15),
-                        VGroup(
-                            label(theme, "read by that word alone", size=theme.small_size),
-                            self.number("train_loss_alone[1]", 1, size=theme.body_size, color=theme.masked),
-                            label(theme, "· by the negation word alone", size=theme.small_size),
-                            self.number("train_loss_alone[0]", 2, size=theme.body_size, color=theme.value),
-                        ).arrange(RIGHT, buff=0.15),
-                    ).arrange(DOWN, buff=0.1)
+                        self.line(
+                            "why: mean loss on the",
+                            ("n_train_negated_sentiment", None),
+                            "training reviews with a negated sentiment word",
+                        ),
+                        self.line(
+                            "all weight on that word:",
+                            ("train_loss_alone[1]", theme.masked),
+                            "· all weight on the negation word:",
+                            ("train_loss_alone[0]", theme.value),
+                            decimals=(1, 2),
+                        ),
+                        label(theme, "so training moves the weight to the negation word", size=theme.small_size),
+                    ).arrange(DOWN, buff=0.12)
                 ).arrange(DOWN, buff=0.25)
             if len(scored[1]) > 1:  # the top word's score in one column, where that stays in the body
                 first, second = scored[1]
@@ -720,40 +747,35 @@ class SentimentAttentionScene(ExplainerScene):
             # Review 21: the argument on screen, one line per step of it: the verdict is the word's reading, what
             # the training reviews lead one to expect, and how this small sample fell.
             near_half = self.near_half(word, others)
-            follows = VGroup(
-                self.number("n_heldout_negation_first_follows", 0, size=theme.body_size, color=theme.highlight),
-                label(theme, "of", size=theme.small_size),
-                self.number("n_heldout_negated", 0, size=theme.body_size),
-                label(
-                    theme,
-                    "verdicts: the negation word's reading alone" + (" (close to 0.5)" if near_half else ""),
-                    size=theme.small_size,
-                ),
-            ).arrange(RIGHT, buff=0.2)
+            follows = self.line(
+                ("n_heldout_negation_first_follows", theme.highlight),
+                "of",
+                ("n_heldout_negated", None),
+                "verdicts side with the negation word read alone" + (" (close to 0.5)" if near_half else ""),
+            )
             # Review 22: in the text colour, not grey (seven grey lines read as a wall); no "→ 29 %" after the
             # 11 of 17, which did not add up on screen (6 of 17 is not 29 %).
-            expected = label(
-                theme, "expected from its training reviews (about half positive): about half right", size=theme.small_size
-            )
             # Review 23: the point on screen: about half expected, 29 % got, from how a small sample fell.
-            against = VGroup(
-                VGroup(
-                    self.percentage("heldout_percent_negated", size=theme.body_size, color=theme.masked),
-                    label(theme, "instead: this small sample has", size=theme.small_size),
-                    self.number("n_heldout_negated_against", 0, size=theme.body_size, color=theme.masked),
-                    label(theme, "of", size=theme.small_size),
-                    self.number("n_heldout_negated", 0, size=theme.body_size),
-                ).arrange(RIGHT, buff=0.2),
-                label(theme, "labelled opposite to their negation word's reading", size=theme.small_size),
-            ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+            # Review 26: no line wraps, and what they are labelled against is named ("that reading" pointed back).
+            expected = self.line(
+                ("so expect about half right; " if near_half else "") + "this small sample got",
+                ("heldout_percent_negated%", theme.masked),
+            )
+            against = self.line(
+                "in it,",
+                ("n_heldout_negated_against", theme.masked),
+                "of",
+                ("n_heldout_negated", None),
+                "are labelled against their negation word's reading",
+            )
             # What 04-09 brings in beside its line: the training counts under the readings, and what they lead one
             # to expect (the expectation only where every word's training reviews were about half positive).
-            reasons = ([trained] if len(trained) else []) + ([expected] if near_half else [])
+            reasons = ([trained] if len(trained) else []) + [expected]
             if others:
-                negated.add(follows, *([expected] if near_half else []), against)
+                negated.add(follows, expected, against)
             negated.arrange(DOWN, buff=0.25, aligned_edge=LEFT)
             for why in negated[2:]:  # the reasons apart from the two rates they explain
-                why.shift(DOWN * 0.25)
+                why.shift(DOWN * 0.45)
             group = VGroup(rows, readings, scored).arrange(DOWN, buff=0.35)
             # Tighter gaps before any shrinking: the weights are drawn at the least readable size already
             # (a teacher's ten words give narrow cells), and a shrink of 2 % put them under it.
@@ -767,17 +789,15 @@ class SentimentAttentionScene(ExplainerScene):
             # From 04-07 the reviews and scores leave, the readings rise to the top and the counts come under them
             # (review 21: eleven lines at once). Lifted here, not animated, for the parts not shown yet.
             lift = BODY_TOP - readings.get_top()[1]
-            negated.next_to(readings, DOWN, buff=0.45).shift(UP * lift).set_x(0)
+            negated.next_to(readings, DOWN, buff=0.6).shift(UP * lift).set_x(0)
             BODY.shrink_to_fit(negated)
             boxes = [SurroundingRectangle(rows[0][0].column(top), color=theme.highlight, buff=0.04)]
             review, weight = t.sentences[t.misleading], t.weights[t.misleading, top]
             self.say(
-                f"The review: {quoted(review)}. It was written as {verdict(t.labels[t.misleading])}; "
-                f"the classifier says {verdict(t.probabilities[t.misleading])}, "
-                f"P = {format_number(t.probabilities[t.misleading], 2)}.",
-                spoken=f"The review: {' '.join(review)}. It was written as {verdict(t.labels[t.misleading])}; "
-                f"the classifier says {verdict(t.probabilities[t.misleading])}, "
-                f"P = {format_number(t.probabilities[t.misleading], 2)}.",
+                f"The review: {quoted(review)}. Written as {verdict(t.labels[t.misleading])}, "
+                f"it is called {verdict(t.probabilities[t.misleading])}: P = {format_number(t.probabilities[t.misleading], 2)}.",
+                spoken=f"The review: {' '.join(review)}. Written as {verdict(t.labels[t.misleading])}, "
+                f"it is called {verdict(t.probabilities[t.misleading])}: P = {format_number(t.probabilities[t.misleading], 2)}.",
             )
             self.play(FadeIn(rows[0]), run_time=1.2)
             most = "Almost all its weight is" if weight > 0.995 else f"Most of its weight, {format_number(weight, 2)}, is"
@@ -792,9 +812,11 @@ class SentimentAttentionScene(ExplainerScene):
                 # these reviews' labels with P near 0 or 1 (a large loss); the negation word alone reads near one half.
                 self.say(
                     # Review 25: a loss has no scale for a viewer; 0.69 is what a fifty-fifty guess costs (ln 2).
-                    "Why? In training, a negated sentiment word read alone costs a mean loss of "
-                    f"{format_number(t.train_loss_alone[1], 1)}; the negation word, {format_number(t.train_loss_alone[0], 2)}, "
-                    "about a fifty-fifty guess."
+                    # Review 26: the conclusion said, not left to the viewer.
+                    "Why? In training reviews with a negated sentiment word, all the weight on that word costs a mean "
+                    f"loss of {format_number(t.train_loss_alone[1], 1)}; on the negation word, "
+                    f"{format_number(t.train_loss_alone[0], 2)}, about a fifty-fifty guess. "
+                    "So training moves the weight to the negation word."
                 )
                 self.play(FadeIn(scored[2]), run_time=0.8)
             self.verdicts = [row[1][0] for row in rows]
@@ -802,10 +824,10 @@ class SentimentAttentionScene(ExplainerScene):
                 other = t.sentences[t.contrast]
                 luck = self.lucky(t.contrast)
                 self.say(
-                    f"The review: {quoted(other)}. It means the opposite, yet its weights look the same: "
-                    f"P = {format_number(t.probabilities[t.contrast], 2)}.",
-                    spoken=f"The review: {' '.join(other)}. It means the opposite, yet its weights look the same: "
-                    f"P = {format_number(t.probabilities[t.contrast], 2)}.",
+                    f"The review: {quoted(other)}. The opposite meaning, the same weights, "
+                    f"and P = {format_number(t.probabilities[t.contrast], 2)}.",
+                    spoken=f"The review: {' '.join(other)}. The opposite meaning, the same weights, "
+                    f"and P = {format_number(t.probabilities[t.contrast], 2)}.",
                 )
                 # The second review's weight on the word boxed like the first's, its scores under the first's.
                 boxes.append(SurroundingRectangle(rows[1][0].column(t.contrast_top), color=theme.highlight, buff=0.04))
@@ -825,7 +847,7 @@ class SentimentAttentionScene(ExplainerScene):
             self.say(
                 # Two sentences, so the caption splits into two cues of even pace (not a lone "95%." cue).
                 f"With a negation, {negated_right} random held-out reviews are right: {percent(t.heldout_percent_negated)}. "
-                f"Without one, {plain_right}: {percent(t.heldout_percent_plain)}."
+                f"Without one, {plain_right}."
             )
             self.play(FadeOut(scored), FadeOut(rows), *[FadeOut(box) for box in boxes if box in self.mobjects], run_time=0.4)
             leans.shift(UP * lift)
@@ -886,10 +908,14 @@ class SentimentAttentionScene(ExplainerScene):
         it holds (:meth:`near_half`).
         """
         t = self.trace
-        sample = f"{count(t.n_heldout_negated_against)} of {count(t.n_heldout_negated)} are labelled opposite to that reading."
+        # Review 26: "opposite to that reading" pointed back a sentence; what they are labelled against is named.
+        sample = (
+            f"in this small sample, {count(t.n_heldout_negated_against)} of the {count(t.n_heldout_negated)} "
+            "are labelled against their negation word's reading."
+        )
         if near_half:
-            return f"Their training reviews were about half positive, so expect about half right; here {sample}"
-        return f"Here {sample}"
+            return f"Each negation word was in about half positive training reviews, so expect about half right. But {sample}"
+        return sample[0].upper() + sample[1:]
 
     def leans_line(self, word: str, alone: float, others: list[tuple[int, str]]) -> str:
         """How often the verdict is the negation word's own reading, and what each negation word reads alone.
@@ -1017,9 +1043,10 @@ class SentimentAttentionScene(ExplainerScene):
             self.say(
                 # Review 19: "a bidirectional GRU" on screen; the voice calls it a recurrent layer (24 words at most).
                 f"Here no word sees its neighbours, so nothing carries the meaning of “{pair[0]}”. "
-                "Yang et al. add a bidirectional GRU for that.",
+                # Review 26: "for that" promised a fix; what the layer does is give each word its context.
+                "Yang et al. first run a bidirectional GRU, so each word is read in context.",
                 spoken=f"Here no word sees its neighbours, so nothing carries the meaning of the phrase {pair[0]}. "
-                "Yang and colleagues add a recurrent layer for that.",
+                "Yang and colleagues first run a recurrent layer, so each word is read in context.",
             )
             self.play(FadeIn(why[3], shift=UP * 0.2), run_time=1)
 

@@ -232,7 +232,7 @@ def test_a_coin_flip_right_by_luck_gets_no_tick_and_probabilities_are_heard_as_p
     assert not any("the word the, the word was" in line for line in spoken)
     # A quoted review is introduced, then heard with a pause before the sentence goes on.
     review = " ".join(t.sentences[t.misleading][: t.sentence_lengths[t.misleading]])
-    assert any(line.startswith(f"The review: {review}. It was written as") for line in spoken)
+    assert any(line.startswith(f"The review: {review}. Written as") for line in spoken)
     card = " ".join(text for text in scene.recording.texts["takeaway"])
     assert "the weights add up to 1, so inside σ:" in card and "a weighted average of each word's own input to σ" in card
 
@@ -727,15 +727,20 @@ def test_review17_the_counts_leave_out_the_showcase_and_below_a_coin_flip_is_exp
         # What the line says: most of them go against the word's lean (and the verdict follows the lean).
         assert 2 * t.n_negation_against_lean[k] > len(holding)
     lines = [line.text for step in scene.steps if step.name == "where-weights-mislead" for line in step.lines]
-    # Review 23: the voice gives the point (about half expected, 29 % is how the sample fell); the count is on screen.
-    said = f"here {t.n_heldout_negated_against} of {t.n_heldout_negated} are labelled opposite to that reading."
+    # Review 23: the voice gives the point (about half expected, 29 % is how the sample fell); review 26: what they
+    # are labelled against is named, not "that reading" pointing back a sentence.
+    said = (
+        f"in this small sample, {t.n_heldout_negated_against} of the {t.n_heldout_negated} "
+        "are labelled against their negation word's reading."
+    )
     assert any(line.endswith(said) for line in lines)
+    assert not any("that reading" in line for line in lines)
     assert not any("than a coin flip" in line for line in lines)
     # Review 19: the screen shows the total (11 of 17); the per-word counts are in the worksheet note.
     assert {"n_heldout_negated_against", "n_heldout_negated"} <= sources(scene)
     texts = scene.recording.texts["where-weights-mislead"]
     assert "random held-out reviews with a negation (never, not):" in texts
-    assert "labelled opposite to their negation word's reading" in texts
+    assert "are labelled against their negation word's reading" in texts
 
 
 @SENTIMENT
@@ -791,7 +796,9 @@ def test_review17_the_fillers_are_outlined_luck_shows_when_said_and_the_takeaway
     said = [line for step in built_scene("sentiment-attention").steps if step.name == "takeaway" for line in step.lines]
     assert said[-1].text.startswith("Here no word sees its neighbours, so nothing carries the meaning of “not great”.")
     assert (
-        "a bidirectional GRU for that" in said[-1].text and "recurrent layer" in said[-1].spoken and "would" not in said[-1].text
+        "first run a bidirectional GRU, so each word is read in context." in said[-1].text
+        and "recurrent layer" in said[-1].spoken
+        and "would" not in said[-1].text
     )
     takeaway = scene.recording.texts["takeaway"]
     assert "each word read without its neighbours (Yang et al. first run a bidirectional GRU)" in takeaway
@@ -819,7 +826,7 @@ def test_review18_step_4_ends_on_the_rows_two_rates_and_one_why_line_from_one_le
         part for part in scene.recording.ended["where-weights-mislead"] if hasattr(part, "original_text") and part.original_text
     ]
     texts = {part.original_text for part in ending}
-    assert "labelled opposite to their negation word's reading" in texts
+    assert "are labelled against their negation word's reading" in texts
     assert not any(text.startswith(("of those with a negation", "verdict =")) for text in texts)
     # Review 20 asked for the link from a word's reading to 5 right: how many verdicts are that reading.
     assert "n_heldout_negation_first_follows" in sources(scene)
@@ -835,16 +842,9 @@ def test_review18_step_4_ends_on_the_rows_two_rates_and_one_why_line_from_one_le
     # outline round the first count reached past the left edge).
     entry = next(entry for entry in scene.shown if entry.source == "n_heldout_negation_first_follows")
     starts.append(min(text.get_left()[0] for text in entry.texts))
-    starts.append(
-        next(
-            part
-            for part in ending
-            if part.original_text == "expected from its training reviews (about half positive): about half right"
-        ).get_left()[0]
-    )
-    # The last line starts with the 29 % again (the first line's stands at its right end).
-    percents = [entry for entry in scene.shown if entry.source == "heldout_percent_negated"]
-    starts.append(min(text.get_left()[0] for entry in percents for text in entry.texts))
+    # Review 26: the expectation and the sample's count each on one line of their own, from the same edge.
+    for text in ("so expect about half right; this small sample got", "in it,"):
+        starts.append(next(part for part in ending if part.original_text == text).get_left()[0])
     assert max(starts) - min(starts) < 0.02
     # Fewer figures heard: the step's last lines name the sample and the leans, not the per-word counts.
     lines = [line.text for step in scene.steps if step.name == "where-weights-mislead" for line in step.lines]
@@ -874,12 +874,12 @@ def test_review19_below_50_percent_is_the_count_of_reviews_going_the_other_way_f
     )
     assert (other_way, len(negated)) == (t.n_heldout_negated_against, t.n_heldout_negated)
     assert 2 * other_way > len(negated)  # "below 50 % because most go the other way"
-    # Shown, to the step's end, beside "this small sample has" (review 23 moved the count out of the voice).
+    # Shown, to the step's end, under "this small sample got 29%" (review 23 moved the count out of the voice).
     end = {id(part) for part in scene.recording.ended["where-weights-mislead"]}
     for source in ("n_heldout_negated_against", "n_heldout_negated"):
         entries = [entry for entry in scene.shown if entry.source == source]
         assert any(all(id(text) in end for text in entry.texts) for entry in entries), source
-    assert "instead: this small sample has" in scene.recording.texts["where-weights-mislead"]
+    assert "so expect about half right; this small sample got" in scene.recording.texts["where-weights-mislead"]
 
 
 @SENTIMENT
@@ -906,15 +906,16 @@ def test_review20_a_negation_word_alone_reads_near_its_training_reviews_and_the_
         for source in (f"n_train_negation_positive[{k}]", f"n_train_with_negation[{k}]"):
             entries = [entry for entry in scene.shown if entry.source == source]
             assert any(all(id(text) in end for text in entry.texts) for entry in entries), source
-    assert any(line.startswith("Their training reviews were about half positive, so expect about half right;") for line in lines)
+    expectation = "Each negation word was in about half positive training reviews, so expect about half right. But "
+    assert any(line.startswith(expectation) for line in lines)
     texts = scene.recording.texts["where-weights-mislead"]
-    assert "expected from its training reviews (about half positive): about half right" in texts
+    assert "so expect about half right; this small sample got" in texts
     # The figures the review quoted from the data.
     assert dict(zip(t.negation_words, zip(t.n_train_negation_positive, t.n_train_with_negation))) == {
         "not": (18, 34),
         "never": (11, 25),
     }
-    assert any("are labelled opposite to that reading" in line for line in lines)
+    assert any("are labelled against their negation word's reading" in line for line in lines)
     assert not any("go the other way" in line for line in lines)
 
 
@@ -971,11 +972,14 @@ def test_review22_why_the_negation_word_takes_the_weight_is_said_from_the_words_
     np.testing.assert_allclose(t.train_loss_alone, losses, rtol=1e-4)
     assert abs(losses[0] - np.log(2)) < 0.05  # "about a fifty-fifty guess": a guess of 0.5 costs ln 2 whatever the label
     lines = [line.text for step in scene.steps if step.name == "where-weights-mislead" for line in step.lines]
+    # Review 26: the conclusion said too. A word read alone is the review with all the weight on it.
     said = (
-        "Why? In training, a negated sentiment word read alone costs a mean loss of "
-        f"{format_number(losses[1], 1)}; the negation word, {format_number(losses[0], 2)}, about a fifty-fifty guess."
+        "Why? In training reviews with a negated sentiment word, all the weight on that word costs a mean loss of "
+        f"{format_number(losses[1], 1)}; on the negation word, {format_number(losses[0], 2)}, about a fifty-fifty guess. "
+        "So training moves the weight to the negation word."
     )
     assert said in lines
+    assert "so training moves the weight to the negation word" in scene.recording.texts["where-weights-mislead"]
     assert {"train_loss_alone[0]", "train_loss_alone[1]", "n_train_negated_sentiment"} <= sources(scene)
     assert "why: mean loss on the" in scene.recording.texts["where-weights-mislead"]
     # "the weight went to it" in 16 of 17 is where it took the most weight: recounted.
@@ -1032,3 +1036,18 @@ def test_review18_the_wording_fixes_on_screen_and_in_the_published_files(trainin
     json.loads(fields.read_text(encoding="utf-8"))
     source = (Path(__file__).resolve().parents[1] / "attention_explainer" / "pages" / "questions.py").read_text(encoding="utf-8")
     assert "turn “good” around" not in source
+
+
+@SENTIMENT
+def test_review26_step_3_says_its_reviews_were_written_by_hand():
+    """Review 26: step 3's rows are the hand-written showcase reviews, and only step 1 and a legend said so."""
+    from attention_math import sentiment
+
+    scene = built_scene("sentiment-attention")
+    t = scene.trace
+    _, showcase = sentiment.load_reviews()
+    # Every row step 3 shows is a review of the hand-written showcase (no teacher's sentence in the default build).
+    assert all(tuple(t.sentences[k]) in {tuple(words) for words, _ in showcase} for k in scene.shown_reviews())
+    assert "Learned weights on held-out reviews written by hand" in scene.recording.texts["where-it-looks"]
+    said = [line.text for step in scene.steps if step.name == "where-it-looks" for line in step.lines]
+    assert said[0].startswith("Held-out reviews written by hand for this video")
