@@ -847,7 +847,7 @@ class SentimentAttentionScene(ExplainerScene):
             self.say(
                 # Two sentences, so the caption splits into two cues of even pace (not a lone "95%." cue).
                 f"With a negation, {negated_right} random held-out reviews are right: {percent(t.heldout_percent_negated)}. "
-                f"Without one, {plain_right}."
+                f"Without one, {plain_right}: {percent(t.heldout_percent_plain)}."
             )
             self.play(FadeOut(scored), FadeOut(rows), *[FadeOut(box) for box in boxes if box in self.mobjects], run_time=0.4)
             leans.shift(UP * lift)
