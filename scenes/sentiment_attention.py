@@ -810,15 +810,17 @@ class SentimentAttentionScene(ExplainerScene):
             if len(scored) > 2:
                 # Review 22: why training put the weight there. Read alone, the negated word says the opposite of
                 # these reviews' labels with P near 0 or 1 (a large loss); the negation word alone reads near one half.
+                # One line of the card with each sentence; review 25: a loss has no scale for a viewer, 0.69 is what
+                # a fifty-fifty guess costs (ln 2); review 26: the conclusion said, not left to the viewer.
+                self.say("Why? Take the training reviews with a negated sentiment word.")
+                self.play(FadeIn(scored[2][0]), run_time=0.6)
                 self.say(
-                    # Review 25: a loss has no scale for a viewer; 0.69 is what a fifty-fifty guess costs (ln 2).
-                    # Review 26: the conclusion said, not left to the viewer.
-                    "Why? In training reviews with a negated sentiment word, all the weight on that word costs a mean "
-                    f"loss of {format_number(t.train_loss_alone[1], 1)}; on the negation word, "
-                    f"{format_number(t.train_loss_alone[0], 2)}, about a fifty-fifty guess. "
-                    "So training moves the weight to the negation word."
+                    f"All the weight on that word costs a mean loss of {format_number(t.train_loss_alone[1], 1)}; "
+                    f"on the negation word, {format_number(t.train_loss_alone[0], 2)}, about a fifty-fifty guess."
                 )
-                self.play(FadeIn(scored[2]), run_time=0.8)
+                self.play(FadeIn(scored[2][1]), run_time=0.6)
+                self.say("So training moves the weight to the negation word.")
+                self.play(FadeIn(scored[2][2]), run_time=0.6)
             self.verdicts = [row[1][0] for row in rows]
             if t.contrast >= 0:
                 other = t.sentences[t.contrast]
@@ -861,8 +863,13 @@ class SentimentAttentionScene(ExplainerScene):
                 self.say(self.leans_line(word, t.word_alone[t.misleading, top], others))
                 self.play(FadeIn(leans), FadeIn(follows), run_time=0.6)
                 self.highlight(alone[1], *[lean[1] for lean in leans], buff=0.12)
-                self.say(self.against_line(near_half))
-                if reasons:
+                expectation, sample = self.against_line(near_half)
+                if expectation:
+                    self.say(expectation)
+                    self.play(*[FadeIn(part) for part in reasons], run_time=0.6)
+                    self.say(sample)
+                else:
+                    self.say(sample)
                     self.play(*[FadeIn(part) for part in reasons], run_time=0.6)
                 self.play(FadeIn(against), run_time=0.6)
 
@@ -899,8 +906,8 @@ class SentimentAttentionScene(ExplainerScene):
             for k in shown
         )
 
-    def against_line(self, near_half: bool) -> str:
-        """Why below 50 %: what to expect from the training reviews, and how this small sample fell instead.
+    def against_line(self, near_half: bool) -> tuple[str, str]:
+        """Why below 50 %: what to expect from the training reviews ("" where it is not near half), and how this small sample fell.
 
         Review 19: "written against their negation word's lean" suggested adversarial writing, and "lean" was
         never defined. Review 20: the 29 % read as systematic; the expectation (about half right, as the words'
@@ -914,8 +921,8 @@ class SentimentAttentionScene(ExplainerScene):
             "are labelled against their negation word's reading."
         )
         if near_half:
-            return f"Each negation word was in about half positive training reviews, so expect about half right. But {sample}"
-        return sample[0].upper() + sample[1:]
+            return "Each negation word was in about half positive training reviews, so expect about half right.", f"But {sample}"
+        return "", sample[0].upper() + sample[1:]
 
     def leans_line(self, word: str, alone: float, others: list[tuple[int, str]]) -> str:
         """How often the verdict is the negation word's own reading, and what each negation word reads alone.
