@@ -1051,9 +1051,9 @@ class SentimentAttentionScene(ExplainerScene):
                 # Review 19: "a bidirectional GRU" on screen; the voice calls it a recurrent layer (24 words at most).
                 f"Here no word sees its neighbours, so nothing carries the meaning of “{pair[0]}”. "
                 # Review 26: "for that" promised a fix; what the layer does is give each word its context.
-                "Yang et al. first run a bidirectional GRU, so each word is read in context.",
+                "Yang et al. first run a bidirectional GRU for context.",
                 spoken=f"Here no word sees its neighbours, so nothing carries the meaning of the phrase {pair[0]}. "
-                "Yang and colleagues first run a recurrent layer, so each word is read in context.",
+                "Yang and colleagues first run a recurrent layer for context.",
             )
             self.play(FadeIn(why[3], shift=UP * 0.2), run_time=1)
 

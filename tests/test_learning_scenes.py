@@ -796,7 +796,7 @@ def test_review17_the_fillers_are_outlined_luck_shows_when_said_and_the_takeaway
     said = [line for step in built_scene("sentiment-attention").steps if step.name == "takeaway" for line in step.lines]
     assert said[-1].text.startswith("Here no word sees its neighbours, so nothing carries the meaning of “not great”.")
     assert (
-        "first run a bidirectional GRU, so each word is read in context." in said[-1].text
+        "first run a bidirectional GRU for context." in said[-1].text
         and "recurrent layer" in said[-1].spoken
         and "would" not in said[-1].text
     )
