@@ -27,7 +27,7 @@ from .kit.layout import (
     keep_inside,
     pin,
 )
-from .kit.text import formula, label, on_one_baseline
+from .kit.text import formula, label, on_one_line
 from .theme import format_number
 
 CELL = 0.2
@@ -57,16 +57,6 @@ WIDE_TOP = -1.4
 """Step 6: the first row (the widths) of the layer twice as wide, under the table of one head's widths."""
 WIDE_GAP = 0.46
 """Step 6: from row to row of the layer twice as wide (its lines at the small size)."""
-
-
-def level(texts: list) -> None:
-    """Words and numbers of one line on one baseline: bottoms lined up first, as :func:`on_one_baseline` expects.
-
-    Arranged by their centres, "×" and "→" (ink above the baseline) rose above their numbers (review 14).
-    """
-    for text in texts[1:]:
-        text.align_to(texts[0], DOWN)
-    on_one_baseline(texts)
 
 
 class ComplexityScene(ExplainerScene):
@@ -102,7 +92,7 @@ class ComplexityScene(ExplainerScene):
         header = VGroup(*header)
         for text, x in zip(header, columns_x):
             text.move_to([x, top, 0])
-        level(list(header))  # centred, "weights·V" and "weights n²" (no descender) stood higher (review 17)
+        on_one_line(list(header))  # centred, "weights·V" and "weights n²" (no descender) stood higher (review 17)
         for r, row in enumerate(rows):
             for text, x in zip(row, columns_x):
                 text.move_to([x, top - drop - row_gap * r, 0])
@@ -275,7 +265,7 @@ class ComplexityScene(ExplainerScene):
                 ).arrange(RIGHT, buff=0.14),
             ).arrange(DOWN, buff=0.12)
             for line in kept:  # words and numbers on one baseline: "12 heads × 12 layers" jumped (review 14)
-                level([part for part in line.get_family() if isinstance(part, Text)])
+                on_one_line([part for part in line.get_family() if isinstance(part, Text)])
             VGroup(scope, kept, flash).arrange(DOWN, buff=0.2).next_to(VGroup(*rows[-1]), DOWN, buff=0.3).set_x(0)
 
             self.say("A plain implementation stores every weight: in float32, 4 bytes each.")
@@ -341,7 +331,7 @@ class ComplexityScene(ExplainerScene):
                 label(theme, "n×n · n×d → n×d", size=theme.small_size, color=theme.query),
             ).arrange(RIGHT, buff=0.5)
             shapes.next_to(header[1], DOWN, buff=0.12)
-            level(list(shapes))
+            on_one_line(list(shapes))
             total = format_number(t.total_billions[-1], 2)
 
             # No blank start (review 19): the lengths come with the first line, each count as its line says it.
@@ -516,7 +506,7 @@ class ComplexityScene(ExplainerScene):
                 label(theme, "the n × n part ×", size=theme.small_size, color=theme.query),
                 self.number("growth[0]", 0, size=theme.small_size, color=theme.query, mono=False),
             ).arrange(RIGHT, buff=0.15)
-            level([part for part in growth.get_family() if isinstance(part, Text)])
+            on_one_line([part for part in growth.get_family() if isinstance(part, Text)])
             growth.next_to(VGroup(*rows[-1]), DOWN, buff=0.25).set_x(0)
             # What the shares count, here where they are shown (review 17: GPT-2 is causal), in two lines, said aloud
             # as they appear: three small grey lines under the table were never read (review 18).
@@ -635,7 +625,7 @@ class ComplexityScene(ExplainerScene):
                 for before, after, part, previous in zip(texts, texts[1:], parts[1:], parts):
                     tight = (isinstance(part, str) and part[0] in ",:%") or (isinstance(previous, str) and previous[-1] == "×")
                     after.next_to(before, RIGHT, buff=0.04 if tight else 0.12)
-                level(texts)
+                on_one_line(texts)
                 return VGroup(*texts)
 
             intro = cell(
@@ -698,7 +688,7 @@ class ComplexityScene(ExplainerScene):
                     text.move_to([x, y, 0])
                 if growth is not None:
                     row[4].move_to([WIDE_COLUMNS[4], y, 0]).align_to([WIDE_COLUMNS[4], 0, 0], LEFT)
-                level([part for text in row for part in text.get_family() if isinstance(part, Text)])
+                on_one_line([part for text in row for part in text.get_family() if isinstance(part, Text)])
                 table.append(VGroup(*row))
             intro.next_to(table[0], UP, buff=WIDE_GAP - table[0].height / 2).set_x(0)
             VGroup(intro, *table).move_to(PICTURE_AT)  # where the one-head table was: it fades first (review 19)
@@ -785,7 +775,7 @@ class ComplexityScene(ExplainerScene):
                 self.number("layer_half_n", 0, size=theme.body_size, color=theme.highlight, mono=False),
                 label(theme, "tokens *", color=theme.highlight),  # its footnote comes with it
             ).arrange(RIGHT, buff=0.25)  # room for the outline round 4,608
-            level([part for part in numbers.get_family() if isinstance(part, Text)])  # "3,072" rose above "768"
+            on_one_line([part for part in numbers.get_family() if isinstance(part, Text)])  # "3,072" rose above "768"
             check = VGroup(
                 label(theme, "there, each:", size=theme.small_size, color=theme.muted),
                 self.number("layer_half_billions[0]", 1, size=theme.small_size, color=theme.query, mono=False),
@@ -867,7 +857,7 @@ class ComplexityScene(ExplainerScene):
                 .move_to(TAKEAWAY_AT)
             )
             for row in (lines[0], lines[1], *lines[3]):  # "= 4,608 tokens" jumped between words and numbers (review 14)
-                level([part for part in row.get_family() if isinstance(part, Text)])
+                on_one_line([part for part in row.get_family() if isinstance(part, Text)])
             if lines.width > CONTENT_WIDTH - 0.1:  # only a much longer line than these would reach the frame's edges
                 lines.scale_to_fit_width(CONTENT_WIDTH - 0.1)
             # Memory and work in one line, FlashAttention and the others in one: a shorter recap (the scene keeps

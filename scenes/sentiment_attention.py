@@ -18,7 +18,7 @@ from .kit import ExplainerScene
 from .kit.charts import LineChart
 from .kit.heatmaps import AxisLabels, Cells, weights_heatmap
 from .kit.layout import BODY, BODY_TOP, LEFT_EDGE, RIGHT_EDGE, Region, center_in, hang_from
-from .kit.text import formula, label, on_one_baseline
+from .kit.text import formula, label, on_one_baseline, on_one_line
 from .theme import format_number
 from .training import trained
 
@@ -432,8 +432,7 @@ class SentimentAttentionScene(ExplainerScene):
             else:
                 drawn.append(self.number(source, next(places), size=theme.small_size, color=color, mono=False))
         line = VGroup(*drawn).arrange(RIGHT, buff=0.15)
-        # Digits on the words' baseline (centred, "18" sat lower than "in training:", whose "g" hangs below it).
-        on_one_baseline([text for part in drawn for text in (part if isinstance(part, VGroup) else [part])])
+        on_one_line([text for part in drawn for text in (part if isinstance(part, VGroup) else [part])])
         return line
 
     def review_row(self, index: int, lucky: bool = False) -> VGroup:

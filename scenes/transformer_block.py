@@ -38,9 +38,9 @@ from attention_math.traces.transformer_block import transformer_block_trace
 
 from .kit import ExplainerScene
 from .kit.heatmaps import Cells, weights_heatmap
-from .kit.layout import BODY_TOP, CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_BOTTOM, Region, center_in, hang_from, pin
+from .kit.layout import BODY_TOP, CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, Region, center_in, hang_from, keep_inside, pin
 from .kit.tables import NumberGrid, number_cell_width
-from .kit.text import elided_label, formula, label, on_one_baseline, word_rows
+from .kit.text import elided_label, formula, label, on_one_baseline, on_one_line, word_rows
 from .theme import format_number, parse_number
 
 CELL_W, CELL_H = 0.92, 0.46
@@ -307,12 +307,11 @@ class TransformerBlockScene(ExplainerScene):
     @staticmethod
     def keep_inside(mobject):
         """Shift ``mobject`` left as far as it reaches past the right edge (a narrow d_model's rows are short)."""
-        return mobject.shift(LEFT * max(0.0, mobject.get_right()[0] - RIGHT_EDGE))
+        return keep_inside(mobject, left=None)
 
     def footer(self, words: str) -> VGroup:
         """``words`` at the bottom right, at the small size (review 18: the note size was hard to read at 720p)."""
-        note = label(self.theme, words, size=self.theme.small_size, color=self.theme.muted)
-        return note.align_to(RIGHT * RIGHT_EDGE, RIGHT).align_to(UP * SAFE_BOTTOM, DOWN)
+        return pin(label(self.theme, words, size=self.theme.small_size, color=self.theme.muted), DOWN + RIGHT)
 
     def random_input_note(self, step: int) -> VGroup:
         """The footer saying the embeddings and positions are random, or only the positions (a teacher's
@@ -887,11 +886,8 @@ class TransformerBlockScene(ExplainerScene):
                 ]
                 parts[1].next_to(parts[0], RIGHT, buff=0.12)
                 parts[2].next_to(parts[1], RIGHT, buff=0.04)
-                # Bottoms level first: on_one_baseline keeps each bottom where the deepest descender would be, and
                 # next_to had centred them (review 17: the quoted word stood above the line).
-                for part in parts[1:]:
-                    part.align_to(parts[0], DOWN)
-                on_one_baseline(parts)
+                on_one_line(parts)
                 name = VGroup(*parts)
                 if not words:
                     name.align_to(joined, LEFT).align_to(titles[0], DOWN)
@@ -1095,9 +1091,7 @@ class TransformerBlockScene(ExplainerScene):
             self.number("gelu_tanh_bound", 3, size=theme.small_size, color=theme.muted, mono=False),
             label(theme, "of zΦ(z)", size=theme.small_size, color=theme.muted),
         ).arrange(RIGHT, buff=0.1)
-        for part in tanh[1:]:  # bottoms level first: on_one_baseline raises each from its own bottom
-            part.align_to(tanh[0], DOWN)
-        on_one_baseline(list(tanh))
+        on_one_line(list(tanh))
         pairs = VGroup(
             *[
                 VGroup(

@@ -28,6 +28,7 @@ __all__ = [
     "baseline",
     "boxed_on_baseline",
     "on_one_baseline",
+    "on_one_line",
     "label",
     "fit_label",
     "elided_label",
@@ -256,6 +257,17 @@ def on_one_baseline(texts: Sequence[Text], centres: Sequence[float] | None = Non
     for k, (text, line) in enumerate(zip(texts, lines)):
         target = text.get_bottom()[1] + depth if centres is None else centres[k] - (rise - depth) / 2
         text.shift(UP * (target - line))
+
+
+def on_one_line(texts: Sequence[Text]) -> None:
+    """Words and numbers of one line (placed side by side, centred) on one baseline.
+
+    Their bottoms are lined up first, as :func:`on_one_baseline` expects: arranged by their centres, a number
+    or "×" (no descender) stood higher than "in training:" (whose "g" hangs below the line).
+    """
+    for text in texts[1:]:
+        text.align_to(texts[0], DOWN)
+    on_one_baseline(texts)
 
 
 def word_rows(theme: Theme, tokens: Sequence[str], width: float, size: int | None = None, color: str | None = None) -> VGroup:
