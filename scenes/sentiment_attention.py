@@ -711,26 +711,28 @@ class SentimentAttentionScene(ExplainerScene):
                 and word in NEGATIONS
                 and self.near_half(word, others)
             )
+            card = VGroup()
             if why_negation:
                 # Review 23: the loss shown, not only said; review 24: over the training reviews (this one is held out).
                 # Review 26: the conclusion on screen too. A word read alone is the review with all the weight on it.
-                scored.add(
-                    VGroup(
-                        self.line(
-                            "why: mean loss on the",
-                            ("n_train_negated_sentiment", None),
-                            "training reviews with a negated sentiment word",
-                        ),
-                        self.line(
-                            "all weight on that word:",
-                            ("train_loss_alone[1]", theme.masked),
-                            "· all weight on the negation word:",
-                            ("train_loss_alone[0]", theme.value),
-                            decimals=(1, 2),
-                        ),
-                        label(theme, "so training moves the weight to the negation word", size=theme.small_size),
-                    ).arrange(DOWN, buff=0.12)
-                ).arrange(DOWN, buff=0.25)
+                # Review 27: the losses are the trained model's, so the conclusion is what they show of it: the weighted
+                # sum's logit is the weighted average of the words' own (step 5), so moving weight from the negated word
+                # to the negation word moves the logit toward the smaller loss.
+                card = VGroup(
+                    self.line(
+                        "why: mean loss on the",
+                        ("n_train_negated_sentiment", None),
+                        "training reviews with a negated sentiment word",
+                    ),
+                    self.line(
+                        "trained model, all weight on that word:",
+                        ("train_loss_alone[1]", theme.masked),
+                        "· on the negation word:",
+                        ("train_loss_alone[0]", theme.value),
+                        decimals=(1, 2),
+                    ),
+                    label(theme, "so the loss falls as the weight moves to the negation word", size=theme.small_size),
+                ).arrange(DOWN, buff=0.12)
             if len(scored[1]) > 1:  # the top word's score in one column, where that stays in the body
                 first, second = scored[1]
                 dx = first.top_pair.get_x() - second.top_pair.get_x()
@@ -785,6 +787,10 @@ class SentimentAttentionScene(ExplainerScene):
                 group.arrange(DOWN, buff=gap)
             BODY.shrink_to_fit(group)
             hang_from(group, BODY_TOP)
+            # Review 27: the card leaves before the second review comes, so it takes that review's place under the first
+            # review's scores, not room from every gap (04-07 was the most crowded frame).
+            card.next_to(scored[1][0], DOWN, buff=0.35).set_x(0)
+            BODY.keep_inside(card)
             # From 04-07 the reviews and scores leave, the readings rise to the top and the counts come under them
             # (review 21: eleven lines at once). Lifted here, not animated, for the parts not shown yet.
             lift = BODY_TOP - readings.get_top()[1]
@@ -806,20 +812,20 @@ class SentimentAttentionScene(ExplainerScene):
             # is this review's highest; "outscores the words around it in every review" was false (10 of 11, said next).
             self.say(f"“{word}” scores {format_number(t.scores[m, top], 1)} in every review, the highest in this review.")
             self.play(FadeIn(scored[0]), FadeIn(scored[1][0]), run_time=1)
-            if len(scored) > 2:
+            if len(card):
                 # Review 22: why training put the weight there. Read alone, the negated word says the opposite of
                 # these reviews' labels with P near 0 or 1 (a large loss); the negation word alone reads near one half.
                 # One line of the card with each sentence; review 25: a loss has no scale for a viewer, 0.69 is what
                 # a fifty-fifty guess costs (ln 2); review 26: the conclusion said, not left to the viewer.
-                self.say("Why? Take the training reviews with a negated sentiment word.")
-                self.play(FadeIn(scored[2][0]), run_time=0.6)
+                self.say("Why? Take the training reviews with a negated sentiment word, and the trained model.")
+                self.play(FadeIn(card[0]), run_time=0.6)
                 self.say(
                     f"All the weight on that word costs a mean loss of {format_number(t.train_loss_alone[1], 1)}; "
                     f"on the negation word, {format_number(t.train_loss_alone[0], 2)}, about a fifty-fifty guess."
                 )
-                self.play(FadeIn(scored[2][1]), run_time=0.6)
-                self.say("So training moves the weight to the negation word.")
-                self.play(FadeIn(scored[2][2]), run_time=0.6)
+                self.play(FadeIn(card[1]), run_time=0.6)
+                self.say("So the loss falls as the weight moves to the negation word.")
+                self.play(FadeIn(card[2]), run_time=0.6)
             self.verdicts = [row[1][0] for row in rows]
             if t.contrast >= 0:
                 other = t.sentences[t.contrast]
@@ -833,8 +839,8 @@ class SentimentAttentionScene(ExplainerScene):
                 # The second review's weight on the word boxed like the first's, its scores under the first's.
                 boxes.append(SurroundingRectangle(rows[1][0].column(t.contrast_top), color=theme.highlight, buff=0.04))
                 # Review 23: the "why" line said "here" of the first review; it leaves as the second comes.
-                if len(scored) > 2:
-                    self.play(FadeOut(scored[2]), run_time=0.3)
+                if len(card):
+                    self.play(FadeOut(card), run_time=0.3)
                 self.play(FadeIn(rows[1][0]), FadeIn(rows[1][1]), FadeIn(scored[1][1]), run_time=1.2)
                 self.play(Create(boxes[1]), run_time=0.6)
                 if luck:
@@ -850,7 +856,8 @@ class SentimentAttentionScene(ExplainerScene):
                 f"With a negation, {negated_right} random held-out reviews are right: {percent(t.heldout_percent_negated)}. "
                 f"Without one, {plain_right}: {percent(t.heldout_percent_plain)}."
             )
-            self.play(FadeOut(scored), FadeOut(rows), *[FadeOut(box) for box in boxes if box in self.mobjects], run_time=0.4)
+            leaving = [*boxes, *([card] if len(card) else [])]
+            self.play(FadeOut(scored), FadeOut(rows), *[FadeOut(part) for part in leaving if part in self.mobjects], run_time=0.4)
             leans.shift(UP * lift)
             trained.shift(UP * lift)
             self.play(alone.animate.shift(UP * lift), run_time=0.6)
@@ -920,7 +927,9 @@ class SentimentAttentionScene(ExplainerScene):
             "are labelled against their negation word's reading."
         )
         if near_half:
-            return "Each negation word was in about half positive training reviews, so expect about half right.", f"But {sample}"
+            # Review 27: "was in about half positive training reviews" could be heard as "in half the positive ones".
+            expectation = "About half the training reviews with each negation word are positive, so expect about half right."
+            return expectation, f"But {sample}"
         return "", sample[0].upper() + sample[1:]
 
     def leans_line(self, word: str, alone: float, others: list[tuple[int, str]]) -> str:

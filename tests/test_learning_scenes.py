@@ -906,7 +906,7 @@ def test_review20_a_negation_word_alone_reads_near_its_training_reviews_and_the_
         for source in (f"n_train_negation_positive[{k}]", f"n_train_with_negation[{k}]"):
             entries = [entry for entry in scene.shown if entry.source == source]
             assert any(all(id(text) in end for text in entry.texts) for entry in entries), source
-    expectation = "Each negation word was in about half positive training reviews, so expect about half right."
+    expectation = "About half the training reviews with each negation word are positive, so expect about half right."
     assert expectation in lines and lines[lines.index(expectation) + 1].startswith("But in this small sample, ")
     texts = scene.recording.texts["where-weights-mislead"]
     assert "so expect about half right; this small sample got" in texts
@@ -959,28 +959,39 @@ def test_review22_why_the_negation_word_takes_the_weight_is_said_from_the_words_
     from attention_math import sentiment as model
 
     training, _ = model.split(model.SentimentSettings())
-    losses = []
+    losses, pairs = [], []
     for words, label in training:
         k = next(
             (k for k in range(len(words) - 1) if words[k] in model.NEGATIONS and words[k + 1] in written.SENTIMENT_WORDS), None
         )
         if k is not None:
-            p = sigmoid([read((words[k],))["logit"], read((words[k + 1],))["logit"]])
+            logits = np.array([read((words[k],))["logit"], read((words[k + 1],))["logit"]])
+            p = sigmoid(logits)
             losses.append(-np.log(np.clip(p if label else 1 - p, 1e-12, 1)))
+            pairs.append((label, logits))
     losses = np.mean(losses, axis=0)
+    # Review 27: "the loss falls as the weight moves to the negation word". The weights add up to one, so the logit of
+    # the weights on the two words is the weighted average of their own logits; the mean loss over these reviews, with
+    # the weight moved from the negated word to the negation word in steps of 1 %, falls at every step.
+    along = []
+    for share in np.linspace(0, 1, 101):
+        p = sigmoid([share * negation + (1 - share) * negated for _, (negation, negated) in pairs])
+        labels = np.array([label for label, _ in pairs], dtype=bool)
+        along.append(np.mean(-np.log(np.clip(np.where(labels, p, 1 - p), 1e-12, 1))))
+    assert np.all(np.diff(along) < 0)
     assert len(training) > t.n_train_negated_sentiment > 40 and losses[0] < losses[1]
     np.testing.assert_allclose(t.train_loss_alone, losses, rtol=1e-4)
     assert abs(losses[0] - np.log(2)) < 0.05  # "about a fifty-fifty guess": a guess of 0.5 costs ln 2 whatever the label
     lines = [line.text for step in scene.steps if step.name == "where-weights-mislead" for line in step.lines]
     # Review 26: the conclusion said too. A word read alone is the review with all the weight on it.
     said = [
-        "Why? Take the training reviews with a negated sentiment word.",
+        "Why? Take the training reviews with a negated sentiment word, and the trained model.",
         f"All the weight on that word costs a mean loss of {format_number(losses[1], 1)}; "
         f"on the negation word, {format_number(losses[0], 2)}, about a fifty-fifty guess.",
-        "So training moves the weight to the negation word.",
+        "So the loss falls as the weight moves to the negation word.",
     ]
     assert any(lines[k : k + 3] == said for k in range(len(lines)))
-    assert "so training moves the weight to the negation word" in scene.recording.texts["where-weights-mislead"]
+    assert "so the loss falls as the weight moves to the negation word" in scene.recording.texts["where-weights-mislead"]
     assert {"train_loss_alone[0]", "train_loss_alone[1]", "n_train_negated_sentiment"} <= sources(scene)
     assert "why: mean loss on the" in scene.recording.texts["where-weights-mislead"]
     # "the weight went to it" in 16 of 17 is where it took the most weight: recounted.
