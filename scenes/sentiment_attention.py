@@ -817,10 +817,10 @@ class SentimentAttentionScene(ExplainerScene):
                 # these reviews' labels with P near 0 or 1 (a large loss); the negation word alone reads near one half.
                 # One line of the card with each sentence; review 25: a loss has no scale for a viewer, 0.69 is what
                 # a fifty-fifty guess costs (ln 2); review 26: the conclusion said, not left to the viewer.
-                self.say("Why? Take the training reviews with a negated sentiment word, and the trained model.")
+                self.say("Why? Take the training reviews with a negated sentiment word.")
                 self.play(FadeIn(card[0]), run_time=0.6)
                 self.say(
-                    f"All the weight on that word costs a mean loss of {format_number(t.train_loss_alone[1], 1)}; "
+                    f"For the trained model, all weight on that word costs a mean loss of {format_number(t.train_loss_alone[1], 1)}; "
                     f"on the negation word, {format_number(t.train_loss_alone[0], 2)}, about a fifty-fifty guess."
                 )
                 self.play(FadeIn(card[1]), run_time=0.6)

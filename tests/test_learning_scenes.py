@@ -985,8 +985,8 @@ def test_review22_why_the_negation_word_takes_the_weight_is_said_from_the_words_
     lines = [line.text for step in scene.steps if step.name == "where-weights-mislead" for line in step.lines]
     # Review 26: the conclusion said too. A word read alone is the review with all the weight on it.
     said = [
-        "Why? Take the training reviews with a negated sentiment word, and the trained model.",
-        f"All the weight on that word costs a mean loss of {format_number(losses[1], 1)}; "
+        "Why? Take the training reviews with a negated sentiment word.",
+        f"For the trained model, all weight on that word costs a mean loss of {format_number(losses[1], 1)}; "
         f"on the negation word, {format_number(losses[0], 2)}, about a fifty-fifty guess.",
         "So the loss falls as the weight moves to the negation word.",
     ]
