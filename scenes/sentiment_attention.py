@@ -769,7 +769,7 @@ class SentimentAttentionScene(ExplainerScene):
                 ("n_heldout_negated", None),
                 "are labelled against their negation word's reading",
             )
-            # What 04-09 brings in beside its line: the training counts under the readings, and what they lead one
+            # What 04-11 brings in beside its line: the training counts under the readings, and what they lead one
             # to expect (the expectation only where every word's training reviews were about half positive).
             reasons = ([trained] if len(trained) else []) + [expected]
             if others:
