@@ -70,6 +70,23 @@ def renders_on_one_core_and_records_frames(job: RenderJob, events):
     return renders_and_records_frames(job, events)
 
 
+def renders_once_another_has_started(job: RenderJob, events):
+    """Pretends to render once a second worker has started as well (or after ``ATTENTION_TEST_WAIT`` seconds, 60 by default).
+
+    Each writes ``<media>/started/<folder>`` as it starts and ``<media>/together/<folder>`` with how many had started
+    when it went on: renders made one at a time each find only themselves (after the wait).
+    """
+    started, together = Path(job.media_dir) / "started", Path(job.media_dir) / "together"
+    started.mkdir(parents=True, exist_ok=True)
+    together.mkdir(exist_ok=True)
+    (started / job.folder).write_text(str(os.getpid()))
+    deadline = time.monotonic() + float(os.environ.get("ATTENTION_TEST_WAIT", "60"))
+    while len(list(started.iterdir())) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    (together / job.folder).write_text(str(len(list(started.iterdir()))))
+    return renders(job, events)
+
+
 def calls(media: Path) -> list[tuple[str, ...]]:
     """The calls recorded so far, in order."""
     path = Path(media) / "calls.txt"

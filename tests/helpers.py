@@ -329,17 +329,49 @@ class RecordingVoice:
             return spoken_form(text)
 
 
+_LOOKERS: dict[str, list] = {}
+"""Per scene: the functions that watch its shared build (:func:`looks_at_the_shared_build`)."""
+_BUILT: set[str] = set()
+"""The scenes whose shared build this process has started."""
+
+
+def looks_at_the_shared_build(name: str):
+    """Decorator: ``look(scene, ended)`` watches :func:`built_scene`'s build of ``name`` as ``observe`` of
+    :func:`build_without_video` does (after every animation, and as each step ends with ``ended`` its step).
+
+    For a test that needs what was on screen between a step's start and its end: it registers its look when its module
+    is imported (before any test runs and so before any build) and reads what the look kept once it has called
+    ``built_scene(name)``, instead of building the scene a second time. Registering after the build fails.
+    """
+
+    def register(look):
+        if name in _BUILT:
+            raise RuntimeError(f"{name}'s shared build was made before {look.__name__} was registered to watch it")
+        _LOOKERS.setdefault(name, []).append(look)
+        return look
+
+    return register
+
+
 @functools.cache
 def built_scene(name: str):
     """The scene ``name`` built with its defaults, once per test process, for every test that reads a default build.
 
     Built without video (:func:`build_without_video`) watching the layout, with a :class:`RecordingVoice`
-    (its ``voice``: every line's spoken form, timed as the silent build). Its ``text_constructions`` count the
-    text it built (:func:`counting_text_constructions`): with no frame drawn, a count no frame rate can change.
+    (its ``voice``: every line's spoken form, timed as the silent build), and watched by the looks registered for it
+    (:func:`looks_at_the_shared_build`). Its ``text_constructions`` count the text it built
+    (:func:`counting_text_constructions`): with no frame drawn, a count no frame rate can change.
     """
+    _BUILT.add(name)
+    lookers = list(_LOOKERS.get(name, ()))
+
+    def look(scene, ended) -> None:
+        for looker in lookers:
+            looker(scene, ended)
+
     voice = RecordingVoice()
     with counting_text_constructions() as counts:
-        scene = build_without_video(SCENES[name], watch_layout=True, voice=voice, speak=voice.spoken_form)
+        scene = build_without_video(SCENES[name], watch_layout=True, observe=look, voice=voice, speak=voice.spoken_form)
     scene.text_constructions = counts
     return scene
 

@@ -25,8 +25,10 @@ from click.testing import CliRunner
 
 import render
 from attention_explainer.cli.batch import parse_batch
-from attention_explainer.pipeline import cluster
+from attention_explainer.options import variant_folder
+from attention_explainer.pipeline import cluster, workers
 
+from . import fake_workers
 from .helpers import as_from_a_terminal, wait_for
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -349,26 +351,39 @@ def test_a_package_that_does_not_match_its_manifest_is_not_published(batch_with_
 
 
 @pytest.mark.render
-def test_the_embedded_batch_renders_the_same_bytes_as_the_cluster(batch_with_a_killed_worker, tmp_path):
-    """The batch's lines rendered on this machine, two at a time, without Dask: the same files, byte for byte."""
+def test_the_cluster_publishes_the_same_bytes_as_this_machine(batch_with_a_killed_worker, rendered):
+    """The cluster's package of ``scaling --quality low`` and the run's render of that line on this machine (``rendered``:
+    the render command, its own worker processes and cache): the same files, byte for byte.
+
+    The batch's local path is the render command's (:func:`attention_explainer.runner.run`); that it renders two at a
+    time on this machine is :func:`test_the_embedded_batch_renders_its_lines_on_this_machine_two_at_a_time`'s.
+    """
+    local = rendered[0] / "scaling" / "low"
+    twin = batch_with_a_killed_worker["work"] / "media" / "scaling" / "low"
+    assert_complete(local)
+    files = sorted(p.relative_to(local) for p in local.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(twin) for p in twin.rglob("*") if p.is_file())
+    manifests = [json.loads((f / "manifest.json").read_text(encoding="utf-8")) for f in (local, twin)]
+    assert manifests[0]["render_hash"] == manifests[1]["render_hash"] and Path("scaling.mp4") in files
+    if manifests[0]["package_hash"] != manifests[1]["package_hash"]:
+        # The page code changed between the two renders (a checkout being edited): compare the drawn files only.
+        drawn = {entry["path"] for entry in manifests[0]["files"] if entry["part"] == "render"}
+        files = [p for p in files if p.as_posix() in drawn]
+    differ = [str(p) for p in files if sha256(local / p) != sha256(twin / p)]
+    assert not differ, f"differ between this machine and the cluster: {differ}"
+
+
+def test_the_embedded_batch_renders_its_lines_on_this_machine_two_at_a_time(tmp_path, monkeypatch):
+    """Without ``--scheduler``, the batch's lines are rendered here, by two worker processes at once, each published."""
+    monkeypatch.setattr(workers, "WORKER", fake_workers.renders_once_another_has_started)
     result, media = run_batch(tmp_path, BATCH, "--jobs", "2")
     assert result.exit_code == 0, result.output
     assert "2 to render on this machine" in result.output and result.output.count(": published (") == 2
-    cluster_media = batch_with_a_killed_worker["work"] / "media"
-    for folder in published_folders(media):
-        assert_complete(folder)
-        twin = cluster_media / folder.relative_to(media)
-        files = sorted(p.relative_to(folder) for p in folder.rglob("*") if p.is_file())
-        assert files == sorted(p.relative_to(twin) for p in twin.rglob("*") if p.is_file())
-        manifests = [json.loads((f / "manifest.json").read_text(encoding="utf-8")) for f in (folder, twin)]
-        assert manifests[0]["render_hash"] == manifests[1]["render_hash"] and Path("scaling.mp4") in files
-        if manifests[0]["package_hash"] != manifests[1]["package_hash"]:
-            # The page code changed between the two runs (a checkout being edited): compare the drawn files only.
-            drawn = {entry["path"] for entry in manifests[0]["files"] if entry["part"] == "render"}
-            files = [p for p in files if p.as_posix() in drawn]
-        differ = [str(p) for p in files if sha256(folder / p) != sha256(twin / p)]
-        assert not differ, f"{folder.relative_to(media)}: differ between this machine and the cluster: {differ}"
-    assert len(published_folders(media)) == 2
+    assert sorted(call[3:] for call in fake_workers.calls(media)) == [(), ("seed=1",)]
+    folders = [variant_folder("scaling", {}), variant_folder("scaling", {"seed": 1})]
+    assert result.stdout.splitlines() == [str(media / folder / "low" / "scaling.mp4") for folder in folders]
+    together = {path.name: path.read_text() for path in (media / "together").iterdir()}
+    assert together == {folder: "2" for folder in folders}, f"the renders did not run at the same time: {together}"
 
 
 def cached_files(worker_temporary: Path) -> set[str]:

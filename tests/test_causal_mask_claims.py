@@ -9,10 +9,9 @@ import numpy as np
 import pytest
 from manim import ManimColor
 
-from scenes import SCENES
 from scenes.theme import format_number
 
-from .helpers import build_without_video, built_scene, captions, shown
+from .helpers import built_scene, captions, looks_at_the_shared_build, shown
 
 pytestmark = pytest.mark.xdist_group("causal-mask")
 
@@ -44,15 +43,20 @@ def test_the_mask_keeps_the_visible_keys_ratios_and_the_said_numbers_are_the_tra
     assert "stays near an even share" not in said and "give close scores" not in said
 
 
+_outlined: dict[str, list] = {}
+"""Line text -> centres of the outlines on screen while it was the current line, in causal-mask's shared build."""
+
+
+@looks_at_the_shared_build("causal-mask")
+def _look_at_the_outlines(scene, ended):
+    if scene.steps and scene.steps[-1].lines and scene.highlights:
+        centres = _outlined.setdefault(scene.steps[-1].lines[-1].text, [])
+        centres += [tuple(np.round(box.get_center(), 3)) for group in scene.highlights for box in group]
+
+
 def test_each_named_weight_is_outlined_while_its_line_is_said_and_step_six_prints_few_large_numbers():
-    outlined = {}  # line text -> centres of the outlines on screen while it was the current line
-
-    def look(scene, ended):
-        if scene.steps and scene.steps[-1].lines and scene.highlights:
-            centres = outlined.setdefault(scene.steps[-1].lines[-1].text, [])
-            centres += [tuple(np.round(box.get_center(), 3)) for group in scene.highlights for box in group]
-
-    scene = build_without_video(SCENES["causal-mask"], observe=look, draw=False)
+    scene = built_scene("causal-mask")
+    outlined = _outlined
     t, n = scene.trace, len(scene.trace.query_tokens)
     bert, gpt = scene.maps[0][0], scene.maps[1][0]
     mat_line = next(text for text in outlined if text.startswith(f"“{t.query_tokens[-1]}” included"))

@@ -12,29 +12,25 @@ import pytest
 from manim import Text
 
 from attention_math.traces.padding_mask import padding_mask_trace
-from scenes import SCENES
 from scenes.theme import format_number
 
-from .helpers import build_without_video, built_scene
+from .helpers import built_scene, looks_at_the_shared_build
+
+_most_numbers: dict[str, int] = {}
+"""Per step of cross-attention's shared build: the most trace numbers it had on screen at once."""
 
 
-def numbers_on_screen(name: str) -> tuple[object, dict[str, int]]:
-    """Build scene ``name``; per step, the most trace numbers it had on screen at once."""
-    most: dict[str, int] = {}
-
-    def look(scene, ended):
-        shown = {id(text) for s in scene.shown for text in s.texts}
-        on_screen = {id(part) for m in scene.mobjects for part in m.get_family() if isinstance(part, Text)}
-        step = scene.steps[-1].name if scene.steps else ""
-        most[step] = max(most.get(step, 0), len(shown & on_screen))
-
-    scene = build_without_video(SCENES[name], observe=look, draw=False)
-    return scene, most
+@looks_at_the_shared_build("cross-attention")
+def _count_the_numbers_on_screen(scene, ended):
+    shown = {id(text) for s in scene.shown for text in s.texts}
+    on_screen = {id(part) for m in scene.mobjects for part in m.get_family() if isinstance(part, Text)}
+    step = scene.steps[-1].name if scene.steps else ""
+    _most_numbers[step] = max(_most_numbers.get(step, 0), len(shown & on_screen))
 
 
 @pytest.mark.xdist_group("cross-attention")
 def test_cross_attention_shows_few_numbers_a_step_and_says_which_columns():
-    scene, most = numbers_on_screen("cross-attention")
+    scene, most = built_scene("cross-attention"), _most_numbers
     t = scene.trace
     n_q, n_k, d = len(t.query_tokens), len(t.key_tokens), t.d_k
     # The reviewer counted 65 (Q and K), 65 (the weighted sum) and 78 (two weight maps): at most half that now.

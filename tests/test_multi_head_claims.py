@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from scenes import SCENES
-
-from .helpers import build_without_video, built_scene, shown
+from .helpers import built_scene, looks_at_the_shared_build, shown
 
 pytestmark = pytest.mark.xdist_group("multi-head")
 
@@ -26,22 +24,27 @@ def test_the_maps_axes_and_the_value_rows_are_named_and_the_rounding_is_said():
     assert "6 of the 16 columns shown (⋯ the rest), rounded to one decimal." in shown(scene, "concatenate")
 
 
+_brightest: dict[str, float] = {}
+"""Line text -> the most opaque number of a row other than the worked one, at any animation's end of multi-head's shared build."""
+
+
+@looks_at_the_shared_build("multi-head")
+def _look_at_the_other_rows(scene, ended):
+    concat = getattr(scene, "concat", None)
+    if concat is None or not scene.steps or not scene.steps[-1].lines:
+        return
+    focus = min(1, len(scene.trace.tokens) - 1)
+    others = [
+        grid.number(i, j) for grid in concat.grids for i in range(grid.shape[0]) if i != focus for j in range(grid.shape[1])
+    ]
+    text = scene.steps[-1].lines[-1].text
+    opacity = max(number.get_fill_opacity() for number in others)
+    _brightest[text] = max(_brightest.get(text, 0.0), opacity)
+
+
 def test_the_rows_the_share_lines_cross_are_dimmed_while_they_are_drawn():
-    brightest = {}  # line text -> the most opaque number of a row other than the worked one, at any animation's end
-
-    def look(scene, ended):
-        concat = getattr(scene, "concat", None)
-        if concat is None or not scene.steps or not scene.steps[-1].lines:
-            return
-        focus = min(1, len(scene.trace.tokens) - 1)
-        others = [
-            grid.number(i, j) for grid in concat.grids for i in range(grid.shape[0]) if i != focus for j in range(grid.shape[1])
-        ]
-        text = scene.steps[-1].lines[-1].text
-        opacity = max(number.get_fill_opacity() for number in others)
-        brightest[text] = max(brightest.get(text, 0.0), opacity)
-
-    scene = build_without_video(SCENES["multi-head"], observe=look, draw=False)
+    scene = built_scene("multi-head")
+    brightest = _brightest
     word = scene.trace.tokens[min(1, len(scene.trace.tokens) - 1)]
     share = next(text for text in brightest if text.startswith(f"The first output number of “{word}”"))
     assert brightest[share] <= 0.25

@@ -22,7 +22,10 @@ from tests import fake_workers
 
 pytestmark = pytest.mark.render
 
-NAMES = ["self-attention", "scaling"]
+COMPARED = "scaling"
+"""The scene rendered both ways: alone on one core, and beside another scene on every core (the shortest scene)."""
+NAMES = ["softmax", COMPARED]
+"""The ``--jobs 2`` render: two scenes drawn and encoded at once."""
 
 
 def frames(video):
@@ -45,15 +48,29 @@ def spans(indices: list[int]) -> str:
 
 @pytest.fixture(scope="module")
 def parallel_and_serial(tmp_path_factory):
+    """``COMPARED`` rendered alone with ``--jobs 1`` on one core, and ``NAMES`` with ``--jobs 2`` on every core.
+
+    The real render, plus a digest of every frame handed to the encoder: the video may depend neither on the cores
+    nor on another render beside it. (Rendering the second scene alone as well proved the same once more, at the cost
+    of a render.)
+    """
     media = {jobs: tmp_path_factory.mktemp(f"jobs{jobs}") for jobs in (1, 2)}
     cache = tmp_path_factory.mktemp("cache")
-    # The real render, plus a digest of every frame handed to the encoder; one after the other on
-    # one core, against two at a time on every core: the videos may depend on neither.
     stand_ins = {1: fake_workers.renders_on_one_core_and_records_frames, 2: fake_workers.renders_and_records_frames}
     with pytest.MonkeyPatch.context() as patch:
-        for jobs, folder in media.items():
+        for jobs, names in ((1, [COMPARED]), (2, NAMES)):
             patch.setattr(workers, "WORKER", stand_ins[jobs])
-            arguments = [*NAMES, "--quality", "low", "--jobs", str(jobs), "--media-dir", str(folder), "--cache-dir", str(cache)]
+            arguments = [
+                *names,
+                "--quality",
+                "low",
+                "--jobs",
+                str(jobs),
+                "--media-dir",
+                str(media[jobs]),
+                "--cache-dir",
+                str(cache),
+            ]
             result = CliRunner().invoke(render.main, arguments)
             assert result.exit_code == 0, result.output
     return media, cache, result
@@ -65,15 +82,14 @@ def drawn_frames(folder: Path, name: str) -> list[str]:
 
 
 def test_jobs_2_gives_the_same_bytes_as_jobs_1(parallel_and_serial):
-    """Two runs, one at a time on one core and two at a time on every core, publish identical files."""
+    """Two runs, alone on one core and two at a time on every core, publish identical files."""
     media, _, _ = parallel_and_serial
-    for name in NAMES:
-        files = {
-            jobs: sorted(p.relative_to(media[jobs]) for p in (media[jobs] / name).rglob("*") if p.is_file()) for jobs in (1, 2)
-        }
-        assert files[1] == files[2] and len(files[1]) > 10
-        differ = [str(path) for path in files[1] if sha256_of(media[1] / path) != sha256_of(media[2] / path)]
-        assert not differ, f"{name}: these files differ between --jobs 1 and --jobs 2: {differ}"
+    files = {
+        jobs: sorted(p.relative_to(media[jobs]) for p in (media[jobs] / COMPARED).rglob("*") if p.is_file()) for jobs in (1, 2)
+    }
+    assert files[1] == files[2] and len(files[1]) > 10
+    differ = [str(path) for path in files[1] if sha256_of(media[1] / path) != sha256_of(media[2] / path)]
+    assert not differ, f"{COMPARED}: these files differ between --jobs 1 and --jobs 2: {differ}"
 
 
 def test_jobs_2_gives_the_same_frames_as_jobs_1(parallel_and_serial):
@@ -83,25 +99,24 @@ def test_jobs_2_gives_the_same_frames_as_jobs_1(parallel_and_serial):
     """
     media, _, result = parallel_and_serial
     assert result.stdout.splitlines() == [str(media[2] / name / "low" / f"{name}.mp4") for name in NAMES]
-    for name in NAMES:
-        drawn = {jobs: drawn_frames(media[jobs], name) for jobs in (1, 2)}
-        assert len(drawn[1]) == len(drawn[2]) > 0
-        redrawn = [k for k, (a, b) in enumerate(zip(drawn[1], drawn[2])) if a != b]
-        assert not redrawn, f"{name}: frames drawn differently at {spans(redrawn)}"
-        videos = [media[jobs] / name / "low" / f"{name}.mp4" for jobs in (1, 2)]
-        differ, largest, count = [], 0, 0
-        if sha256_of(videos[0]) == sha256_of(videos[1]):
-            # The same bytes decode to the same frames: one decoding says how many there are.
-            with av.open(str(videos[0])) as container:
-                count = sum(1 for _ in container.decode(video=0))
-        else:
-            for count, (serial, parallel) in enumerate(zip_longest(*map(frames, videos)), start=1):
-                assert serial is not None and parallel is not None, f"{name}: the videos differ in length"
-                if not np.array_equal(serial, parallel):
-                    differ.append(count - 1)
-                    largest = max(largest, int(np.abs(serial.astype(int) - parallel).max()))
-        assert count == len(drawn[1]), f"{name}: {count} frames decoded, {len(drawn[1])} drawn"
-        assert not differ, f"{name}: the same drawn frames decode differently at {spans(differ)} (largest difference {largest})"
+    drawn = {jobs: drawn_frames(media[jobs], COMPARED) for jobs in (1, 2)}
+    assert len(drawn[1]) == len(drawn[2]) > 0
+    redrawn = [k for k, (a, b) in enumerate(zip(drawn[1], drawn[2])) if a != b]
+    assert not redrawn, f"{COMPARED}: frames drawn differently at {spans(redrawn)}"
+    videos = [media[jobs] / COMPARED / "low" / f"{COMPARED}.mp4" for jobs in (1, 2)]
+    differ, largest, count = [], 0, 0
+    if sha256_of(videos[0]) == sha256_of(videos[1]):
+        # The same bytes decode to the same frames: one decoding says how many there are.
+        with av.open(str(videos[0])) as container:
+            count = sum(1 for _ in container.decode(video=0))
+    else:
+        for count, (serial, parallel) in enumerate(zip_longest(*map(frames, videos)), start=1):
+            assert serial is not None and parallel is not None, f"{COMPARED}: the videos differ in length"
+            if not np.array_equal(serial, parallel):
+                differ.append(count - 1)
+                largest = max(largest, int(np.abs(serial.astype(int) - parallel).max()))
+    assert count == len(drawn[1]), f"{COMPARED}: {count} frames decoded, {len(drawn[1])} drawn"
+    assert not differ, f"{COMPARED}: the same drawn frames decode differently at {spans(differ)} (largest difference {largest})"
 
 
 def test_each_scene_reports_its_start_and_its_time(parallel_and_serial):
@@ -136,8 +151,8 @@ def test_nothing_changed_means_nothing_rendered(parallel_and_serial):
 
 def test_a_damaged_file_or_other_settings_mean_render_again(parallel_and_serial, tmp_path):
     media, _, _ = parallel_and_serial
-    job = RenderJob("scaling", quality="low", media_dir=media[1])
-    folder = media[1] / "scaling" / "low"
+    job = RenderJob(COMPARED, quality="low", media_dir=media[1])
+    folder = media[1] / COMPARED / "low"
     assert freshness.freshness(job, folder) is Freshness.UP_TO_DATE
     assert freshness.freshness(replace(job, theme="light"), folder) is Freshness.RENDER
     assert freshness.freshness(replace(job, video_format="both"), folder) is Freshness.RENDER

@@ -8,10 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scenes import SCENES
 from scenes.theme import format_number
 
-from .helpers import build_without_video, built_scene, captions, shown
+from .helpers import built_scene, captions, looks_at_the_shared_build, shown
 
 pytestmark = pytest.mark.xdist_group("positional-encoding")
 
@@ -33,16 +32,21 @@ def test_the_similarity_floor_and_the_diagonal_stripes_are_said_and_true():
     assert "has a period of" in captions(scene)["waves"] and "repeats every" not in captions(scene)["waves"]
 
 
+_outlines: dict[str, int] = {}
+"""Line text -> the most outlines on screen at once while it was said, in positional-encoding's shared build."""
+
+
+@looks_at_the_shared_build("positional-encoding")
+def _count_the_outlines(scene, ended):
+    if scene.steps and scene.steps[-1].lines:
+        text = scene.steps[-1].lines[-1].text
+        on_screen = sum(len(group) for group in scene.highlights if group in scene.mobjects)
+        _outlines[text] = max(_outlines.get(text, 0), on_screen)
+
+
 def test_minus_signs_clear_their_borders_and_old_outlines_go_before_new_ones():
-    outlines = {}  # line text -> the most outlines on screen at once while it was said
-
-    def look(scene, ended):
-        if scene.steps and scene.steps[-1].lines:
-            text = scene.steps[-1].lines[-1].text
-            on_screen = sum(len(group) for group in scene.highlights if group in scene.mobjects)
-            outlines[text] = max(outlines.get(text, 0), on_screen)
-
-    scene = build_without_video(SCENES["positional-encoding"], observe=look, draw=False)
+    scene = built_scene("positional-encoding")
+    outlines = _outlines
     shorter = [text for text in outlines if text.startswith("A word with a shorter vector may not")]
     # Only the row's top weight and the word itself: the "dog gives man" boxes of an earlier line are gone.
     assert shorter and all(outlines[text] == 2 for text in shorter)

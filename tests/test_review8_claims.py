@@ -14,7 +14,7 @@ import pytest
 from attention_math.generation import layer_macs
 from scenes.theme import format_number
 
-from .helpers import built_scene, shown
+from .helpers import built_scene, looks_at_the_shared_build, shown
 
 
 def lines_of(scene, step: str) -> list:
@@ -238,6 +238,18 @@ def test_complexity_gives_the_144_heads_and_576_mib_to_gpt2_small_not_gpt2():
     assert "MiB in float32 per text of" in memory
 
 
+_whole_layer_moments: list[set[str]] = []
+"""After each animation of complexity's whole-layer step (shared build): the sources shown whole on screen."""
+
+
+@looks_at_the_shared_build("complexity")
+def _look_at_the_whole_layer(scene, ended) -> None:
+    if not scene.steps or scene.steps[-1].name != "whole-layer" or ended is not None:
+        return
+    on_screen = {id(part) for mobject in scene.mobjects for part in mobject.get_family()}
+    _whole_layer_moments.append({s.source for s in scene.shown if all(id(text) in on_screen for text in s.texts)})
+
+
 @pytest.mark.xdist_group("complexity")
 def test_complexity_shows_the_whole_layer_only_after_all_its_parts():
     """Review 14: the whole layer's total stood on screen for 9 s while two of its five parts were blank.
@@ -246,19 +258,8 @@ def test_complexity_shows_the_whole_layer_only_after_all_its_parts():
     parts, as rounded, add up to the shown total (to their rounding); the parts are GPT-2 small's, counted
     here with :func:`layer_macs` from its sizes.
     """
-    from scenes import SCENES
-
-    from .helpers import build_without_video
-
-    moments: list[set[str]] = []
-
-    def look(scene, ended) -> None:
-        if not scene.steps or scene.steps[-1].name != "whole-layer" or ended is not None:
-            return
-        on_screen = {id(part) for mobject in scene.mobjects for part in mobject.get_family()}
-        moments.append({s.source for s in scene.shown if all(id(text) in on_screen for text in s.texts)})
-
-    scene = build_without_video(SCENES["complexity"], observe=look, draw=False)
+    scene = built_scene("complexity")
+    moments = _whole_layer_moments
     assert len(moments) >= 4
     part_count = len(scene.trace.layer_parts)
     totals_seen = 0

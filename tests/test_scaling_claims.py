@@ -9,10 +9,9 @@ import numpy as np
 import pytest
 from manim import MathTex
 
-from scenes import SCENES
 from scenes.theme import format_number
 
-from .helpers import build_without_video, built_scene, captions
+from .helpers import built_scene, captions, looks_at_the_shared_build
 
 pytestmark = pytest.mark.xdist_group("scaling")  # beside scaling's shared build (one build per run, not two)
 
@@ -48,20 +47,27 @@ def test_scaling_gradient_words_are_what_holds_for_the_weights_shown():
     assert f"now {format_number(largest, 2)}, near the most it can be, 1/4" in said["softmax-with-scaling"]
 
 
+_stale_axes: list[str] = []
+"""The steps in which an axis still read q · k alone after the division began (:func:`_look_for_stale_axes`)."""
+_divide_step_seen: list[str] = []
+
+
+@looks_at_the_shared_build("scaling")
+def _look_for_stale_axes(scene, ended):
+    if not scene.steps or scene.steps[-1].name not in ("divide-by-sqrt-dk",):
+        return
+    _divide_step_seen.append(scene.steps[-1].name)
+    for mobject in scene.mobjects:
+        for part in mobject.get_family():
+            if isinstance(part, MathTex) and part.tex_string.strip() == r"q \cdot k":
+                _stale_axes.append(scene.steps[-1].name)
+
+
 def test_scaling_axis_is_named_for_the_divided_scores_as_soon_as_they_are_divided():
     """After the division's first animation, no axis under the bars still reads q · k alone."""
-    stale: list[str] = []
-
-    def look(scene, ended):
-        if not scene.steps or scene.steps[-1].name not in ("divide-by-sqrt-dk",):
-            return
-        for mobject in scene.mobjects:
-            for part in mobject.get_family():
-                if isinstance(part, MathTex) and part.tex_string.strip() == r"q \cdot k":
-                    stale.append(scene.steps[-1].name)
-
-    build_without_video(SCENES["scaling"], observe=look, draw=False)
-    assert not stale
+    built_scene("scaling")
+    assert _divide_step_seen, "the division's step was watched"
+    assert not _stale_axes
 
 
 def test_scaling_worksheet_words_the_slope_as_the_scene_does():

@@ -45,7 +45,7 @@ def self_attention_scene(sentence: str | None):
     if sentence is None:
         return built_scene("self-attention")
     scene_class = SCENES["self-attention"]
-    return build_without_video(scene_class, trace=scene_class.build_trace(sentence=sentence))
+    return build_without_video(scene_class, trace=scene_class.build_trace(sentence=sentence), draw=False)
 
 
 @pytest.mark.xdist_group("self-attention")
