@@ -156,7 +156,6 @@ class SentimentAttentionScene(ExplainerScene):
             for part in (model, worked, data):
                 part.set_x(0)
             hang_from(VGroup(model, worked, data), BODY_TOP)
-            self.crowded_intro = data.get_bottom()[1] < BODY.bottom
             # A teacher's long words stack their labels: when all three do not fit, the data takes the example's place.
             crowded = data.get_bottom()[1] < BODY.bottom
             if crowded:

@@ -1,6 +1,6 @@
 """Exports of a published render for a course: a SCORM 1.2 zip for an LMS, a PowerPoint deck for class, a GIFT quiz bank.
 
-Both are built from the render's package alone, read back and checked against its manifest first
+All three are built from the render's package alone, read back and checked against its manifest first
 (:func:`..package.reader.read_package`), and written beside it in one rename
 (``media/scaling/high/scaling-scorm.zip``, ``scaling.pptx``). A re-render replaces the whole
 folder, so an export never outlives its render. Exports never load manim or a scene.

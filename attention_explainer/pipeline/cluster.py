@@ -388,7 +388,7 @@ def render_on_cluster(client, jobs: list[RenderJob], folders, report: Callable[[
             else:
                 outcome.published[job.key] = folders.published(job.scene, job.variant, job.quality)
                 try:
-                    record_render_time(folders, job.scene, job.quality, job.variant, result["seconds"])
+                    record_render_time(folders, job, result["seconds"])
                 except OSError:  # only the order of later embedded renders depends on it
                     pass
                 pages = "; pages rewritten here" if repackaged else ""

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
 
 from ..files import write_atomic
-from ..options import variant_folder
 from .folders import Folders
 
 __all__ = ["render_times", "record_render_time", "longest_first"]
@@ -24,14 +22,10 @@ def render_times(folders: Folders) -> dict[str, float]:
     return {key: float(value) for key, value in times.items() if isinstance(value, (int, float)) and math.isfinite(value)}
 
 
-def _key(name: str, quality: str, inputs: dict[str, Any] | None) -> str:
-    return f"{variant_folder(name, inputs or {})}/{quality}"
-
-
-def record_render_time(folders: Folders, name: str, quality: str, inputs: dict[str, Any] | None, seconds: float) -> None:
-    """Remember how long a render took, for :func:`longest_first`."""
+def record_render_time(folders: Folders, job, seconds: float) -> None:
+    """Remember how long a render job took (by its :attr:`~attention_explainer.options.RenderJob.key`), for :func:`longest_first`."""
     times = render_times(folders)
-    times[_key(name, quality, inputs)] = round(seconds, 1)
+    times[job.key] = round(seconds, 1)
     write_atomic(folders.render_times, json.dumps(times, indent=1, sort_keys=True))
 
 
@@ -44,4 +38,4 @@ def longest_first(jobs: list, folders: Folders) -> list:
     1080p60 with two jobs: 1,058 s in teaching order, 1,026 s longest first, same videos).
     """
     times = render_times(folders)
-    return sorted(jobs, key=lambda job: times.get(_key(job.scene, job.quality, job.variant), math.inf), reverse=True)
+    return sorted(jobs, key=lambda job: times.get(job.key, math.inf), reverse=True)

@@ -236,7 +236,7 @@ def _report(job: RenderJob, result, folders: Folders, outcome: Outcome) -> None:
         outcome.finished[job.scene] = rendered
         outcome.by_job[job.key] = rendered
         try:
-            record_render_time(folders, job.scene, job.quality, job.variant, rendered.seconds)
+            record_render_time(folders, job, rendered.seconds)
         except OSError as error:  # only the order of later parallel renders depends on it
             click.echo(f"warning: render time not recorded in {folders.render_times}: {error.strerror or error}", err=True)
         click.echo(f"{job.label}: done in {rendered.seconds:.1f} s ({len(outcome.finished)} finished)", err=True)
