@@ -119,9 +119,7 @@ class CausalMaskScene(ExplainerScene):
             query_name = fit_label(theme, f"query: {tokens[i]}", 2 * RIGHT_EDGE, color=theme.query).next_to(row[i], UP, buff=0.5)
             # A query on a second line of words has its name above them all.
             query_name.shift(UP * max(0.0, row.get_top()[1] + 0.3 - query_name.get_bottom()[1]))
-            query_name.shift(
-                LEFT * max(0.0, query_name.get_right()[0] - RIGHT_EDGE) + RIGHT * max(0.0, -RIGHT_EDGE - query_name.get_left()[0])
-            )
+            keep_inside(query_name)
             # Under words on two or three lines the notes are smaller, and long lists of words wrap.
             size = theme.body_size if lines == 1 else theme.small_size
             notes = (
@@ -579,7 +577,7 @@ class CausalMaskScene(ExplainerScene):
             edge = LEFT_EDGE + 0.05 - both.get_left()[0] if not maps else RIGHT_EDGE - 0.05 - both.get_right()[0]
             both.shift(RIGHT * edge)
             maps.append((heatmap, name, box))
-        VGroup(*[VGroup(*m) for m in maps]).shift(DOWN * max(0.0, max(name.get_top()[1] for _, name, _ in maps) - BODY_TOP))
+        keep_inside(VGroup(*[VGroup(*m) for m in maps]), left=None, right=None, top=BODY_TOP)
         return maps
 
     def model_rows(self) -> list:

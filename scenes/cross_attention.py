@@ -32,7 +32,7 @@ from attention_math.traces.cross_attention import cross_attention_trace
 
 from .kit import ExplainerScene
 from .kit.heatmaps import AxisLabels, Cells, weights_heatmap
-from .kit.layout import LEFT_EDGE, RIGHT_EDGE, pin
+from .kit.layout import LEFT_EDGE, RIGHT_EDGE, keep_inside, pin
 from .kit.scene import Shown
 from .kit.tables import TokenRow
 from .kit.text import formula, label
@@ -217,7 +217,7 @@ class CrossAttentionScene(ExplainerScene):
             vectors.arrange(DOWN, buff=0.25, aligned_edge=RIGHT)
             right = VGroup(recipe, vectors).arrange(DOWN, buff=0.7, aligned_edge=LEFT)
             right.next_to(table, RIGHT, buff=0.8).align_to(table, UP)
-            right.shift(LEFT * max(0.0, right.get_right()[0] - RIGHT_EDGE))
+            keep_inside(right, left=None)
             self.say("These are toy vectors built for this video, not a trained model.")
             self.play(FadeIn(heading), FadeIn(table, lag_ratio=0.1), run_time=1.5)
             self.say(
@@ -351,7 +351,7 @@ class CrossAttentionScene(ExplainerScene):
                 theme, f"{SHOWN_COLUMNS} of {t.d_k} numbers a row, ⋯ the rest", size=theme.small_size, color=theme.muted
             )
             total.move_to(SUM_AT)
-            total.shift(RIGHT * max(0.0, LEFT_EDGE - total.get_left()[0]) + LEFT * max(0.0, total.get_right()[0] - RIGHT_EDGE))
+            keep_inside(total)
             names = VGroup(
                 label(theme, "weight", size=theme.small_size, color=theme.value).next_to(total.weights, UP, buff=0.25),
                 label(theme, "value row of V", size=theme.small_size, color=theme.key).next_to(
@@ -373,7 +373,7 @@ class CrossAttentionScene(ExplainerScene):
             # The sum is of the unrounded rows: its shown digits can differ by 0.01 from adding the shown ones.
             rounded = label(theme, ROUNDED, size=theme.min_size, color=theme.muted)
             rounded.next_to(total.output, DOWN, buff=0.25)
-            rounded.shift(LEFT * max(0.0, rounded.get_right()[0] - RIGHT_EDGE))
+            keep_inside(rounded, left=None)
             self.say("then the scaled rows are added, column by column.")
             self.play(FadeIn(total.rule), FadeIn(total.output_name), FadeIn(total.output), FadeIn(rounded), run_time=1.2)
             self.say(f"Mostly “{self.english[top]}”: the English summary the decoder uses to write “{self.writes}”.")

@@ -233,8 +233,7 @@ class MultiHeadScene(ExplainerScene):
         name = VGroup(*parts).arrange(RIGHT, buff=0.18)
         name.next_to(grid.cells, UP, buff=0.2).align_to(grid.cells, LEFT)
         # A narrow matrix (small d_model) has a name wider than itself: keep the name inside the frame.
-        name.shift(LEFT * max(0.0, name.get_right()[0] - RIGHT_EDGE))
-        return name
+        return keep_inside(name, left=None)
 
     def keep_row_numbers(self, heatmap: NumberGrid, row: int) -> None:
         """Leave only row ``row``'s numbers in ``heatmap`` (colour carries the rest), and record only those as shown."""
@@ -663,7 +662,7 @@ class MultiHeadScene(ExplainerScene):
                 )
             average = self.weighted_sum(t, focus).next_to(product, DOWN, buff=0.45 if not columns else 0.3)
             # Under a columns note (one head of 16) the sum may reach below the safe area: all of it moves up.
-            VGroup(product, average).shift(UP * max(0.0, SAFE_BOTTOM + 0.02 - average.get_bottom()[1]))
+            keep_inside(VGroup(product, average), left=None, right=None, bottom=SAFE_BOTTOM + 0.02)
             keep_inside(average)
             names = VGroup(
                 self.words("attention weights").next_to(weights.col_labels, UP, buff=0.15),

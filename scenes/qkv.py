@@ -358,7 +358,7 @@ class QKVScene(ExplainerScene):
             colors=(None, theme.query, theme.query),
         )
         worked.next_to(self.x.cells, DOWN, buff=0.5)
-        worked.set_x(0).shift(RIGHT * max(0.0, LEFT_EDGE - worked.get_left()[0]))
+        keep_inside(worked.set_x(0), right=None)
         self.say("Each entry of Q is a row of X times a column of W_Q, added up.")
         self.play(FadeIn(row_box), FadeIn(column_box))
         self.play(FadeIn(worked), run_time=1.2)
