@@ -64,6 +64,20 @@ def test_editing_an_exporter_changes_neither_hash(monkeypatch):
     assert all(freshness.package_hash(job) != before[name][1] for name, job in jobs.items())
 
 
+def test_editing_the_gallery_changes_neither_hash(monkeypatch):
+    """``media/index.html`` is written beside the renders: its code and template never make a package stale."""
+    from attention_explainer.pages import templating as pages
+
+    job = RenderJob("scaling", quality="low")
+    before = (freshness.render_hash(job), freshness.package_hash(job))
+    for gallery in (pages.TEMPLATES.parent / "gallery.py", pages.TEMPLATES / "gallery.html"):
+        assert gallery.is_file(), gallery
+        _edited(monkeypatch, gallery)
+        assert (freshness.render_hash(job), freshness.package_hash(job)) == before
+    _edited(monkeypatch, pages.TEMPLATES / "style.css")  # the gallery's style is the pages' style, inside every package
+    assert freshness.package_hash(job) != before[1]
+
+
 def test_only_plain_relative_paths_count_as_inside_a_package():
     from attention_explainer.files import is_inside_path
 

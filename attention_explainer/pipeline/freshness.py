@@ -81,19 +81,25 @@ def _folder_files(folder: Path, leave_out: Path | None = None) -> list[Path]:
     )
 
 
+GALLERY_FILES = ("gallery.py", "gallery.html")
+"""The gallery's code and template: ``media/index.html`` is written beside the renders, never inside one."""
+
+
 def _package_files() -> list[Path]:
     """The code, data and templates the files around the video depend on: the pages' and the package format's folders.
 
+    The gallery's files are left out (:data:`GALLERY_FILES`): an edit to the gallery changes no package.
     The templates are read where :data:`..pages.templating.TEMPLATES` points (a test points it at an edited copy).
     """
     from ..pages import templating
 
     pages = Path(templating.__file__).resolve().parent
-    return [
+    files = [
         *_folder_files(pages, leave_out=pages / "templates"),
         *_folder_files(APPLICATION / "package"),
         *_folder_files(Path(templating.TEMPLATES)),
     ]
+    return [path for path in files if path.name not in GALLERY_FILES]
 
 
 def _digest(files: list[Path], settings: dict) -> str:
