@@ -56,9 +56,9 @@ COLUMN_W = 1.0
 """A score or weight cell beside the caches (narrower: K, V and both columns must fit the frame's width)."""
 K_FIRST_X = -5.2
 """Centre of the K cache's first cell; further right when long words need room on its left."""
-MAX_LABEL_WIDTH = 0.95
+MAX_LABEL_WIDTH = 0.9
 """Widest a token label left of the K cache gets (longer words are elided): K, the score and
-weight columns and V then still fit between the safe edges."""
+weight columns and V then still fit between the safe edges (at 0.95, V reached 0.02 past the right one)."""
 ROW_WIDTH = RIGHT_EDGE - LEFT_EDGE - 0.2
 """Widest the row of words in the first step gets."""
 COLUMN_WIDTH = 3.6

@@ -34,7 +34,18 @@ from attention_math import THE_CAT_SAT, self_attention_trace, sentence_example
 
 from .kit import ExplainerScene
 from .kit.heatmaps import AxisLabels, Cells, axis_names, weights_heatmap
-from .kit.layout import CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_AREA, SAFE_LEFT, SAFE_TOP, center_between, keep_inside, pin
+from .kit.layout import (
+    CONTENT_WIDTH,
+    LEFT_EDGE,
+    RIGHT_EDGE,
+    SAFE_AREA,
+    SAFE_LEFT,
+    SAFE_RIGHT,
+    SAFE_TOP,
+    center_between,
+    keep_inside,
+    pin,
+)
 from .kit.tables import NumberGrid
 from .kit.text import elided_label, formula, label, word_rows
 from .kit.worked_sums import WeightedSum, WorkedSum
@@ -479,8 +490,9 @@ class SelfAttentionScene(ExplainerScene):
             names = axis_names(theme, heatmap)
             side = self.scores_beside(heatmap)
             picture = VGroup(heatmap, names, side)
-            # Under the heading, above the note; long key words take two or three lines.
-            keep_inside(center_between(picture, heading, note), left=SAFE_LEFT + 0.05)
+            # Under the heading, above the note; long key words take two or three lines. The boxes later drawn round
+            # the scores beside the rows reach 0.08 past them: the right edge leaves them room.
+            keep_inside(center_between(picture, heading, note), left=SAFE_LEFT + 0.05, right=SAFE_RIGHT - 0.1)
             self.play(FadeIn(heading), FadeIn(heatmap.row_labels), FadeIn(heatmap.col_labels), FadeIn(names), FadeIn(note))
             for row in range(n):
                 self.play(FadeIn(heatmap.row(row)), run_time=0.4 if n <= 6 else 0.25)
@@ -541,9 +553,8 @@ class SelfAttentionScene(ExplainerScene):
             largest.cells[r].next_to(itself.cells[r], RIGHT, buff=0.3)
             itself.numbers[r].move_to(itself.cells[r])
             largest.numbers[r].move_to(largest.cells[r])
-            word = label(
-                theme, short(theme, t.key_tokens[t.strongest_keys[r]], SIDE_WORD_WIDTH), size=theme.small_size, color=theme.key
-            )
+            # Drawn as fitted (a word shrunk to fit is not drawn again at full size, past its room).
+            word = elided_label(theme, t.key_tokens[t.strongest_keys[r]], SIDE_WORD_WIDTH, size=theme.small_size, color=theme.key)
             words.add(word.next_to(largest.cells[r], RIGHT, buff=0.12))
         headers = VGroup(
             label(theme, "itself", size=theme.small_size, color=theme.muted).next_to(itself.cells[0], UP, buff=0.15),

@@ -19,7 +19,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -235,8 +235,48 @@ def texts_parsed_once() -> Iterator[None]:
         Text.__init__, SVGMobject.generate_mobject = original, original_generate
 
 
+@contextmanager
+def fades_without_copies() -> Iterator[None]:
+    """Inside the block, ``FadeIn`` and ``FadeOut`` copy nothing and move nothing: only for animations skipped.
+
+    A skipped animation jumps to its end, and a fade's end is its mobject as it was (a ``FadeOut`` also takes it off
+    the scene, which :meth:`Animation.clean_up_from_scene` still does). manim copies the mobject three times to work out
+    the frames in between all the same (a faded copy, a start, a target): 40 % of a build's CPU here. What every step
+    ends with is the same, every point and colour to a billionth (manim's fade back can leave an opacity of
+    0.9999999999999999): ``test_a_build_with_copying_fades_ends_every_step_the_same`` checks it on one scene.
+    """
+    from manim import FadeIn, FadeOut
+
+    def begin(self):
+        self.starting_mobject = self.target_mobject = self.target_copy = self.mobject
+        if self.suspend_mobject_updating:
+            self.mobject.suspend_updating()
+
+    def stay(self, alpha):
+        pass
+
+    saved = {cls: (cls.__dict__.get("begin"), cls.__dict__.get("interpolate_mobject")) for cls in (FadeIn, FadeOut)}
+    for cls in saved:
+        cls.begin, cls.interpolate_mobject = begin, stay
+    try:
+        yield
+    finally:
+        for cls, methods in saved.items():
+            for name, method in zip(("begin", "interpolate_mobject"), methods):
+                if method is None:
+                    delattr(cls, name)
+                else:
+                    setattr(cls, name, method)
+
+
 def build_without_video(
-    scene_class, media_dir: str | None = None, watch_layout: bool = False, observe=None, draw: bool = True, **scene_arguments
+    scene_class,
+    media_dir: str | None = None,
+    watch_layout: bool = False,
+    observe=None,
+    draw: bool = True,
+    copying_fades: bool = False,
+    **scene_arguments,
 ):
     """Run a scene's construct with animations skipped and no video written (``scene_arguments``: trace, voice...).
 
@@ -249,7 +289,8 @@ def build_without_video(
     animations and writes no video (a fifth of a build), which a build that only reads the scene's mobjects (its
     numbers, texts and layout) need not pay for. Each scene's default build (:func:`built_scene`) still draws.
     Formulas are typeset into a folder this process keeps (:func:`_tex_folder`): what a build asks LaTeX for is read
-    with :func:`latex_sources`, not from the files in ``media_dir``.
+    with :func:`latex_sources`, not from the files in ``media_dir``. Fades skip the copies manim makes for the frames
+    in between (:func:`fades_without_copies`) unless ``copying_fades``.
     """
     recording = Recording(watch_layout=watch_layout)
 
@@ -269,7 +310,8 @@ def build_without_video(
             "progress_bar": "none",
             "disable_caching": True,
         }
-        with tempconfig(settings), texts_parsed_once():
+        fades = nullcontext() if copying_fades else fades_without_copies()
+        with tempconfig(settings), texts_parsed_once(), fades:
             scene = scene_class(skip_animations=True, observe=look, **scene_arguments)
             if not draw:
                 scene.renderer.update_frame = lambda *args, **kwargs: None
