@@ -6,10 +6,12 @@ Test modules import from here (and from ``layout``, ``fake_workers``), never fro
 from __future__ import annotations
 
 import atexit
+import copy
 import functools
 import http.server
 import json
 import os
+import pickle
 import re
 import shutil
 import signal
@@ -19,7 +21,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -203,21 +205,35 @@ def latex_sources() -> Iterator[list[str]]:
         tex_file_writing.generate_tex_file = original
 
 
+_TEXTS: dict[bytes, Text] = {}
+"""Every ``Text`` this process has made inside :func:`texts_made_once`, by its class and arguments."""
+
+
 @contextmanager
-def texts_parsed_once() -> Iterator[None]:
-    """Inside the block, a ``Text`` whose drawing this process has parsed before is a copy of that parse.
+def texts_made_once() -> Iterator[None]:
+    """Inside the block, a ``Text`` made before with the same arguments is a copy of that one, and a new one's drawing
+    is parsed once.
 
     manim's own SVG cache (``SVG_HASH_TO_MOB_MAP``, keyed by the drawing's file, which Pango names by a hash of the
-    text and all its settings) does this for every SVG but ``Text``, which turns it off by default. Parsing the same
-    drawing again was more than half of a scene build here (a grid's numbers repeat); the copy has the same points,
-    and every ``Text`` is still constructed (``__init__`` runs, so :func:`counting_text_constructions` counts it).
-    Only for builds without video, whose drawings are never compared with a render's bytes.
+    text and all its settings) does the parsing once for every SVG but ``Text``, which turns it off by default:
+    parsing the same drawing again was more than half of a scene build here (a grid's numbers repeat). What manim
+    does to a parse to make the ``Text`` (placing, colouring, scaling) was another fifth: a copy of the ``Text``
+    made before skips it too. Every ``Text`` is still constructed, and has the same points
+    (``test_a_build_without_shortcuts_ends_every_step_the_same``). Only for builds without video, whose drawings
+    are never compared with a render's bytes.
     """
     original, original_generate = Text.__init__, SVGMobject.generate_mobject
 
     def init(self, *args, **kwargs):
         kwargs.setdefault("use_svg_cache", True)
-        original(self, *args, **kwargs)
+        key = pickle.dumps((type(self), args, kwargs))
+        made = _TEXTS.get(key)
+        if made is None:
+            original(self, *args, **kwargs)
+            _TEXTS[key] = copy.deepcopy(self)
+        else:
+            self.__dict__.update(copy.deepcopy(made).__dict__)
+            del self.original_id  # a copy's mark, which a Text just made has not
 
     def generate(self):
         # The parsed path of each glyph is read only while the glyph is built: without it, the copy manim caches
@@ -243,7 +259,7 @@ def fades_without_copies() -> Iterator[None]:
     the scene, which :meth:`Animation.clean_up_from_scene` still does). manim copies the mobject three times to work out
     the frames in between all the same (a faded copy, a start, a target): 40 % of a build's CPU here. What every step
     ends with is the same, every point and colour to a billionth (manim's fade back can leave an opacity of
-    0.9999999999999999): ``test_a_build_with_copying_fades_ends_every_step_the_same`` checks it on one scene.
+    0.9999999999999999): ``test_a_build_without_shortcuts_ends_every_step_the_same`` checks it on one scene.
     """
     from manim import FadeIn, FadeOut
 
@@ -275,7 +291,8 @@ def build_without_video(
     watch_layout: bool = False,
     observe=None,
     draw: bool = True,
-    copying_fades: bool = False,
+    shortcuts: bool = True,
+    count_texts: bool = False,
     **scene_arguments,
 ):
     """Run a scene's construct with animations skipped and no video written (``scene_arguments``: trace, voice...).
@@ -283,14 +300,17 @@ def build_without_video(
     The scene's ``recording`` is a :class:`Recording` of what it had on screen (with the layout rule looked at
     after every animation when ``watch_layout``); ``observe(scene, ended)``, if given, looks too. manim's files
     (the ``.tex`` it typesets...) go to a temporary folder, or to ``media_dir`` to be read afterwards; Pango's
-    text drawings to a folder this process keeps, each drawn and parsed once (:func:`texts_parsed_once`).
+    text drawings to a folder this process keeps, each drawn and parsed once, and a ``Text`` made again a copy
+    (:func:`texts_made_once`).
 
     With ``draw`` False, no frame is drawn: manim draws what stands still after every animation even when it skips
     animations and writes no video (a fifth of a build), which a build that only reads the scene's mobjects (its
     numbers, texts and layout) need not pay for. Each scene's default build (:func:`built_scene`) still draws.
     Formulas are typeset into a folder this process keeps (:func:`_tex_folder`): what a build asks LaTeX for is read
-    with :func:`latex_sources`, not from the files in ``media_dir``. Fades skip the copies manim makes for the frames
-    in between (:func:`fades_without_copies`) unless ``copying_fades``.
+    with :func:`latex_sources`, not from the files in ``media_dir``. With ``shortcuts``, a ``Text`` made before is
+    copied (:func:`texts_made_once`) and fades skip the copies manim makes for the frames in between
+    (:func:`fades_without_copies`). With ``count_texts``, the scene's ``text_constructions`` count the text mobjects
+    made, by kind (:func:`counting_text_constructions`).
     """
     recording = Recording(watch_layout=watch_layout)
 
@@ -310,13 +330,19 @@ def build_without_video(
             "progress_bar": "none",
             "disable_caching": True,
         }
-        fades = nullcontext() if copying_fades else fades_without_copies()
-        with tempconfig(settings), texts_parsed_once(), fades:
+        with ExitStack() as stack:
+            stack.enter_context(tempconfig(settings))
+            if shortcuts:
+                stack.enter_context(texts_made_once())
+                stack.enter_context(fades_without_copies())
+            counts = stack.enter_context(counting_text_constructions()) if count_texts else None
             scene = scene_class(skip_animations=True, observe=look, **scene_arguments)
             if not draw:
                 scene.renderer.update_frame = lambda *args, **kwargs: None
             scene.render()
     scene.recording = recording
+    if count_texts:
+        scene.text_constructions = counts
     return scene
 
 
@@ -412,10 +438,9 @@ def built_scene(name: str):
             looker(scene, ended)
 
     voice = RecordingVoice()
-    with counting_text_constructions() as counts:
-        scene = build_without_video(SCENES[name], watch_layout=True, observe=look, voice=voice, speak=voice.spoken_form)
-    scene.text_constructions = counts
-    return scene
+    return build_without_video(
+        SCENES[name], watch_layout=True, observe=look, count_texts=True, voice=voice, speak=voice.spoken_form
+    )
 
 
 def captions(scene) -> dict[str, str]:

@@ -11,7 +11,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import MathTex, Mobject, SingleStringMathTex, Tex, Text, VMobject, config
+from manim import (
+    DEFAULT_FONT_SIZE,
+    SCALE_FACTOR_PER_FONT_POINT,
+    MathTex,
+    Mobject,
+    SingleStringMathTex,
+    Tex,
+    Text,
+    VMobject,
+    config,
+)
+from manim.mobject.text.text_mobject import TEXT_MOB_SCALE_FACTOR
 
 from scenes.kit.layout import SAFE_BOTTOM, SAFE_LEFT, SAFE_RIGHT, SAFE_TOP
 
@@ -103,11 +114,24 @@ def texts_on_screen(mobjects: list[Mobject]) -> list[Mobject]:
     return found
 
 
+def _font_size(text: Mobject) -> float:
+    """``text.font_size``, as manim works it out from the text's height, with the height taken in one pass over the points.
+
+    manim's ``height`` walks the family one submobject at a time (a fifth of a scene build, measured after every
+    animation); the highest and lowest of the same points give the same height, and the rest is manim's formula.
+    """
+    points = [part.points[:, 1] for part in text.get_family() if len(part.points)]
+    height = float(np.max([p.max() for p in points]) - np.min([p.min() for p in points])) if points else 0
+    if isinstance(text, Text):
+        return height / text.initial_height / TEXT_MOB_SCALE_FACTOR * 2.4 * text._font_size / DEFAULT_FONT_SIZE
+    return height / text.initial_height / SCALE_FACTOR_PER_FONT_POINT
+
+
 def glyph_height(text: Mobject) -> float:
     """The height of a capital letter or digit of ``text`` at its current size, in manim units."""
     if isinstance(text, Text):
-        return text.font_size * TEXT_CAP_PER_POINT
-    return text.font_size * TEX_CAP_PER_POINT
+        return _font_size(text) * TEXT_CAP_PER_POINT
+    return _font_size(text) * TEX_CAP_PER_POINT
 
 
 def describe(text: Mobject) -> str:

@@ -1,4 +1,5 @@
-"""The test builds' shortcut leaves every step as manim's own animations do (a canary on one scene's shared build)."""
+"""The test builds' shortcuts (a ``Text`` made once, fades without copies) leave every step as manim leaves it: a canary
+on one scene's shared build."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from scenes import SCENES
 from .helpers import RecordingVoice, build_without_video, built_scene
 
 CANARY = "scaling"
-"""A short scene whose fades shift as they come and go (the case where a copy's end could differ most)."""
+"""A short scene whose fades shift as they come and go, and whose numbers repeat (its texts are made again)."""
 
 
 def step_ends(scene) -> dict[str, list[tuple]]:
@@ -28,10 +29,10 @@ def step_ends(scene) -> dict[str, list[tuple]]:
 
 @pytest.mark.scenes
 @pytest.mark.xdist_group(CANARY)
-def test_a_build_with_copying_fades_ends_every_step_the_same():
+def test_a_build_without_shortcuts_ends_every_step_the_same():
     voice = RecordingVoice()
-    copying = build_without_video(SCENES[CANARY], copying_fades=True, voice=voice, speak=voice.spoken_form)
+    plain = build_without_video(SCENES[CANARY], shortcuts=False, voice=voice, speak=voice.spoken_form)
     shared = step_ends(built_scene(CANARY))
     assert len(shared) == len(built_scene(CANARY).steps) > 3
-    for step, parts in step_ends(copying).items():
-        assert parts == shared[step], f"{CANARY}: step {step} ends otherwise when fades copy (to a billionth)"
+    for step, parts in step_ends(plain).items():
+        assert parts == shared[step], f"{CANARY}: step {step} ends otherwise without the shortcuts (to a billionth)"

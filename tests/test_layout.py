@@ -9,7 +9,7 @@ a 5 % safe margin (see ``tests/layout.py`` for how each is measured).
 from __future__ import annotations
 
 import pytest
-from manim import DOWN, LEFT, RIGHT, UP, Arc, Dot, Square, Text, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Arc, Dot, MathTex, Square, Tex, Text, VGroup
 
 from attention_explainer.options import validate
 from scenes import SCENES
@@ -105,6 +105,20 @@ def test_the_rule_measures_the_box_manim_measures():
         )
         # The same points as manim's, not just the same box.
         assert sorted(map(tuple, layout._boundary(thing))) == sorted(map(tuple, thing.get_points_defining_boundary()))
+
+
+def test_the_rule_reads_the_font_size_manim_reads():
+    """The checker's own reading of a text's size (its height in one pass) against manim's ``font_size``."""
+    texts = [
+        label(DARK, "Keys & values", size=DARK.body_size),
+        label(DARK, "0.42", size=DARK.min_size).scale(0.8).shift(LEFT),
+        formula(DARK, r"\frac{QK^T}{\sqrt{d_k}}").scale(1.3),
+        MathTex("x", "+", "y").scale(0.7),
+        Tex("soft", "max"),
+    ]
+    texts[0][3].set_opacity(0)  # a glyph out of sight still counts in manim's height
+    for text in texts:
+        assert layout._font_size(text) == text.font_size
 
 
 @pytest.mark.scenes
