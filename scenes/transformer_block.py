@@ -78,6 +78,8 @@ ROUNDED_EXACT = "rounded to 2 decimals; each sum adds up as shown"
 """Under an addition whose shown sums all equal their shown parts' (no "≈")."""
 RANDOM_WEIGHTS = "all weights random, a fixed random seed: not trained"
 """At the bottom of the attention and feed-forward steps: W_Q … W_O, W₁ and W₂ alike (review 17: W₁, W₂ were never said random)."""
+NUMBER_ROW_H = 0.32
+"""Least height of a row of numbers at the smallest size: the digits' ink (0.21) and a clear gap above and below."""
 RANDOM_INPUT = "embeddings and positions random, a fixed random seed: not trained"
 """At the bottom of steps 2 to 4 (review 18: only the voice said so)."""
 RANDOM_POSITIONS = "positions random, a fixed random seed: not trained"
@@ -574,7 +576,10 @@ class TransformerBlockScene(ExplainerScene):
                 label(theme, "= x, the block's input", size=theme.small_size, color=theme.highlight),
             )
             random_note = self.random_input_note(3)
-            top, bottom, gap = 2.75, random_note.get_top()[1] + 0.15, 0.3
+            top, bottom = 2.75, random_note.get_top()[1] + 0.15
+            # Six tokens leave rows too low for their numbers to clear the cells' borders: the gaps between the
+            # three grids give way first (0.3, down to 0.1), so rows keep NUMBER_ROW_H.
+            gap = min(0.3, max(0.1, (top - bottom - 3 * n * NUMBER_ROW_H) / 2))
             shown = min(SHOWN_COLUMNS, t.d_model)
             positions = [f"pos {i + 1}" for i in range(n)]  # a position embedding belongs to a place, not a word
             natural = max(label(theme, name, size=theme.small_size).width for name in (*t.tokens, *positions))

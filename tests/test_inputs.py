@@ -208,12 +208,6 @@ def custom_sentence(name: str, kind: str) -> str:
     }[kind]
 
 
-GLYPHS_NEAR_BORDERS = {("transformer-block", "most-words"), ("transformer-block", "adversarial")}
-"""The builds whose numbers are known not to clear their cells' borders: with six words, transformer-block's
-embeddings-plus-positions grid has cells 0.29 tall and numbers 0.042 from their edges (its default inputs and its fewest
-words are clear). Checked both ways: a build listed here that comes clear fails too, so the list is taken off then."""
-
-
 @pytest.mark.scenes
 @pytest.mark.parametrize(
     "kind, name",
@@ -237,10 +231,7 @@ def test_custom_sentences_show_their_numbers_and_fit_the_frame(name, kind):
     assert not problems, f"{name} {sentence!r}: {len(problems)} problems:\n" + "\n".join(problems[:40])
     # Every number clear of its cell's borders (tests/layout.py), as test_cell_glyphs.py checks the default inputs.
     near = list(scene.recording.glyph_problems)
-    if (name, kind) in GLYPHS_NEAR_BORDERS:
-        assert near, f"{name} {kind}: its numbers are clear of their borders now: take it off GLYPHS_NEAR_BORDERS"
-    else:
-        assert not near, f"{name} {sentence!r}: {len(near)} numbers near a border:\n" + "\n".join(near[:20])
+    assert not near, f"{name} {sentence!r}: {len(near)} numbers near a border:\n" + "\n".join(near[:20])
 
 
 # --- separate folders; the gallery lists every render ------------------------------
