@@ -34,5 +34,7 @@ def test_a_build_without_shortcuts_ends_every_step_the_same():
     plain = build_without_video(SCENES[CANARY], shortcuts=False, voice=voice, speak=voice.spoken_form)
     shared = step_ends(built_scene(CANARY))
     assert len(shared) == len(built_scene(CANARY).steps) > 3
-    for step, parts in step_ends(plain).items():
+    ends = step_ends(plain)
+    assert list(ends) == list(shared)
+    for step, parts in ends.items():
         assert parts == shared[step], f"{CANARY}: step {step} ends otherwise without the shortcuts (to a billionth)"
