@@ -69,7 +69,11 @@ AXIS_NAME_WIDTH = 0.7
 
 
 def short(theme, token: str, width: float = LABEL_WIDTH, size: int | None = None) -> str:
-    """``token`` as it fits ``width`` at a readable size: whole, or cut with an ellipsis."""
+    """``token`` as it fits ``width`` at a readable size: whole, or cut with an ellipsis.
+
+    The text only, as :func:`elided_label` fitted it (shrunk towards the smallest size first): drawn again at a larger
+    size it is wider than ``width``. Where the width is a hard limit, draw :func:`elided_label` itself.
+    """
     return elided_label(theme, token, width, size=size or theme.small_size).original_text
 
 

@@ -891,7 +891,7 @@ class TransformerBlockScene(ExplainerScene):
                 ]
                 parts[1].next_to(parts[0], RIGHT, buff=0.12)
                 parts[2].next_to(parts[1], RIGHT, buff=0.04)
-                # next_to had centred them (review 17: the quoted word stood above the line).
+                # On one line: next_to had centred them (review 17: the quoted word stood above the line).
                 on_one_line(parts)
                 name = VGroup(*parts)
                 if not words:

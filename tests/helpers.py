@@ -29,7 +29,19 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from click.testing import CliRunner
-from manim import DecimalNumber, Group, MarkupText, MathTex, SingleStringMathTex, SVGMobject, Tex, Text, tempconfig
+from manim import (
+    DecimalNumber,
+    FadeIn,
+    FadeOut,
+    Group,
+    MarkupText,
+    MathTex,
+    SingleStringMathTex,
+    SVGMobject,
+    Tex,
+    Text,
+    tempconfig,
+)
 
 import render
 from attention_math import lookup
@@ -261,7 +273,6 @@ def fades_without_copies() -> Iterator[None]:
     ends with is the same, every point and colour to a billionth (manim's fade back can leave an opacity of
     0.9999999999999999): ``test_a_build_without_shortcuts_ends_every_step_the_same`` checks it on one scene.
     """
-    from manim import FadeIn, FadeOut
 
     def begin(self):
         self.starting_mobject = self.target_mobject = self.target_copy = self.mobject

@@ -6,6 +6,7 @@ import json
 import math
 
 from ..files import write_atomic
+from ..options import RenderJob
 from .folders import Folders
 
 __all__ = ["render_times", "record_render_time", "longest_first"]
@@ -22,14 +23,14 @@ def render_times(folders: Folders) -> dict[str, float]:
     return {key: float(value) for key, value in times.items() if isinstance(value, (int, float)) and math.isfinite(value)}
 
 
-def record_render_time(folders: Folders, job, seconds: float) -> None:
+def record_render_time(folders: Folders, job: RenderJob, seconds: float) -> None:
     """Remember how long a render job took (by its :attr:`~attention_explainer.options.RenderJob.key`), for :func:`longest_first`."""
     times = render_times(folders)
     times[job.key] = round(seconds, 1)
     write_atomic(folders.render_times, json.dumps(times, indent=1, sort_keys=True))
 
 
-def longest_first(jobs: list, folders: Folders) -> list:
+def longest_first(jobs: list[RenderJob], folders: Folders) -> list[RenderJob]:
     """``jobs`` (render jobs) in the order a parallel render should start them: the longest last render first.
 
     Renders never timed at their quality come first, in the order given (they may be long). Started
