@@ -114,7 +114,8 @@ def self_attention_is_killed(job: RenderJob, events):
 def stages_and_waits(job: RenderJob, events):
     """Stages as a real render does, notes its process id, then waits (for a signal) before publishing.
 
-    ``<media>/pids/<pid>`` marks a worker alive; the wait is ``ATTENTION_TEST_WAIT`` seconds (60 by default).
+    ``<media>/pids/<pid>`` marks a worker alive; the wait is ``ATTENTION_TEST_WAIT`` seconds (60 by default),
+    or until a test creates ``<media>/release``.
     """
     from attention_explainer.pipeline.folders import Folders
     from attention_explainer.pipeline.staging import staging_folder
@@ -128,7 +129,7 @@ def stages_and_waits(job: RenderJob, events):
         # Short sleeps, as a render runs Python all the time: a signal that another thread
         # receives runs its handler in the main thread only between bytecodes.
         deadline = time.monotonic() + float(os.environ.get("ATTENTION_TEST_WAIT", "60"))
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and not (media / "release").exists():
             time.sleep(0.05)
     return renders(job, events)
 

@@ -224,11 +224,19 @@ def test_after_sigkill_of_the_parent_its_workers_stop_and_clean_up(tmp_path):
 
 
 def test_a_second_run_of_the_same_scene_waits_for_the_first_and_says_so(tmp_path):
-    first = start_cli(tmp_path, "scaling", wait="4", jobs="1")
+    first = start_cli(tmp_path, "scaling", wait="60", jobs="1")
     wait_for(lambda: len(staging_of(tmp_path)) == 1)
     second = start_cli(tmp_path, "scaling", wait="0", jobs="1")
+    # The first holds the scene until the second has said it waits (a fixed wait raced a slow start on a busy machine).
+    said = []
+    for line in second.stderr:
+        said.append(line)
+        if "waiting" in line:
+            break
+    (tmp_path / "media" / "release").touch()
     _, first_err = first.communicate(timeout=60)
-    _, second_err = second.communicate(timeout=60)
+    _, rest = second.communicate(timeout=60)
+    second_err = "".join(said) + rest
     assert first.returncode == 0 and second.returncode == 0, (first_err, second_err)
     assert "another run is rendering it" in second_err and "waiting" in second_err
     # Both rendered, one after the other (each worker records a call as it stages and as it publishes).
