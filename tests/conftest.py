@@ -18,8 +18,10 @@ from manim import config
 
 import render
 import scenes.training
+from attention_explainer.pipeline import workers
 from scenes import SCENES
 
+from . import fake_workers
 from .helpers import RENDERED_SENTENCE, built_scene
 
 INVENTORY = os.environ.get("TEST_INVENTORY")
@@ -204,14 +206,19 @@ def rendered(tmp_path_factory):
 
     Made once per run and shared by every test process (the first to ask renders, under a lock): treat it as
     read-only, and copy it to change it. ``result`` has the CLI's ``exit_code``, ``stdout`` and ``stderr``.
+    Its worker runs on one core and leaves a digest of every frame beside the media folder
+    (:func:`tests.fake_workers.renders_on_one_core_and_records_frames`): ``test_parallel.py`` compares it with
+    a render two at a time on every core.
     """
     shared = shared_folder(tmp_path_factory)  # one folder for all workers of a run
     media, cache, outcome = shared / "rendered" / "media", shared / "rendered" / "cache", shared / "rendered" / "result.json"
     with FileLock(shared / "rendered.lock"):
         if not outcome.exists():
-            result = CliRunner().invoke(
-                render.main, ["scaling", "--quality", "low", "--media-dir", str(media), "--cache-dir", str(cache)]
-            )
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(workers, "WORKER", fake_workers.renders_on_one_core_and_records_frames)
+                result = CliRunner().invoke(
+                    render.main, ["scaling", "--quality", "low", "--media-dir", str(media), "--cache-dir", str(cache)]
+                )
             assert result.exit_code == 0, result.output
             facts = {"exit_code": result.exit_code, "stdout": result.stdout, "stderr": result.stderr}
             outcome.write_text(json.dumps(facts), encoding="utf-8")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from dataclasses import replace
 from itertools import zip_longest
 from pathlib import Path
+from types import SimpleNamespace
 
 import av
 import numpy as np
@@ -47,33 +49,39 @@ def spans(indices: list[int]) -> str:
 
 
 @pytest.fixture(scope="module")
-def parallel_and_serial(tmp_path_factory):
-    """``COMPARED`` rendered alone with ``--jobs 1`` on one core, and ``NAMES`` with ``--jobs 2`` on every core.
+def parallel_and_serial(rendered, tmp_path_factory):
+    """``COMPARED`` rendered alone with ``--jobs 1`` on one core (the run's render, ``rendered``), and ``NAMES`` with
+    ``--jobs 2`` on every core, over a copy of that render whose manifest names two files outside its folder.
 
     The real render, plus a digest of every frame handed to the encoder: the video may depend neither on the cores
     nor on another render beside it. (Rendering the second scene alone as well proved the same once more, at the cost
-    of a render.)
+    of a render.) The ``--jobs 2`` render is also another process with another cache: its files must be the first
+    render's (:func:`test_jobs_2_gives_the_same_bytes_as_jobs_1`). The planted entries match the file they name
+    (sha256 and size), as an attacker would make them, and the package hash is changed so that a trusting reader
+    would repackage and copy them: the render must be made again without reaching them
+    (:func:`test_a_manifest_naming_files_outside_its_folder_never_reaches_them`).
     """
-    media = {jobs: tmp_path_factory.mktemp(f"jobs{jobs}") for jobs in (1, 2)}
-    cache = tmp_path_factory.mktemp("cache")
-    stand_ins = {1: fake_workers.renders_on_one_core_and_records_frames, 2: fake_workers.renders_and_records_frames}
+    work = tmp_path_factory.mktemp("jobs2")
+    media = {1: rendered[0], 2: work / "media"}
+    shutil.copytree(media[1], media[2])
+    cache = work / "cache"
+    outside = work / "X"
+    outside.write_bytes(b"a teacher's file outside the media folder\n")
+    planted_folder = media[2] / COMPARED / "low"
+    manifest = json.loads((planted_folder / "manifest.json").read_text(encoding="utf-8"))
+    for planted in ("../../../X", str(outside)):
+        entry = {"path": planted, "sha256": sha256_of(outside), "bytes": outside.stat().st_size, "part": "render"}
+        manifest["files"].append(entry)
+    manifest["package_hash"] = "0" * 64
+    (planted_folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    outside_before = {p: p.read_bytes() for p in work.rglob("*") if p.is_file() and not p.is_relative_to(media[2])}
     with pytest.MonkeyPatch.context() as patch:
-        for jobs, names in ((1, [COMPARED]), (2, NAMES)):
-            patch.setattr(workers, "WORKER", stand_ins[jobs])
-            arguments = [
-                *names,
-                "--quality",
-                "low",
-                "--jobs",
-                str(jobs),
-                "--media-dir",
-                str(media[jobs]),
-                "--cache-dir",
-                str(cache),
-            ]
-            result = CliRunner().invoke(render.main, arguments)
-            assert result.exit_code == 0, result.output
-    return media, cache, result
+        patch.setattr(workers, "WORKER", fake_workers.renders_and_records_frames)
+        arguments = [*NAMES, "--quality", "low", "--jobs", "2", "--media-dir", str(media[2]), "--cache-dir", str(cache)]
+        result = CliRunner().invoke(render.main, arguments)
+    assert result.exit_code == 0, result.output
+    planted = SimpleNamespace(work=work, copy=media[2], folder=planted_folder, outside=outside, outside_before=outside_before)
+    return media, cache, result, planted
 
 
 def drawn_frames(folder: Path, name: str) -> list[str]:
@@ -82,8 +90,11 @@ def drawn_frames(folder: Path, name: str) -> list[str]:
 
 
 def test_jobs_2_gives_the_same_bytes_as_jobs_1(parallel_and_serial):
-    """Two runs, alone on one core and two at a time on every core, publish identical files."""
-    media, _, _ = parallel_and_serial
+    """Two runs, alone on one core and two at a time on every core, publish identical files, every one of them.
+
+    The second is also another process with another cache (another day), as a teacher rendering again makes it.
+    """
+    media, *_ = parallel_and_serial
     files = {
         jobs: sorted(p.relative_to(media[jobs]) for p in (media[jobs] / COMPARED).rglob("*") if p.is_file()) for jobs in (1, 2)
     }
@@ -97,7 +108,7 @@ def test_jobs_2_gives_the_same_frames_as_jobs_1(parallel_and_serial):
 
     Videos of the same bytes are decoded once, for their count: comparing their frames could find no difference.
     """
-    media, _, result = parallel_and_serial
+    media, _, result, _ = parallel_and_serial
     assert result.stdout.splitlines() == [str(media[2] / name / "low" / f"{name}.mp4") for name in NAMES]
     drawn = {jobs: drawn_frames(media[jobs], COMPARED) for jobs in (1, 2)}
     assert len(drawn[1]) == len(drawn[2]) > 0
@@ -120,7 +131,7 @@ def test_jobs_2_gives_the_same_frames_as_jobs_1(parallel_and_serial):
 
 
 def test_each_scene_reports_its_start_and_its_time(parallel_and_serial):
-    _, _, result = parallel_and_serial
+    _, _, result, _ = parallel_and_serial
     for name in NAMES:
         started = result.stderr.index(f"{name} (low): started")
         assert result.stderr.index(f"{name} (low): done in") > started
@@ -138,7 +149,7 @@ def test_workers_get_their_environment_and_the_caller_keeps_its_own(tmp_path, mo
 
 
 def test_nothing_changed_means_nothing_rendered(parallel_and_serial):
-    media, cache, _ = parallel_and_serial
+    media, cache, *_ = parallel_and_serial
     folder = media[2]
     before = {p: p.stat().st_mtime_ns for p in folder.rglob("*.mp4")}
     result = CliRunner().invoke(render.main, [*NAMES, "--quality", "low", "--media-dir", str(folder), "--cache-dir", str(cache)])
@@ -150,7 +161,7 @@ def test_nothing_changed_means_nothing_rendered(parallel_and_serial):
 
 
 def test_a_damaged_file_or_other_settings_mean_render_again(parallel_and_serial, tmp_path):
-    media, _, _ = parallel_and_serial
+    media, *_ = parallel_and_serial
     job = RenderJob(COMPARED, quality="low", media_dir=media[1])
     folder = media[1] / COMPARED / "low"
     assert freshness.freshness(job, folder) is Freshness.UP_TO_DATE
@@ -169,3 +180,20 @@ def test_a_damaged_file_or_other_settings_mean_render_again(parallel_and_serial,
         shutil.copytree(folder, copy)
         damage(copy)
         assert freshness.freshness(job, copy) is expected
+
+
+def test_a_manifest_naming_files_outside_its_folder_never_reaches_them(parallel_and_serial):
+    """A media folder from someone else: manifest entries with ``../`` or absolute paths make the package invalid.
+
+    The render is made again instead of repackaging what the manifest names (see :func:`parallel_and_serial`),
+    and nothing outside the media and cache folders is read into the package or written.
+    """
+    _, cache, result, run = parallel_and_serial
+    assert f"{COMPARED} (low): started" in result.stderr and "pages rewritten" not in result.stderr  # rendered again
+    outside_after = {p: p.read_bytes() for p in run.work.rglob("*") if p.is_file() and not p.is_relative_to(run.copy)}
+    # What the CLI may write outside the media folder is its cache; the frame digests are this test's stand-in's.
+    kept = {p: b for p, b in outside_after.items() if not p.is_relative_to(cache) and p.suffix != ".frames"}
+    assert kept == run.outside_before
+    assert not [p for p in run.work.rglob("X") if p != run.outside]
+    published = json.loads((run.folder / "manifest.json").read_text(encoding="utf-8"))
+    assert all(not entry["path"].startswith(("/", "..")) for entry in published["files"])
