@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -138,3 +139,54 @@ def test_without_our_settings_the_bytes_do_depend_on_memory(tmp_path):
         pytest.skip("this CPU has no AVX-512: libx264 never takes the code path that reads stale memory")
     stock = {byte: _encode_with_heap_filled(tmp_path, byte, "stock") for byte in (85, 170)}
     assert stock[85] != stock[170]
+
+
+# --- the WebM a teacher asks for (--format both) ------------------------------------------------------------------
+
+WEBM_IN_A_FRESH_PROCESS = """
+import sys
+from pathlib import Path
+import numpy as np
+from attention_explainer.pipeline.products import write_webm
+source, target, audio = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+write_webm(source, target, audio=np.load(audio) if audio else None)
+"""
+
+
+def a_voice(seconds: float) -> np.ndarray:
+    """A stand-in narration track: a tone that comes and goes, as floats at the narration's sample rate."""
+    from attention_explainer.pipeline.narration import SAMPLE_RATE
+
+    t = np.arange(round(seconds * SAMPLE_RATE)) / SAMPLE_RATE
+    return (0.3 * np.sin(2 * np.pi * 220 * t) * (np.sin(2 * np.pi * 0.7 * t) > 0)).astype(np.float32)
+
+
+@pytest.mark.parametrize("narrated", [False, True], ids=["silent", "narrated"])
+def test_a_webm_is_vp9_as_long_as_its_mp4_and_the_same_bytes_in_another_process(narrated, tmp_path):
+    """The WebM is transcoded from the MP4 after the render: with and without a voice, a fresh process writes the
+    same bytes (Matroska's track identifiers are random unless told otherwise), VP9 as long as the MP4, Opus for the voice.
+
+    A real render's WebM (and its voice) is ``test_narration_render.py``'s; this is the one check of its bytes twice.
+    """
+    import av
+
+    from attention_explainer.pipeline.products import write_webm
+
+    source = tmp_path / "source.mp4"
+    encode(StillFrameEncoder, source)
+    with av.open(str(source)) as mp4:
+        seconds, pictures = mp4.duration / av.time_base, sum(1 for _ in mp4.decode(video=0))
+    audio = tmp_path / "voice.npy"
+    if narrated:
+        np.save(audio, a_voice(seconds))
+    here, there = tmp_path / "here.webm", tmp_path / "there.webm"
+    write_webm(source, here, audio=np.load(audio) if narrated else None)
+    environment = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    arguments = [str(source), str(there), str(audio) if narrated else ""]
+    subprocess.run([sys.executable, "-c", WEBM_IN_A_FRESH_PROCESS, *arguments], check=True, env=environment)
+    assert here.read_bytes() == there.read_bytes() and here.stat().st_size > 1000
+    with av.open(str(here)) as webm:
+        assert webm.streams.video[0].codec_context.name == "vp9"
+        assert sum(1 for _ in webm.decode(video=0)) == pictures == 48
+        assert webm.duration / av.time_base == pytest.approx(seconds, abs=0.1)
+        assert [s.codec_context.name for s in webm.streams.audio] == (["opus"] if narrated else [])

@@ -150,44 +150,6 @@ def render_copy(rendered, folder):
     return copy
 
 
-def test_a_webm_on_request_leaves_every_other_file_as_it_was(rendered, tmp_path):
-    """``--format both`` renders again and adds a VP9 WebM as long as the MP4; the files both formats publish keep their bytes."""
-    media, _ = rendered
-    first = published_hashes(media / "scaling" / "low")
-    copy = render_copy(rendered, tmp_path)
-    folder = copy / "scaling" / "low"
-    arguments = [
-        "scaling",
-        "--quality",
-        "low",
-        "--format",
-        "both",
-        "--media-dir",
-        str(copy),
-        "--cache-dir",
-        str(tmp_path / "cache"),
-    ]
-    result = CliRunner().invoke(render.main, arguments)
-    assert result.exit_code == 0, result.output
-    assert "pages rewritten" not in result.stderr  # another format is another render
-    second = published_hashes(folder)
-    assert set(second) == set(first) | {"scaling.webm"}
-    for same in (
-        "scaling.mp4",
-        "poster.png",
-        "preview.gif",
-        "trace.json",
-        "captions.vtt",
-        "captions.srt",
-        "transcript.txt",
-        "sections.json",
-    ):
-        assert first[same] == second[same], same
-    with av.open(str(folder / "scaling.webm")) as webm, av.open(str(folder / "scaling.mp4")) as mp4:
-        assert webm.streams.video[0].codec_context.name == "vp9"
-        assert webm.duration / av.time_base == pytest.approx(mp4.duration / av.time_base, abs=0.1)
-
-
 def test_an_edited_presenter_template_repackages_without_drawing(rendered, tmp_path, monkeypatch):
     """Only the pages change: no worker starts, the video keeps its bytes, the new page is published."""
     media, _ = rendered

