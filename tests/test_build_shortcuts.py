@@ -11,7 +11,8 @@ from scenes import SCENES
 from scenes.kit.text import label, number_label
 from scenes.theme import DARK
 
-from .helpers import RENDERED_SENTENCE, RecordingVoice, build_without_video, built_scene, glyphs_parsed_once
+from .glyphs import glyphs_parsed_once
+from .helpers import RENDERED_SENTENCE, RecordingVoice, build_without_video, built_scene
 
 CANARY = "scaling"
 """A short scene whose fades shift as they come and go, and whose numbers repeat (its texts are made again)."""
