@@ -12,17 +12,14 @@ from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
-from filelock import FileLock
 from hypothesis import settings
 from manim import config
 
-import render
 import scenes.training
-from attention_explainer.pipeline import workers
 from scenes import SCENES
 
-from . import fake_workers
-from .helpers import RENDERED_SENTENCE, built_scene
+from . import shared_renders
+from .helpers import built_scene
 
 INVENTORY = os.environ.get("TEST_INVENTORY")
 """A folder: when set, each test process counts its scene builds, renders and browser launches there (see :func:`_count`)."""
@@ -54,11 +51,15 @@ def _count(counts: Counter) -> None:
     counting(CliRunner, "invoke", lambda runner, args, k: f"cli {getattr(args[0], 'name', args[0])} {(args[1] or [''])[0]}")
 
 
+_counts: Counter = Counter()
 if INVENTORY:
-    _counts: Counter = Counter()
     _count(_counts)
 
-    def pytest_sessionfinish(session):
+
+def pytest_sessionfinish(session, exitstatus):
+    # The shared renders this process started: another process may still be reading them (or stop them with the run).
+    shared_renders.finish(interrupted=exitstatus == pytest.ExitCode.INTERRUPTED)
+    if INVENTORY:  # (shared renders, made in processes of their own, are not counted)
         name = os.environ.get("PYTEST_XDIST_WORKER", "main")
         os.makedirs(INVENTORY, exist_ok=True)
         with open(os.path.join(INVENTORY, f"{name}.json"), "w") as file:
@@ -86,7 +87,7 @@ def test_group(item) -> str:
     if mark is not None:
         return str(mark.args[0] if mark.args else mark.kwargs["name"])
     if "sentence_rendered" in getattr(item, "fixturenames", ()):
-        return "sentence render"  # one worker renders it and opens one browser on it, whichever file asks
+        return "sentence render"  # one worker opens one browser on it, whichever file asks
     callspec = getattr(item, "callspec", None)
     name = callspec.params.get("scene", callspec.params.get("name")) if callspec else None
     return name if isinstance(name, str) and name in SCENES else item.path.name
@@ -200,47 +201,47 @@ def training_cache(tmp_path_factory):
     return folder
 
 
+SHARED_RENDERS = {"rendered": "rendered", "sentence_rendered": "sentence-rendered"}
+"""The fixtures that read a shared render (:mod:`.shared_renders`), and the render each reads."""
+
+
+def pytest_collection_finish(session):
+    """Start, in the background, each shared render a test of this run will read (one process of the run starts it)."""
+    needed = {
+        SHARED_RENDERS[name] for item in session.items for name in getattr(item, "fixturenames", ()) if name in SHARED_RENDERS
+    }
+    if needed:
+        shared = shared_folder(session.config._tmp_path_factory)
+        for name in sorted(needed):
+            shared_renders.start(name, shared)
+
+
 @pytest.fixture(scope="session")
 def rendered(tmp_path_factory):
     """`python render.py scaling --quality low`, for real, into a fresh media folder (its cache beside it): ``(media, result)``.
 
-    Made once per run and shared by every test process (the first to ask renders, under a lock): treat it as
-    read-only, and copy it to change it. ``result`` has the CLI's ``exit_code``, ``stdout`` and ``stderr``.
-    Its worker runs on one core and leaves a digest of every frame beside the media folder
-    (:func:`tests.fake_workers.renders_on_one_core_and_records_frames`): ``test_parallel.py`` compares it with
-    a render two at a time on every core.
+    Made once per run in a process of its own, started as the run starts (:mod:`.shared_renders`), and shared by
+    every test process: treat it as read-only, and copy it to change it. ``result`` has the CLI's ``exit_code``,
+    ``stdout`` and ``stderr``. Its worker runs on one core and leaves a digest of every frame beside the media folder
+    (:func:`tests.fake_workers.renders_on_one_core_and_records_frames`): ``test_parallel.py`` compares it with a
+    render two at a time on every core.
     """
     shared = shared_folder(tmp_path_factory)  # one folder for all workers of a run
-    media, cache, outcome = shared / "rendered" / "media", shared / "rendered" / "cache", shared / "rendered" / "result.json"
-    with FileLock(shared / "rendered.lock"):
-        if not outcome.exists():
-            with pytest.MonkeyPatch.context() as patch:
-                patch.setattr(workers, "WORKER", fake_workers.renders_on_one_core_and_records_frames)
-                result = CliRunner().invoke(
-                    render.main, ["scaling", "--quality", "low", "--media-dir", str(media), "--cache-dir", str(cache)]
-                )
-            assert result.exit_code == 0, result.output
-            facts = {"exit_code": result.exit_code, "stdout": result.stdout, "stderr": result.stderr}
-            outcome.write_text(json.dumps(facts), encoding="utf-8")
-    return media, SimpleNamespace(**json.loads(outcome.read_text(encoding="utf-8")))
+    facts = shared_renders.outcome("rendered", shared)
+    assert facts["exit_code"] == 0, facts["stdout"] + facts["stderr"]
+    return shared / "rendered" / "media", SimpleNamespace(**facts)
 
 
 @pytest.fixture(scope="session")
 def sentence_rendered(tmp_path_factory):
     """`python render.py self-attention --sentence <RENDERED_SENTENCE> --quality low`, for real: its package folder.
 
-    The one real render of a teacher's sentence per run, shared by every test process as :func:`rendered` is (the
-    inputs' captions and gallery, the explorer's pages): treat it as read-only, and copy it to change it.
+    The one real render of a teacher's sentence per run, made and shared as :func:`rendered` is (the inputs'
+    captions and gallery, the explorer's pages): treat it as read-only, and copy it to change it.
     """
-    shared = shared_folder(tmp_path_factory)
-    media, cache, outcome = (shared / "sentence-rendered" / part for part in ("media", "cache", "package.txt"))
-    with FileLock(shared / "sentence-rendered.lock"):
-        if not outcome.exists():
-            arguments = ["self-attention", "--sentence", RENDERED_SENTENCE, "--quality", "low"]
-            result = CliRunner().invoke(render.main, [*arguments, "--media-dir", str(media), "--cache-dir", str(cache)])
-            assert result.exit_code == 0, result.output
-            outcome.write_text(str(Path(result.stdout.strip()).parent), encoding="utf-8")
-    return Path(outcome.read_text(encoding="utf-8"))
+    facts = shared_renders.outcome("sentence-rendered", shared_folder(tmp_path_factory))
+    assert facts["exit_code"] == 0, facts["stdout"] + facts["stderr"]
+    return Path(facts["stdout"].strip()).parent
 
 
 CHROMIUM = "/usr/bin/chromium"

@@ -224,21 +224,18 @@ _TEXTS: dict[bytes, Text] = {}
 
 @contextmanager
 def texts_made_once() -> Iterator[None]:
-    """Inside the block, a ``Text`` made before with the same arguments is a copy of that one, and a new one's drawing
-    is parsed once.
+    """Inside the block, a ``Text`` made before with the same class and arguments is a copy of that one.
 
-    manim's own SVG cache (``SVG_HASH_TO_MOB_MAP``, keyed by the drawing's file, which Pango names by a hash of the
-    text and all its settings) does the parsing once for every SVG but ``Text``, which turns it off by default:
-    parsing the same drawing again was more than half of a scene build here (a grid's numbers repeat). What manim
-    does to a parse to make the ``Text`` (placing, colouring, scaling) was another fifth: a copy of the ``Text``
-    made before skips it too. Every ``Text`` is still constructed, and has the same points
-    (``test_a_build_without_shortcuts_ends_every_step_the_same``). Only for builds without video, whose drawings
-    are never compared with a render's bytes.
+    Making a ``Text`` again (parsing its drawing, then placing, colouring and scaling it) was more than half of a
+    scene build here: a grid's numbers repeat. A new one's drawing is read by :func:`.glyphs.glyphs_parsed_once`.
+    manim's own SVG cache stays off for ``Text``, as in a render: keyed by the drawing, it would copy every new
+    ``Text`` once more (8 % of a cold build) for the rare text drawn the same with other arguments. Every ``Text``
+    is still constructed, and has the same points (``test_a_build_without_shortcuts_ends_every_step_the_same``).
+    Only for builds without video, whose drawings are never compared with a render's bytes.
     """
     original, original_generate = Text.__init__, SVGMobject.generate_mobject
 
     def init(self, *args, **kwargs):
-        kwargs.setdefault("use_svg_cache", True)
         key = pickle.dumps((type(self), args, kwargs))
         made = _TEXTS.get(key)
         if made is None:
@@ -249,8 +246,8 @@ def texts_made_once() -> Iterator[None]:
             del self.original_id  # a copy's mark, which a Text just made has not
 
     def generate(self):
-        # The parsed path of each glyph is read only while the glyph is built: without it, the copy manim caches
-        # and every copy of that copy cost a fraction (the copies were 40 % of a scene build here).
+        # The parsed path of each glyph is read only while the glyph is built: without it, the copy manim caches (of
+        # a formula) and every copy of a text cost a fraction (the copies were 40 % of a scene build here).
         original_generate(self)
         for part in self.get_family():
             if getattr(part, "path_obj", None) is not None:

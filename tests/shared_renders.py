@@ -1,0 +1,121 @@
+"""The run's shared renders, each made once per run in a process of its own, started as soon as the tests are known.
+
+Made inside a test (under a lock), a shared render kept the other worker idle whenever its next test needed the same
+render (40 s of a run on CI). Started when the tests are collected, in the background, a render goes on while both
+workers test; a test that asks for it waits only for what is left. ``python -m tests.shared_renders NAME FOLDER``
+makes one: the render command run as a test runs it (click's ``CliRunner``), its outcome left in
+``FOLDER/NAME/result.json`` (exit code, standard output and error), written last, under a temporary name.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from filelock import FileLock
+
+ROOT = Path(__file__).resolve().parents[1]
+WAIT = 1800
+"""The longest a test waits for a shared render (seconds): a busy machine draws slowly, a hung one never ends."""
+
+RENDERS = {
+    "rendered": ("renders_on_one_core_and_records_frames", ["scaling", "--quality", "low"]),
+    "sentence-rendered": ("render_in_worker", ["self-attention", "--sentence", "{sentence}", "--quality", "low"]),
+}
+"""Each shared render: the worker function it runs (a name in :mod:`tests.fake_workers`, or the real one) and the
+render command's arguments (``--media-dir`` and ``--cache-dir`` added: ``<folder>/<name>/media`` and ``cache``)."""
+
+_started: dict[str, subprocess.Popen] = {}
+"""The renders this process started (it waits for them before it ends: another process may still need them)."""
+
+
+def start(name: str, shared: Path) -> None:
+    """Start the shared render ``name`` in the background, unless a process of this run already did."""
+    folder = shared / name
+    with FileLock(shared / f"{name}.lock"):
+        if (folder / "pid").exists():
+            return
+        folder.mkdir(parents=True, exist_ok=True)
+        with (folder / "log.txt").open("wb") as log:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "tests.shared_renders", name, str(shared)],
+                cwd=folder,
+                env={**os.environ, "PYTHONPATH": str(ROOT)},
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # a Ctrl-C to the run reaches it through finish(), not twice
+            )
+        (folder / "pid").write_text(str(process.pid))
+        _started[name] = process
+
+
+def outcome(name: str, shared: Path) -> dict:
+    """The shared render ``name``'s outcome (started now if no process of this run started it), once it has ended."""
+    start(name, shared)
+    folder = shared / name
+    pid = int((folder / "pid").read_text())
+    deadline = time.monotonic() + WAIT
+    while not (folder / "result.json").exists():
+        if not _alive(pid) and not (folder / "result.json").exists():
+            raise AssertionError(f"the shared render {name} ended without an outcome:\n{_log(folder)}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the shared render {name} took over {WAIT} s:\n{_log(folder)}")
+        time.sleep(0.2)
+    return json.loads((folder / "result.json").read_text(encoding="utf-8"))
+
+
+def finish(interrupted: bool) -> None:
+    """Wait for the renders this process started (another process may still need them); stop them if the run stops."""
+    for process in _started.values():
+        if interrupted and process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+        process.wait()
+    _started.clear()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    stat = Path(f"/proc/{pid}/stat")
+    return not stat.exists() or stat.read_text().split()[2] != "Z"  # a zombie has ended
+
+
+def _log(folder: Path) -> str:
+    try:
+        return (folder / "log.txt").read_text(errors="replace")[-4000:]
+    except OSError:
+        return "(no log)"
+
+
+def _make(name: str, shared: Path) -> None:
+    from click.testing import CliRunner
+
+    import render
+    from attention_explainer.pipeline import workers
+    from tests import fake_workers
+    from tests.helpers import RENDERED_SENTENCE
+
+    worker, arguments = RENDERS[name]
+    if worker != "render_in_worker":
+        workers.WORKER = getattr(fake_workers, worker)
+    folder = shared / name
+    arguments = [part.format(sentence=RENDERED_SENTENCE) for part in arguments]
+    arguments += ["--media-dir", str(folder / "media"), "--cache-dir", str(folder / "cache")]
+    result = CliRunner().invoke(render.main, arguments)
+    facts = {"exit_code": result.exit_code, "stdout": result.stdout, "stderr": result.stderr}
+    partial = folder / "result.json.partial"
+    partial.write_text(json.dumps(facts), encoding="utf-8")
+    os.replace(partial, folder / "result.json")
+
+
+if __name__ == "__main__":
+    _make(sys.argv[1], Path(sys.argv[2]))
