@@ -58,7 +58,8 @@ if INVENTORY:
 
 def pytest_sessionfinish(session, exitstatus):
     # The shared renders this process started: another process may still be reading them (or stop them with the run).
-    shared_renders.finish(interrupted=exitstatus == pytest.ExitCode.INTERRUPTED)
+    stopped = exitstatus == pytest.ExitCode.INTERRUPTED or bool(session.shouldstop) or bool(session.shouldfail)
+    shared_renders.finish(stop=stopped)
     if INVENTORY:  # (shared renders, made in processes of their own, are not counted)
         name = os.environ.get("PYTEST_XDIST_WORKER", "main")
         os.makedirs(INVENTORY, exist_ok=True)
@@ -201,19 +202,14 @@ def training_cache(tmp_path_factory):
     return folder
 
 
-SHARED_RENDERS = {"rendered": "rendered", "sentence_rendered": "sentence-rendered"}
-"""The fixtures that read a shared render (:mod:`.shared_renders`), and the render each reads."""
-
-
 def pytest_collection_finish(session):
     """Start, in the background, each shared render a test of this run will read (one process of the run starts it)."""
-    needed = {
-        SHARED_RENDERS[name] for item in session.items for name in getattr(item, "fixturenames", ()) if name in SHARED_RENDERS
-    }
-    if needed:
-        shared = shared_folder(session.config._tmp_path_factory)
-        for name in sorted(needed):
-            shared_renders.start(name, shared)
+    if session.config.option.collectonly or session.config.option.setupplan:
+        return  # nothing will run
+    fixtures = {name for item in session.items for name in getattr(item, "fixturenames", ())}
+    shared = shared_folder(session.config._tmp_path_factory)  # the tmp_path_factory fixture's, before any test
+    for name in sorted(fixtures & shared_renders.RENDERS.keys()):
+        shared_renders.start(name, shared)
 
 
 @pytest.fixture(scope="session")
@@ -239,7 +235,7 @@ def sentence_rendered(tmp_path_factory):
     The one real render of a teacher's sentence per run, made and shared as :func:`rendered` is (the inputs'
     captions and gallery, the explorer's pages): treat it as read-only, and copy it to change it.
     """
-    facts = shared_renders.outcome("sentence-rendered", shared_folder(tmp_path_factory))
+    facts = shared_renders.outcome("sentence_rendered", shared_folder(tmp_path_factory))
     assert facts["exit_code"] == 0, facts["stdout"] + facts["stderr"]
     return Path(facts["stdout"].strip()).parent
 

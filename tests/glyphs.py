@@ -162,7 +162,7 @@ def _outline(root: ElementTree.Element) -> tuple:
     def walk(element, inherited: dict, siblings: list, move: tuple | None) -> None:
         tag = element.tag
         if tag.startswith(_SVG_NAMESPACE):
-            tag = tag[28:]
+            tag = tag.split("}", 1)[1]
         if tag not in _ATTRIBUTES or (tag == "svg" and element is not root):
             raise _NotPango(f"<{tag}>")
         attributes = dict(element.attrib)
@@ -170,11 +170,12 @@ def _outline(root: ElementTree.Element) -> tuple:
             if name not in _ATTRIBUTES[tag] and name not in _PAINT and name not in ("id", "style"):
                 raise _NotPango(f"{name} on <{tag}>")
         for equate in attributes.get("style", "").split(";"):
+            if not equate.strip():
+                continue
             pair = equate.split(":")
-            if len(pair) == 2:
-                if pair[0].strip() not in _PAINT:
-                    raise _NotPango(f"style {pair[0].strip()}")
-                attributes[pair[0].strip()] = pair[1].strip()
+            if len(pair) != 2 or pair[0].strip() not in _PAINT:  # (a value with a colon too: left to manim)
+                raise _NotPango(f"style {equate.strip()!r}")
+            attributes[pair[0].strip()] = pair[1].strip()
         paint = {**inherited, **{name: value for name, value in attributes.items() if name in _PAINT}}
         if any("currentcolor" in value.lower() for value in paint.values()):
             raise _NotPango("currentColor")

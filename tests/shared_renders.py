@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -19,39 +18,45 @@ from pathlib import Path
 
 from filelock import FileLock
 
+from attention_explainer.pipeline.processes import die_with_parent
+
 ROOT = Path(__file__).resolve().parents[1]
 WAIT = 1800
 """The longest a test waits for a shared render (seconds): a busy machine draws slowly, a hung one never ends."""
 
 RENDERS = {
-    "rendered": ("renders_on_one_core_and_records_frames", ["scaling", "--quality", "low"]),
-    "sentence-rendered": ("render_in_worker", ["self-attention", "--sentence", "{sentence}", "--quality", "low"]),
+    "rendered": ("renders_on_one_core_and_records_frames", ["scaling", "--quality", "low", "--jobs", "1"]),
+    "sentence_rendered": (None, ["self-attention", "--sentence", "{sentence}", "--quality", "low"]),
 }
-"""Each shared render: the worker function it runs (a name in :mod:`tests.fake_workers`, or the real one) and the
-render command's arguments (``--media-dir`` and ``--cache-dir`` added: ``<folder>/<name>/media`` and ``cache``)."""
+"""Each shared render, by the fixture that reads it: the worker function it runs (a name in
+:mod:`tests.fake_workers`; None, the real one) and the render command's arguments (``--media-dir`` and
+``--cache-dir`` added: ``<folder>/<name>/media`` and ``cache``)."""
 
 _started: dict[str, subprocess.Popen] = {}
 """The renders this process started (it waits for them before it ends: another process may still need them)."""
 
 
 def start(name: str, shared: Path) -> None:
-    """Start the shared render ``name`` in the background, unless a process of this run already did."""
+    """Start the shared render ``name`` in the background, unless a process of this run already did.
+
+    The render stops when this process dies (as a render worker does), and with the run (:func:`finish`).
+    """
     folder = shared / name
     with FileLock(shared / f"{name}.lock"):
         if (folder / "pid").exists():
             return
         folder.mkdir(parents=True, exist_ok=True)
         with (folder / "log.txt").open("wb") as log:
-            process = subprocess.Popen(
+            _started[name] = subprocess.Popen(
                 [sys.executable, "-m", "tests.shared_renders", name, str(shared)],
                 cwd=folder,
                 env={**os.environ, "PYTHONPATH": str(ROOT)},
+                stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
-                start_new_session=True,  # a Ctrl-C to the run reaches it through finish(), not twice
+                preexec_fn=die_with_parent,
             )
-        (folder / "pid").write_text(str(process.pid))
-        _started[name] = process
+        (folder / "pid").write_text(str(_started[name].pid))
 
 
 def outcome(name: str, shared: Path) -> dict:
@@ -69,27 +74,30 @@ def outcome(name: str, shared: Path) -> dict:
     return json.loads((folder / "result.json").read_text(encoding="utf-8"))
 
 
-def finish(interrupted: bool) -> None:
-    """Wait for the renders this process started (another process may still need them); stop them if the run stops."""
+def finish(stop: bool) -> None:
+    """Wait for the renders this process started (another process may still read them), at most :data:`WAIT`
+    seconds; stop them at once if ``stop`` (the run was stopped or is failing fast: no test will read them)."""
+    deadline = time.monotonic() + WAIT
     for process in _started.values():
-        if interrupted and process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-        process.wait()
+        try:
+            process.wait(timeout=0 if stop else max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            process.terminate()  # the render command stops its workers and cleans up, as on Ctrl-C
+            process.wait()
     _started.clear()
 
 
 def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except OSError:  # no such process, or it went between the two looks
         return False
-    except PermissionError:
-        return True
-    stat = Path(f"/proc/{pid}/stat")
-    return not stat.exists() or stat.read_text().split()[2] != "Z"  # a zombie has ended
 
 
 def _log(folder: Path) -> str:
+    """The end of a shared render's output, for a failure's message."""
     try:
         return (folder / "log.txt").read_text(errors="replace")[-4000:]
     except OSError:
@@ -97,6 +105,9 @@ def _log(folder: Path) -> str:
 
 
 def _make(name: str, shared: Path) -> None:
+    """Make the shared render ``name`` in this process, as a test runs the render command, and leave its outcome."""
+    import traceback
+
     from click.testing import CliRunner
 
     import render
@@ -105,13 +116,15 @@ def _make(name: str, shared: Path) -> None:
     from tests.helpers import RENDERED_SENTENCE
 
     worker, arguments = RENDERS[name]
-    if worker != "render_in_worker":
+    if worker is not None:
         workers.WORKER = getattr(fake_workers, worker)
     folder = shared / name
     arguments = [part.format(sentence=RENDERED_SENTENCE) for part in arguments]
     arguments += ["--media-dir", str(folder / "media"), "--cache-dir", str(folder / "cache")]
     result = CliRunner().invoke(render.main, arguments)
     facts = {"exit_code": result.exit_code, "stdout": result.stdout, "stderr": result.stderr}
+    if result.exception is not None and not isinstance(result.exception, SystemExit):  # a crash: keep its traceback
+        facts["stderr"] += "".join(traceback.format_exception(*result.exc_info))
     partial = folder / "result.json.partial"
     partial.write_text(json.dumps(facts), encoding="utf-8")
     os.replace(partial, folder / "result.json")

@@ -9,7 +9,7 @@ from manim import MarkupText, Text, tempconfig
 
 from scenes import SCENES
 from scenes.kit.text import label, number_label
-from scenes.theme import DARK
+from scenes.theme import DARK, LIGHT
 
 from .glyphs import glyphs_parsed_once
 from .helpers import RENDERED_SENTENCE, RecordingVoice, build_without_video, built_scene
@@ -46,13 +46,14 @@ def test_a_build_without_shortcuts_ends_every_step_the_same():
 
 
 def test_glyphs_parsed_once_makes_every_text_as_manim_does(tmp_path):
-    """Numbers, a hostile sentence, right-to-left words, a subscripted symbol, markup with colours, underline and a
-    background: each drawing read by the shortcut is manim's parse bit for bit (``check`` compares them), and none is
+    """Numbers, a hostile sentence, right-to-left words, a subscripted symbol, both fonts and both themes, markup with
+    colours, underline and a background: each drawing read by the shortcut is manim's parse bit for bit (``check`` compares them), and none is
     left to manim (the shortcut would then save nothing)."""
     hostile = r'\input{/etc/hostname} 50%a_b #{<eos> </span>& "quoted" café猫🙂'
     with tempconfig({"text_dir": str(tmp_path)}), glyphs_parsed_once(check=True) as counts:
         texts = [number_label(DARK, value, 2) for value in (0.53, -0.5, 10.25, float("-inf"))]
         texts += [label(DARK, words) for words in (hostile, RENDERED_SENTENCE, "שלום עולם", "Mix the heads with W_O")]
+        texts += [label(LIGHT, "the light theme", mono=True), number_label(LIGHT, 0.25, 2, mono=False)]
         texts += [Text("tinted", t2c={"tin": "#ff8800"}), Text("fading", gradient=("#ff0000", "#0000ff"))]
         texts.append(MarkupText('<span foreground="red">0</span>.<u>5</u> <span background="blue">x</span><sub>2</sub>'))
     assert counts == {"read": len(texts)}

@@ -68,6 +68,8 @@ def parallel_and_serial(rendered, tmp_path_factory):
     outside = work / "X"
     outside.write_bytes(b"a teacher's file outside the media folder\n")
     planted_folder = media[2] / COMPARED / "low"
+    # Without the planted entries the copy is up to date: only they can make it render again.
+    assert freshness.freshness(RenderJob(COMPARED, quality="low"), planted_folder) is Freshness.UP_TO_DATE
     manifest = json.loads((planted_folder / "manifest.json").read_text(encoding="utf-8"))
     for planted in ("../../../X", str(outside)):
         entry = {"path": planted, "sha256": sha256_of(outside), "bytes": outside.stat().st_size, "part": "render"}
