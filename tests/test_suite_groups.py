@@ -1,4 +1,5 @@
-"""The suite's own scheduling: a test that reads a scene's shared build runs in that scene's group.
+"""The suite's own scheduling: a test that reads a scene's shared build runs in that scene's group; a shared render
+that fails says so.
 
 A scene's default build (:func:`.helpers.built_scene`) is made once per test process, and ``--dist loadgroup``
 keeps a scene's group on one worker (:func:`.conftest.test_group`). A test that names a scene's build but sits in
@@ -11,6 +12,9 @@ from __future__ import annotations
 import inspect
 import re
 
+import pytest
+
+from . import shared_renders
 from .conftest import test_group as group_of
 
 NAMED_BUILD = re.compile(r"""built_scene\(["']([a-z-]+)["']\)""")
@@ -46,3 +50,15 @@ def test_the_reader_finds_a_named_build():
         function = reads_softmax
 
     assert named_builds(Item()) == {"softmax"}
+
+
+def test_a_shared_render_that_ends_without_an_outcome_is_a_clear_failure_not_a_wait(tmp_path):
+    """A shared render's process that dies before its outcome (here: a name it does not know) fails the test that
+    waits for it, with the end of its output, instead of keeping it waiting (:mod:`.shared_renders`)."""
+    shared_renders.start("no-such-render", tmp_path)
+    pid = (tmp_path / "no-such-render" / "pid").read_text()
+    with pytest.raises(AssertionError, match="ended without an outcome") as failure:
+        shared_renders.outcome("no-such-render", tmp_path)  # (asking again starts nothing new)
+    assert (tmp_path / "no-such-render" / "pid").read_text() == pid
+    assert "KeyError: 'no-such-render'" in str(failure.value)
+    shared_renders.finish(stop=False)  # already ended: returns at once
