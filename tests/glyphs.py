@@ -21,7 +21,7 @@ from manim import RIGHT, MarkupText, SVGMobject, Text, VGroup, config
 from manim.constants import RendererType
 from manim.utils.color import ManimColor
 
-__all__ = ["glyphs_parsed_once"]
+__all__ = ["CHECKED_WITH", "glyphs_parsed_once", "parsing_versions"]
 
 _SVG_NAMESPACE = "{http://www.w3.org/2000/svg"
 _HREFS = ("{http://www.w3.org/1999/xlink}href", "href")  # svgelements reads both, the second winning
@@ -41,6 +41,18 @@ _ATTRIBUTES = {
 """The elements of a Pango drawing and their attributes besides ``id``, ``style`` and :data:`_PAINT`."""
 _PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)")
 _IMMUTABLE = (int, float, str, type(None), enum.Enum)
+
+
+CHECKED_WITH = {"manim": "0.22.0", "svgelements": "1.9.6"}
+"""The versions whose parsing :func:`glyphs_parsed_once` follows, checked bit for bit; with any other, every drawing
+is left to manim (and ``test_glyphs_parsed_once_makes_every_text_as_manim_does`` fails until it is checked again)."""
+
+
+def parsing_versions() -> dict[str, str]:
+    """The versions of manim and svgelements this process runs."""
+    import manim
+
+    return {"manim": manim.__version__, "svgelements": svgelements.SVGELEMENTS_VERSION}
 
 
 class _NotPango(Exception):
@@ -256,6 +268,7 @@ def glyphs_parsed_once(check: bool = False) -> Iterator[Counter]:
     """
     original = SVGMobject.generate_mobject
     counts: Counter = Counter()
+    checked = parsing_versions() == CHECKED_WITH
     styled: dict[tuple, _Pristine] = {}  # per block: made by this block's manim
     group = _Pristine(VGroup())
 
@@ -276,7 +289,8 @@ def glyphs_parsed_once(check: bool = False) -> Iterator[Counter]:
     def read(self) -> bool:
         """Build ``self``'s drawing as ``generate_mobject`` does; False (nothing changed) if it is no Pango drawing."""
         if (
-            not isinstance(self, (Text, MarkupText))
+            not checked
+            or not isinstance(self, (Text, MarkupText))
             or config.renderer != RendererType.CAIRO
             or self.path_string_config
             or any(

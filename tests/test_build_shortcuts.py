@@ -11,7 +11,7 @@ from scenes import SCENES
 from scenes.kit.text import label, number_label
 from scenes.theme import DARK, LIGHT
 
-from .glyphs import glyphs_parsed_once
+from .glyphs import CHECKED_WITH, glyphs_parsed_once, parsing_versions
 from .helpers import RENDERED_SENTENCE, RecordingVoice, build_without_video, built_scene
 
 CANARY = "scaling"
@@ -56,4 +56,4 @@ def test_glyphs_parsed_once_makes_every_text_as_manim_does(tmp_path):
         texts += [label(LIGHT, "the light theme", mono=True), number_label(LIGHT, 0.25, 2, mono=False)]
         texts += [Text("tinted", t2c={"tin": "#ff8800"}), Text("fading", gradient=("#ff0000", "#0000ff"))]
         texts.append(MarkupText('<span foreground="red">0</span>.<u>5</u> <span background="blue">x</span><sub>2</sub>'))
-    assert counts == {"read": len(texts)}
+    assert counts == {"read": len(texts)}, f"checked with {CHECKED_WITH}, running {parsing_versions()}: check it again"
