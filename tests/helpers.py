@@ -100,6 +100,15 @@ def to_json_in_a_fresh_process(*calls: str) -> list[str]:
     return json.loads(result.stdout)
 
 
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs: a zombie (ended, not yet reaped by its parent) counts as gone."""
+    try:
+        os.kill(pid, 0)
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except OSError:  # no such process, or it went between the two looks
+        return False
+
+
 RENDERED_SENTENCE = '</span> & "quoted" café 猫 🙂 </script><b>buzz'
 """The teacher's sentence of the one real render of a sentence per run (``sentence_rendered`` in conftest): markup
 that would close a caption's span or the explorer's script, an entity, quotes, accents, CJK and an emoji."""

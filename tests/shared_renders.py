@@ -19,6 +19,7 @@ from pathlib import Path
 from filelock import FileLock
 
 from attention_explainer.pipeline.processes import die_with_parent
+from tests.helpers import RENDERED_SENTENCE, alive
 
 ROOT = Path(__file__).resolve().parents[1]
 WAIT = 1800
@@ -26,7 +27,7 @@ WAIT = 1800
 
 RENDERS = {
     "rendered": ("renders_on_one_core_and_records_frames", ["scaling", "--quality", "low", "--jobs", "1"]),
-    "sentence_rendered": (None, ["self-attention", "--sentence", "{sentence}", "--quality", "low"]),
+    "sentence_rendered": (None, ["self-attention", "--sentence", RENDERED_SENTENCE, "--quality", "low"]),
 }
 """Each shared render, by the fixture that reads it: the worker function it runs (a name in
 :mod:`tests.fake_workers`; None, the real one) and the render command's arguments (``--media-dir`` and
@@ -66,7 +67,7 @@ def outcome(name: str, shared: Path) -> dict:
     pid = int((folder / "pid").read_text())
     deadline = time.monotonic() + WAIT
     while not (folder / "result.json").exists():
-        if not _alive(pid) and not (folder / "result.json").exists():
+        if not alive(pid) and not (folder / "result.json").exists():
             raise AssertionError(f"the shared render {name} ended without an outcome:\n{_log(folder)}")
         if time.monotonic() > deadline:
             raise AssertionError(f"the shared render {name} took over {WAIT} s:\n{_log(folder)}")
@@ -87,15 +88,6 @@ def finish(stop: bool) -> None:
     _started.clear()
 
 
-def _alive(pid: int) -> bool:
-    """Whether process ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
-    try:
-        os.kill(pid, 0)
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
-    except OSError:  # no such process, or it went between the two looks
-        return False
-
-
 def _log(folder: Path) -> str:
     """The end of a shared render's output, for a failure's message."""
     try:
@@ -113,14 +105,12 @@ def _make(name: str, shared: Path) -> None:
     import render
     from attention_explainer.pipeline import workers
     from tests import fake_workers
-    from tests.helpers import RENDERED_SENTENCE
 
     worker, arguments = RENDERS[name]
     if worker is not None:
         workers.WORKER = getattr(fake_workers, worker)
     folder = shared / name
-    arguments = [part.format(sentence=RENDERED_SENTENCE) for part in arguments]
-    arguments += ["--media-dir", str(folder / "media"), "--cache-dir", str(folder / "cache")]
+    arguments = [*arguments, "--media-dir", str(folder / "media"), "--cache-dir", str(folder / "cache")]
     result = CliRunner().invoke(render.main, arguments)
     facts = {"exit_code": result.exit_code, "stdout": result.stdout, "stderr": result.stderr}
     if result.exception is not None and not isinstance(result.exception, SystemExit):  # a crash: keep its traceback

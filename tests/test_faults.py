@@ -26,7 +26,7 @@ from attention_math.trained import ModelNotInstalled
 from scenes import SCENES
 
 from . import fake_workers
-from .helpers import as_from_a_terminal, build_without_video, run, wait_for
+from .helpers import alive, as_from_a_terminal, build_without_video, run, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -162,16 +162,6 @@ def start_cli(tmp_path: Path, *scenes: str, wait: str = "60", jobs: str = "2") -
         start_new_session=True,  # its own process group, as a terminal gives it
         preexec_fn=as_from_a_terminal,
     )
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A zombie (dead, not yet reaped by its parent) counts as gone.
-    status = Path(f"/proc/{pid}/stat")
-    return status.exists() and status.read_text().split()[2] != "Z"
 
 
 def staging_of(tmp_path: Path) -> list[Path]:
