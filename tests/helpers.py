@@ -157,6 +157,8 @@ class Recording:
     """What :func:`.layout.layout_problems` found after any animation, once each, with its step (if watched)."""
     glyph_problems: dict[str, None] = field(default_factory=dict)
     """What :func:`.layout.glyph_clearance_problems` found after any animation, once each, with its step (if watched)."""
+    stills: dict[str, float] = field(default_factory=dict)
+    """Per step name: the share of the picture it ended on, drawn by Cairo, that is not the background (if drawn)."""
 
     def __call__(self, scene, ended) -> None:
         step = scene.steps[-1].name if scene.steps else "(before the first step)"
@@ -321,9 +323,10 @@ def build_without_video(
     text drawings to a folder this process keeps, each drawn and parsed once, and a ``Text`` made again a copy
     (:func:`texts_made_once`); a new one's glyphs each parsed once per process (:func:`glyphs_parsed_once`).
 
-    With ``draw`` False, no frame is drawn: manim draws what stands still after every animation even when it skips
-    animations and writes no video (a fifth of a build), which a build that only reads the scene's mobjects (its
-    numbers, texts and layout) need not pay for. Each scene's default build (:func:`built_scene`) still draws.
+    Manim draws what stands still after every animation even when it skips animations and writes no video (half of a
+    warm build). A build draws instead the picture each step ends on (its clip's last frame, the poster's and the
+    deck's stills), so every scene's mobjects are drawn once on a canvas without the cost; with ``draw`` False, for a
+    build that only reads the scene's mobjects (its numbers, texts and layout), no frame is drawn at all.
     Formulas are typeset into a folder this process keeps (:func:`_tex_folder`): what a build asks LaTeX for is read
     with :func:`latex_sources`, not from the files in ``media_dir``. With ``shortcuts``, a ``Text`` made before is
     copied (:func:`texts_made_once`), a new ``Text``'s drawing is read from glyphs parsed before
@@ -337,6 +340,11 @@ def build_without_video(
         recording(scene, ended)
         if observe is not None:
             observe(scene, ended)
+        if draw and ended is not None:
+            scene.renderer.static_image = None
+            draw_frame(scene)
+            background = scene.renderer.camera.background
+            recording.stills[ended.name] = float(np.any(scene.renderer.get_frame() != background, axis=-1).mean())
 
     with tempfile.TemporaryDirectory() as temporary:
         settings = {
@@ -357,8 +365,8 @@ def build_without_video(
                 stack.enter_context(fades_without_copies())
             counts = stack.enter_context(counting_text_constructions()) if count_texts else None
             scene = scene_class(skip_animations=True, observe=look, **scene_arguments)
-            if not draw:
-                scene.renderer.update_frame = lambda *args, **kwargs: None
+            draw_frame = scene.renderer.update_frame
+            scene.renderer.update_frame = lambda *args, **kwargs: None
             scene.render()
     scene.recording = recording
     if count_texts:
@@ -474,7 +482,12 @@ def shown(scene, step: str) -> set[str]:
 
 
 def constructions(scene_class, frame_rate: int, skip_animations: bool = False) -> Counter:
-    """How many text mobjects of each kind ``scene_class`` constructs, played at ``frame_rate`` (dry run) or with no frames."""
+    """How many text mobjects of each kind ``scene_class`` constructs, played at ``frame_rate`` (dry run) or with no frames.
+
+    Every frame is computed (each animation interpolated, each updater run), none drawn: a per-frame rebuild happens
+    where a frame is computed, and drawing reads mobjects without making any. A new text's glyphs are each parsed once
+    (:func:`glyphs_parsed_once`, which makes the same ``Text``).
+    """
     with tempfile.TemporaryDirectory() as media_dir:
         settings = {
             "dry_run": True,
@@ -487,8 +500,10 @@ def constructions(scene_class, frame_rate: int, skip_animations: bool = False) -
             "progress_bar": "none",
             "disable_caching": True,
         }
-        with counting_text_constructions() as counts, tempconfig(settings):
-            scene_class(skip_animations=skip_animations).render()
+        with counting_text_constructions() as counts, tempconfig(settings), glyphs_parsed_once():
+            scene = scene_class(skip_animations=skip_animations)
+            scene.renderer.update_frame = lambda *args, **kwargs: None
+            scene.render()
     return counts
 
 

@@ -430,6 +430,14 @@ def test_scene_length_suits_a_class(scene):
     assert 60 <= scene.steps[-1].end <= 180
 
 
+def test_every_step_ends_on_a_picture_cairo_draws(scene):
+    """The build draws each step's last picture (its clip's last frame, the poster's and the deck's still)."""
+    stills = scene.recording.stills
+    assert list(stills) == [step.name for step in scene.steps]
+    blank = [name for name, drawn in stills.items() if drawn < 0.005]
+    assert not blank, f"{type(scene).__name__}: steps ending on a picture with almost nothing drawn: {blank}"
+
+
 def test_layout_rule_with_the_default_inputs(scene):
     """No text too small, no two texts overlapping, nothing outside the safe area, after any animation (tests/layout.py)."""
     problems = list(scene.recording.layout_problems)
