@@ -36,6 +36,7 @@ from manim import (
     Group,
     MarkupText,
     MathTex,
+    ReplacementTransform,
     SingleStringMathTex,
     SVGMobject,
     Tex,
@@ -273,25 +274,32 @@ def texts_made_once() -> Iterator[None]:
 
 
 @contextmanager
-def fades_without_copies() -> Iterator[None]:
-    """Inside the block, ``FadeIn`` and ``FadeOut`` copy nothing and move nothing: only for animations skipped.
+def animations_without_copies() -> Iterator[None]:
+    """Inside the block, fades and transforms into a mobject of the scene copy and align nothing: only for animations
+    skipped.
 
-    A skipped animation jumps to its end, and a fade's end is its mobject as it was (a ``FadeOut`` also takes it off
-    the scene, which :meth:`Animation.clean_up_from_scene` still does). manim copies the mobject three times to work out
-    the frames in between all the same (a faded copy, a start, a target): 40 % of a build's CPU here. What every step
-    ends with is the same, every point and colour to a billionth (manim's fade back can leave an opacity of
-    0.9999999999999999): ``test_a_build_without_shortcuts_ends_every_step_the_same`` checks it on one scene.
+    A skipped animation jumps to its end. A fade's end is its mobject as it was (a ``FadeOut`` also takes it off the
+    scene, which :meth:`Animation.clean_up_from_scene` still does). A ``ReplacementTransform`` or a
+    ``TransformFromCopy`` ends with its target, untouched, in place of what it transformed (``clean_up_from_scene``
+    still puts it there); what was transformed is off the scene. manim copies the mobject for the frames in between all
+    the same (a fade three times; a transform copies its target and aligns the two point for point), which was 40 %
+    and then a fifth of a build's CPU here. What every step ends with is the same, every point and colour to a
+    billionth (manim's fade back can leave an opacity of 0.9999999999999999):
+    ``test_a_build_without_shortcuts_ends_every_step_the_same`` checks it on one scene each run.
     """
 
     def begin(self):
-        self.starting_mobject = self.target_mobject = self.target_copy = self.mobject
+        self.starting_mobject = self.target_copy = self.mobject
+        if isinstance(self, (FadeIn, FadeOut)):  # a fade's target is a faded copy; a transform's, what it ends as
+            self.target_mobject = self.mobject
         if self.suspend_mobject_updating:
             self.mobject.suspend_updating()
 
     def stay(self, alpha):
         pass
 
-    saved = {cls: (cls.__dict__.get("begin"), cls.__dict__.get("interpolate_mobject")) for cls in (FadeIn, FadeOut)}
+    kinds = (FadeIn, FadeOut, ReplacementTransform)
+    saved = {cls: (cls.__dict__.get("begin"), cls.__dict__.get("interpolate_mobject")) for cls in kinds}
     for cls in saved:
         cls.begin, cls.interpolate_mobject = begin, stay
     try:
@@ -330,8 +338,8 @@ def build_without_video(
     Formulas are typeset into a folder this process keeps (:func:`_tex_folder`): what a build asks LaTeX for is read
     with :func:`latex_sources`, not from the files in ``media_dir``. With ``shortcuts``, a ``Text`` made before is
     copied (:func:`texts_made_once`), a new ``Text``'s drawing is read from glyphs parsed before
-    (:func:`glyphs_parsed_once`), and fades skip the copies manim makes for the frames in between
-    (:func:`fades_without_copies`). With ``count_texts``, the scene's ``text_constructions`` count the text mobjects
+    (:func:`glyphs_parsed_once`), and fades and transforms into a mobject skip the copies manim makes for the frames in between
+    (:func:`animations_without_copies`). With ``count_texts``, the scene's ``text_constructions`` count the text mobjects
     made, by kind (:func:`counting_text_constructions`).
     """
     recording = Recording(watch_layout=watch_layout)
@@ -362,7 +370,7 @@ def build_without_video(
             if shortcuts:
                 stack.enter_context(glyphs_parsed_once())
                 stack.enter_context(texts_made_once())
-                stack.enter_context(fades_without_copies())
+                stack.enter_context(animations_without_copies())
             counts = stack.enter_context(counting_text_constructions()) if count_texts else None
             scene = scene_class(skip_animations=True, observe=look, **scene_arguments)
             draw_frame = scene.renderer.update_frame

@@ -1,7 +1,10 @@
-"""The test builds' shortcuts (a ``Text`` made once, each glyph parsed once, fades without copies) leave every step as
-manim leaves it: a canary on one scene's shared build, and every kind of text the scenes draw read as manim parses it."""
+"""The test builds' shortcuts (a ``Text`` made once, each glyph parsed once, fades and transforms without copies) leave
+every step as manim leaves it: a canary on one scene's shared build, and every kind of text the scenes draw read as
+manim parses it."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -12,37 +15,53 @@ from scenes.kit.text import label, number_label
 from scenes.theme import DARK, LIGHT
 
 from .glyphs import CHECKED_WITH, glyphs_parsed_once, parsing_versions
-from .helpers import RENDERED_SENTENCE, RecordingVoice, build_without_video, built_scene
+from .helpers import RENDERED_SENTENCE, RecordingVoice, build_without_video, built_scene, looks_at_the_shared_build
 
 CANARY = "scaling"
-"""A short scene whose fades shift as they come and go, and whose numbers repeat (its texts are made again)."""
+"""A short scene whose fades shift as they come and go, whose bars and axis are transformed into others, and whose
+numbers repeat (its texts are made again)."""
 
 
-def step_ends(scene) -> dict[str, list[tuple]]:
-    """Per step: what every mobject on screen was when it ended (kind, points, colours, stroke width, depth), to a
-    billionth (manim's fade back leaves an opacity of 0.9999999999999999 where the shortcut leaves 1.0)."""
+def state(part) -> tuple:
+    """What a mobject is (kind, points, colours, stroke width, depth), to a billionth (manim's fade back leaves an
+    opacity of 0.9999999999999999 where the shortcut leaves 1.0)."""
+    colours = [part.get_fill_rgbas(), part.get_stroke_rgbas()] if hasattr(part, "fill_rgbas") else []
+    width = float(part.get_stroke_width()) if hasattr(part, "stroke_width") else None
+    rounded = [np.round(array, 9).tolist() for array in (part.points, *colours)]
+    return (type(part).__name__, rounded, width, part.z_index)
 
-    def state(part) -> tuple:
-        colours = [part.get_fill_rgbas(), part.get_stroke_rgbas()] if hasattr(part, "fill_rgbas") else []
-        width = float(part.get_stroke_width()) if hasattr(part, "stroke_width") else None
-        rounded = [np.round(array, 9).tolist() for array in (part.points, *colours)]
-        return (type(part).__name__, rounded, width, part.z_index)
 
-    return {step: [state(part) for part in parts] for step, parts in scene.recording.ended.items()}
+def watching_step_ends() -> tuple[dict[str, list[tuple]], Callable]:
+    """A look (``observe``) that keeps, as each step ends, what every mobject on screen is then; and what it keeps.
+
+    Taken then, not read after the build: a mobject a later step transforms is changed by manim's transform (aligned
+    to its target, point for point) and left as it was by the shortcut, once it is off the scene.
+    """
+    ends: dict[str, list[tuple]] = {}
+
+    def look(scene, ended) -> None:
+        if ended is not None:
+            ends[ended.name] = [state(part) for mobject in scene.mobjects for part in mobject.get_family()]
+
+    return ends, look
+
+
+SHARED_ENDS, _look = watching_step_ends()
+looks_at_the_shared_build(CANARY)(_look)
 
 
 @pytest.mark.scenes
 @pytest.mark.xdist_group(CANARY)
 def test_a_build_without_shortcuts_ends_every_step_the_same():
     voice = RecordingVoice()
-    # No frame drawn (a fifth of the build): drawing reads the mobjects, it never changes them.
-    plain = build_without_video(SCENES[CANARY], shortcuts=False, draw=False, voice=voice, speak=voice.spoken_form)
-    shared = step_ends(built_scene(CANARY))
-    assert len(shared) == len(built_scene(CANARY).steps) > 3
-    ends = step_ends(plain)
-    assert list(ends) == list(shared)
+    ends, look = watching_step_ends()
+    # No frame drawn: drawing reads the mobjects, it never changes them.
+    build_without_video(SCENES[CANARY], shortcuts=False, draw=False, observe=look, voice=voice, speak=voice.spoken_form)
+    built_scene(CANARY)
+    assert len(SHARED_ENDS) == len(built_scene(CANARY).steps) > 3
+    assert list(ends) == list(SHARED_ENDS)
     for step, parts in ends.items():
-        assert parts == shared[step], f"{CANARY}: step {step} ends otherwise without the shortcuts (to a billionth)"
+        assert parts == SHARED_ENDS[step], f"{CANARY}: step {step} ends otherwise without the shortcuts (to a billionth)"
 
 
 def test_glyphs_parsed_once_makes_every_text_as_manim_does(tmp_path):
