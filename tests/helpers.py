@@ -37,6 +37,7 @@ from manim import (
     MarkupText,
     MathTex,
     ReplacementTransform,
+    Scene,
     SingleStringMathTex,
     SVGMobject,
     Tex,
@@ -153,7 +154,10 @@ class Recording:
     extent: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
     """Per step name: left, right, bottom and top of everything on screen when it ended."""
     ended: dict[str, list] = field(default_factory=dict)
-    """Per step name: every mobject on screen when it ended, the families of ``scene.mobjects`` in order."""
+    """Per step name: every mobject on screen when it ended, the families of ``scene.mobjects`` in order.
+
+    The mobjects themselves, read after the build: one a later step animates is as that step left it (what a step's
+    end looked like, point for point, is kept by ``test_build_shortcuts.py``'s look, not here)."""
     layout_problems: dict[str, None] = field(default_factory=dict)
     """What :func:`.layout.layout_problems` found after any animation, once each, with its step (if watched)."""
     glyph_problems: dict[str, None] = field(default_factory=dict)
@@ -273,22 +277,36 @@ def texts_made_once() -> Iterator[None]:
         Text.__init__, SVGMobject.generate_mobject = original, original_generate
 
 
+class ReplacedReused(RuntimeError):
+    """A scene animated or showed again what a ``ReplacementTransform`` replaced: the shortcut would differ from manim."""
+
+
+def _draw_nothing(*args, **kwargs) -> None:
+    """A renderer's ``update_frame`` that draws nothing."""
+
+
 @contextmanager
 def animations_without_copies() -> Iterator[None]:
-    """Inside the block, fades and transforms into a mobject of the scene copy and align nothing: only for animations
-    skipped.
+    """Inside the block, fades and ``ReplacementTransform`` copy and align nothing: only for animations skipped.
 
     A skipped animation jumps to its end. A fade's end is its mobject as it was (a ``FadeOut`` also takes it off the
-    scene, which :meth:`Animation.clean_up_from_scene` still does). A ``ReplacementTransform`` or a
-    ``TransformFromCopy`` ends with its target, untouched, in place of what it transformed (``clean_up_from_scene``
-    still puts it there); what was transformed is off the scene. manim copies the mobject for the frames in between all
-    the same (a fade three times; a transform copies its target and aligns the two point for point), which was 40 %
-    and then a fifth of a build's CPU here. What every step ends with is the same, every point and colour to a
-    billionth (manim's fade back can leave an opacity of 0.9999999999999999):
-    ``test_a_build_without_shortcuts_ends_every_step_the_same`` checks it on one scene each run.
+    scene, which :meth:`Animation.clean_up_from_scene` still does). A ``ReplacementTransform`` ends with its target,
+    untouched, in place of what it transformed (``clean_up_from_scene`` still puts it there). manim copies the mobject
+    for the frames in between all the same (a fade three times; a transform copies its target and aligns what it
+    transforms to it, point for point), which was 40 % and then a twentieth of a build's CPU here. What every step
+    ends with is the same, every point and colour to a billionth: ``test_a_build_without_shortcuts_ends_every_step_the_same``
+    checks it on one scene each run.
+
+    What was transformed is left as it was, where manim leaves it aligned to the target, off the scene. A scene that
+    animates it again, or into it (or a group holding it), would then differ from its render: that raises
+    :class:`ReplacedReused`.
+    (``TransformFromCopy`` is not shortcut: manim runs it backwards, and its target ends aligned to what it came from.)
     """
+    replaced: dict[int, object] = {}  # kept referenced, so that no other mobject takes a replaced one's id
 
     def begin(self):
+        if isinstance(self, ReplacementTransform):
+            replaced[id(self.mobject)] = self.mobject
         self.starting_mobject = self.target_copy = self.mobject
         if isinstance(self, (FadeIn, FadeOut)):  # a fade's target is a faded copy; a transform's, what it ends as
             self.target_mobject = self.mobject
@@ -298,13 +316,23 @@ def animations_without_copies() -> Iterator[None]:
     def stay(self, alpha):
         pass
 
+    def begin_animations(scene):
+        for animation in scene.animations if replaced else ():
+            for mobject in (animation.mobject, getattr(animation, "target_mobject", None)):
+                if mobject is not None and any(id(part) in replaced for part in mobject.get_family()):
+                    raise ReplacedReused(f"{type(scene).__name__} animates again what a ReplacementTransform replaced")
+        original_begin_animations(scene)
+
     kinds = (FadeIn, FadeOut, ReplacementTransform)
     saved = {cls: (cls.__dict__.get("begin"), cls.__dict__.get("interpolate_mobject")) for cls in kinds}
+    original_begin_animations = Scene.begin_animations
     for cls in saved:
         cls.begin, cls.interpolate_mobject = begin, stay
+    Scene.begin_animations = begin_animations
     try:
         yield
     finally:
+        Scene.begin_animations = original_begin_animations
         for cls, methods in saved.items():
             for name, method in zip(("begin", "interpolate_mobject"), methods):
                 if method is None:
@@ -333,13 +361,14 @@ def build_without_video(
 
     Manim draws what stands still after every animation even when it skips animations and writes no video (half of a
     warm build). A build draws instead the picture each step ends on (its clip's last frame, the poster's and the
-    deck's stills), so every scene's mobjects are drawn once on a canvas without the cost; with ``draw`` False, for a
-    build that only reads the scene's mobjects (its numbers, texts and layout), no frame is drawn at all.
+    deck's stills): what is on screen then goes through Cairo (not what comes and goes within a step, which only a
+    render draws); with ``draw`` False, for a build that only reads the scene's mobjects (its numbers, texts and
+    layout), no frame is drawn at all.
     Formulas are typeset into a folder this process keeps (:func:`_tex_folder`): what a build asks LaTeX for is read
     with :func:`latex_sources`, not from the files in ``media_dir``. With ``shortcuts``, a ``Text`` made before is
     copied (:func:`texts_made_once`), a new ``Text``'s drawing is read from glyphs parsed before
-    (:func:`glyphs_parsed_once`), and fades and transforms into a mobject skip the copies manim makes for the frames in between
-    (:func:`animations_without_copies`). With ``count_texts``, the scene's ``text_constructions`` count the text mobjects
+    (:func:`glyphs_parsed_once`), and fades and ``ReplacementTransform`` skip the copies manim makes for the frames
+    in between (:func:`animations_without_copies`). With ``count_texts``, the scene's ``text_constructions`` count the text mobjects
     made, by kind (:func:`counting_text_constructions`).
     """
     recording = Recording(watch_layout=watch_layout)
@@ -374,7 +403,7 @@ def build_without_video(
             counts = stack.enter_context(counting_text_constructions()) if count_texts else None
             scene = scene_class(skip_animations=True, observe=look, **scene_arguments)
             draw_frame = scene.renderer.update_frame
-            scene.renderer.update_frame = lambda *args, **kwargs: None
+            scene.renderer.update_frame = _draw_nothing
             scene.render()
     scene.recording = recording
     if count_texts:
@@ -464,7 +493,7 @@ def built_scene(name: str):
     Built without video (:func:`build_without_video`) watching the layout, with a :class:`RecordingVoice`
     (its ``voice``: every line's spoken form, timed as the silent build), and watched by the looks registered for it
     (:func:`looks_at_the_shared_build`). Its ``text_constructions`` count the text it built
-    (:func:`counting_text_constructions`): with no frame drawn, a count no frame rate can change.
+    (:func:`counting_text_constructions`): with no frame played, a count no frame rate can change.
     """
     _BUILT.add(name)
     lookers = list(_LOOKERS.get(name, ()))
@@ -510,7 +539,7 @@ def constructions(scene_class, frame_rate: int, skip_animations: bool = False) -
         }
         with counting_text_constructions() as counts, tempconfig(settings), glyphs_parsed_once():
             scene = scene_class(skip_animations=skip_animations)
-            scene.renderer.update_frame = lambda *args, **kwargs: None
+            scene.renderer.update_frame = _draw_nothing
             scene.render()
     return counts
 

@@ -5,10 +5,11 @@ manim parses it."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from manim import MarkupText, Text, tempconfig
+from manim import RIGHT, MarkupText, Text, tempconfig
 
 from scenes import SCENES
 from scenes.kit.text import label, number_label
@@ -32,7 +33,7 @@ def state(part) -> tuple:
 
 
 def watching_step_ends() -> tuple[dict[str, list[tuple]], Callable]:
-    """A look (``observe``) that keeps, as each step ends, what every mobject on screen is then; and what it keeps.
+    """What a look keeps, and the look (an ``observe``): as each step ends, what every mobject on screen is then.
 
     Taken then, not read after the build: a mobject a later step transforms is changed by manim's transform (aligned
     to its target, point for point) and left as it was by the shortcut, once it is off the scene.
@@ -57,8 +58,8 @@ def test_a_build_without_shortcuts_ends_every_step_the_same():
     ends, look = watching_step_ends()
     # No frame drawn: drawing reads the mobjects, it never changes them.
     build_without_video(SCENES[CANARY], shortcuts=False, draw=False, observe=look, voice=voice, speak=voice.spoken_form)
-    built_scene(CANARY)
-    assert len(SHARED_ENDS) == len(built_scene(CANARY).steps) > 3
+    shared = built_scene(CANARY)  # its look fills SHARED_ENDS as it is built
+    assert len(SHARED_ENDS) == len(shared.steps) > 3
     assert list(ends) == list(SHARED_ENDS)
     for step, parts in ends.items():
         assert parts == SHARED_ENDS[step], f"{CANARY}: step {step} ends otherwise without the shortcuts (to a billionth)"
@@ -76,3 +77,30 @@ def test_glyphs_parsed_once_makes_every_text_as_manim_does(tmp_path):
         texts += [Text("tinted", t2c={"tin": "#ff8800"}), Text("fading", gradient=("#ff0000", "#0000ff"))]
         texts.append(MarkupText('<span foreground="red">0</span>.<u>5</u> <span background="blue">x</span><sub>2</sub>'))
     assert counts == {"read": len(texts)}, f"checked with {CHECKED_WITH}, running {parsing_versions()}: check it again"
+
+
+def test_animating_again_what_a_replacement_transform_replaced_is_refused():
+    """The shortcut leaves what a ``ReplacementTransform`` replaced as it was, where manim aligns it to its target:
+    a scene that brings it back would differ from its render, so the build says so instead."""
+    from manim import Circle, ReplacementTransform, Square
+
+    from scenes.kit.scene import ExplainerScene
+
+    from .helpers import ReplacedReused
+
+    class TransformsBack(ExplainerScene):
+        name = "transforms-back"
+
+        @classmethod
+        def build_trace(cls, **settings):
+            return SimpleNamespace()
+
+        def construct(self):
+            with self.step("there", "There and back"):
+                square, circle = Square(), Circle().shift(RIGHT)
+                self.add(square)
+                self.play(ReplacementTransform(square, circle))
+                self.play(ReplacementTransform(circle, square))
+
+    with pytest.raises(ReplacedReused, match="TransformsBack animates again what a ReplacementTransform replaced"):
+        build_without_video(TransformsBack, draw=False)
