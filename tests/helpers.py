@@ -278,7 +278,7 @@ def texts_made_once() -> Iterator[None]:
 
 
 class ReplacedReused(RuntimeError):
-    """A scene animated or showed again what a ``ReplacementTransform`` replaced: the shortcut would differ from manim."""
+    """A scene animated again (or into) what a ``ReplacementTransform`` replaced: the shortcut would differ from manim."""
 
 
 def _draw_nothing(*args, **kwargs) -> None:
@@ -368,8 +368,8 @@ def build_without_video(
     with :func:`latex_sources`, not from the files in ``media_dir``. With ``shortcuts``, a ``Text`` made before is
     copied (:func:`texts_made_once`), a new ``Text``'s drawing is read from glyphs parsed before
     (:func:`glyphs_parsed_once`), and fades and ``ReplacementTransform`` skip the copies manim makes for the frames
-    in between (:func:`animations_without_copies`). With ``count_texts``, the scene's ``text_constructions`` count the text mobjects
-    made, by kind (:func:`counting_text_constructions`).
+    in between (:func:`animations_without_copies`). With ``count_texts``, the scene's ``text_constructions`` count
+    the text mobjects made, by kind (:func:`counting_text_constructions`).
     """
     recording = Recording(watch_layout=watch_layout)
 

@@ -1,6 +1,6 @@
-"""The test builds' shortcuts (a ``Text`` made once, each glyph parsed once, fades and transforms without copies) leave
-every step as manim leaves it: a canary on one scene's shared build, and every kind of text the scenes draw read as
-manim parses it."""
+"""The test builds' shortcuts (a ``Text`` made once, each glyph parsed once, fades and ``ReplacementTransform`` without
+copies) leave every step as manim leaves it: a canary on one scene's shared build, every kind of text the scenes draw
+read as manim parses it, and a scene the transform shortcut cannot follow refused."""
 
 from __future__ import annotations
 
