@@ -202,12 +202,12 @@ def training_cache(tmp_path_factory):
     return folder
 
 
-def pytest_collection_finish(session):
-    """Start, in the background, each shared render a test of this run will read (one process of the run starts it)."""
-    if session.config.option.collectonly or session.config.option.setupplan:
-        return  # nothing will run
-    fixtures = {name for item in session.items for name in getattr(item, "fixturenames", ())}
-    shared = shared_folder(session.config._tmp_path_factory)  # the tmp_path_factory fixture's, before any test
+@pytest.fixture(scope="session", autouse=True)
+def _shared_renders_started(request, tmp_path_factory):
+    """Start, in the background, each shared render a test of this run will read, as the process's first test starts
+    (the first process of the run to get there starts it; :func:`.shared_renders.start`)."""
+    fixtures = {name for item in request.session.items for name in getattr(item, "fixturenames", ())}
+    shared = shared_folder(tmp_path_factory)
     for name in sorted(fixtures & shared_renders.RENDERS.keys()):
         shared_renders.start(name, shared)
 

@@ -1,7 +1,7 @@
-"""The run's shared renders, each made once per run in a process of its own, started as soon as the tests are known.
+"""The run's shared renders, each made once per run in a process of its own, started as the tests start.
 
 Made inside a test (under a lock), a shared render kept the other worker idle whenever its next test needed the same
-render (40 s of a run on CI). Started when the tests are collected, in the background, a render goes on while both
+render (40 s of a run on CI). Started as the first test starts, in the background, a render goes on while both
 workers test; a test that asks for it waits only for what is left. ``python -m tests.shared_renders NAME FOLDER``
 makes one: the render command run as a test runs it (click's ``CliRunner``), its outcome left in
 ``FOLDER/NAME/result.json`` (exit code, standard output and error), written last, under a temporary name.
