@@ -4,8 +4,8 @@ Its sound is measured with a meter that is not the one the pipeline uses (pyloud
 oversampling for the true peak), its WebM carries the voice as its MP4 does, and the presenter must play the narration
 in Chromium. A narrated render made again gives the same bytes by its parts, each checked without drawing: a damaged
 cache entry is synthesised again sample for sample and a cached track is the track mastered (``test_narration.py``),
-the same movie and voice mux to the same MP4 and WebM bytes in another process (``test_encoder.py``), and the frames
-are drawn the same in another process (``test_parallel.py``).
+two fresh processes master a voice and mux it with a movie into the same MP4 and WebM bytes (``test_encoder.py``),
+and the frames are drawn the same in another process (``test_parallel.py``).
 """
 
 from __future__ import annotations
