@@ -186,6 +186,9 @@ def test_synthesis_is_cached_and_a_corrupt_entry_is_synthesised_again(joe, tmp_p
     assert "synthesising it again" in caplog.text
     # Without sampled noise, synthesis is deterministic: the re-synthesised speech is the first's, sample for sample.
     assert np.array_equal(repaired.clip(LINE), first.clip(LINE))
+    # The entry was written again, whole: the next render reads it instead of synthesising.
+    after = narration.Narrator(joe, tmp_path)
+    assert after.speak(LINE) == seconds and after.synthesised == 0
 
 
 def test_a_cached_track_is_the_track_mastered_and_is_not_mastered_again(joe, tmp_path, monkeypatch):
