@@ -147,13 +147,18 @@ PRODUCTS_IN_A_FRESH_PROCESS = """
 import sys
 from pathlib import Path
 import numpy as np
-from attention_explainer.pipeline.narration import master
+from attention_explainer.pipeline.narration import SAMPLE_RATE, master
 from attention_explainer.pipeline.products import faststart_copy, write_webm
 source, folder, voice = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
-track = master(np.load(voice)) if voice else None
-if track is not None:
+track, first_step = None, None
+if voice:
+    samples = np.load(voice)
+    seconds = len(samples) / SAMPLE_RATE
+    track = master(samples, [(0.0, 1.5), (1.5, seconds - 1.5)])  # two steps: each step clip's peaks count
     np.save(folder / "track.npy", track)
+    first_step = track[: round(1.5 * SAMPLE_RATE)]
 faststart_copy(source, folder / "video.mp4", audio=track)
+faststart_copy(source, folder / "clip.mp4", audio=first_step)
 write_webm(folder / "video.mp4", folder / "video.webm", audio=track)
 """
 
@@ -181,8 +186,9 @@ def a_voice(seconds: float) -> np.ndarray:
 
 
 def products_in_a_fresh_process(source: Path, folder: Path, voice: Path | None) -> dict[str, bytes]:
-    """What a render makes of its movie and voice, made in a fresh process: the mastered track (with a voice), the
-    MP4 with its index at the front (and the voice in AAC) and the WebM (the voice in Opus), as the render does."""
+    """What a render makes of its movie and voice, made in a fresh process: the track mastered for two steps (with a
+    voice), the MP4 with its index at the front (and the voice in AAC), a step's clip (with its part of the voice) and
+    the WebM (the voice in Opus), as the render does."""
     folder.mkdir()
     environment = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     arguments = [str(source), str(folder), str(voice) if voice else ""]
@@ -193,8 +199,8 @@ def products_in_a_fresh_process(source: Path, folder: Path, voice: Path | None) 
 @pytest.mark.parametrize("narrated", [False, True], ids=["silent", "narrated"])
 def test_a_webm_is_vp9_as_long_as_its_mp4_and_the_same_bytes_in_another_process(narrated, tmp_path):
     """The WebM is transcoded from the MP4 after the render: VP9 as long as the MP4, Opus for the voice. With and
-    without a voice, two fresh processes master the track and write the MP4 and the WebM with the same bytes
-    (Matroska's track identifiers are random unless told otherwise).
+    without a voice, two fresh processes master the track for its steps and write the MP4, a step's clip and the WebM
+    with the same bytes (Matroska's track identifiers are random unless told otherwise).
 
     A narrated render made again gives the same bytes by these parts (with the frames drawn the same,
     ``test_parallel.py``'s, and the speech synthesised again sample for sample, ``test_narration.py``'s); a real
@@ -211,7 +217,7 @@ def test_a_webm_is_vp9_as_long_as_its_mp4_and_the_same_bytes_in_another_process(
         np.save(voice, a_voice(seconds))
     here = products_in_a_fresh_process(source, tmp_path / "here", voice)
     there = products_in_a_fresh_process(source, tmp_path / "there", voice)
-    assert set(here) == {"video.mp4", "video.webm"} | ({"track.npy"} if narrated else set())
+    assert set(here) == {"video.mp4", "clip.mp4", "video.webm"} | ({"track.npy"} if narrated else set())
     assert here == there and len(here["video.webm"]) > 10_000
     with av.open(str(tmp_path / "here" / "video.webm")) as webm:
         assert webm.streams.video[0].codec_context.name == "vp9"

@@ -169,6 +169,7 @@ LINE = "Divide every score by the square root of d k, that is by two."
 
 
 def test_synthesis_is_cached_and_a_corrupt_entry_is_synthesised_again(joe, tmp_path, caplog):
+    caplog.set_level(logging.WARNING, logger="attention_explainer")
     first = narration.Narrator(joe, tmp_path)
     seconds = first.speak(LINE)
     assert first.synthesised == 1 and 2.0 < seconds < 8.0

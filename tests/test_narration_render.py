@@ -2,10 +2,12 @@
 
 Its sound is measured with a meter that is not the one the pipeline uses (pyloudnorm for the loudness, 4x polyphase
 oversampling for the true peak), its WebM carries the voice as its MP4 does, and the presenter must play the narration
-in Chromium. A narrated render made again gives the same bytes by its parts, each checked without drawing: a damaged
-cache entry is synthesised again sample for sample and a cached track is the track mastered (``test_narration.py``),
-two fresh processes master a voice and mux it with a movie into the same MP4 and WebM bytes (``test_encoder.py``),
-and the frames are drawn the same in another process (``test_parallel.py``).
+in Chromium. A narrated render made again gives the same bytes by its parts, each checked without drawing: the scene
+built again with every line read from the render's cache keeps every timing, and the package written again from the
+render's products keeps every file's bytes (here); a damaged cache entry is synthesised again sample for sample and a
+cached track is the track mastered (``test_narration.py``); two fresh processes master a voice for its steps and mux
+it with a movie into the same MP4, step clip and WebM bytes (``test_encoder.py``); the frames of a render are drawn
+the same in another process (``test_parallel.py``, a silent render: a voice changes only how long each step waits).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import hashlib
 import json
 import math
 import re
+import shutil
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -23,10 +26,16 @@ import pytest
 from click.testing import CliRunner
 
 import render
+from attention_explainer.options import RenderJob
 from attention_explainer.package.captions import cues_for
+from attention_explainer.pages.write import write_package
 from attention_explainer.pipeline import narration
-from attention_explainer.pipeline.spoken import SPEAKABLE
+from attention_explainer.pipeline.render_job import repackage
+from attention_explainer.pipeline.spoken import SPEAKABLE, spoken_form
+from scenes import SCENES, build_trace
 from scenes.kit.scene import SPEECH_PAUSE
+
+from .helpers import build_without_video
 
 pytestmark = pytest.mark.render
 
@@ -57,8 +66,8 @@ def render_narrated(media: Path, cache: Path, *extra: str):
 def narrated(tmp_path_factory):
     """`scaling` narrated by joe, rendered once with both formats (a teacher asking for a WebM as well)."""
     media, cache = tmp_path_factory.mktemp("media"), tmp_path_factory.mktemp("cache")
-    folder, result = render_narrated(media, cache, "--format", "both")
-    return SimpleNamespace(folder=folder, media=media, cache=cache, result=result)
+    folder, _ = render_narrated(media, cache, "--format", "both")
+    return SimpleNamespace(folder=folder, media=media, cache=cache)
 
 
 def manifest_hashes(folder: Path) -> dict[str, str]:
@@ -154,6 +163,51 @@ def test_the_webm_is_vp9_as_long_as_the_mp4_listed_in_the_manifest_and_offered_b
     with av.open(str(narrated.folder / "scaling.webm")) as webm, av.open(str(narrated.folder / "scaling.mp4")) as mp4:
         assert webm.streams.video[0].codec_context.name == "vp9"
         assert webm.duration / av.time_base == pytest.approx(mp4.duration / av.time_base, abs=0.1)
+
+
+def test_the_scene_built_with_every_line_from_the_cache_keeps_the_renders_timings(narrated):
+    """What a render made again reads: every line's speech from the cache (none synthesised), and with it every step
+    and line at the time the render published, each line as long as its speech."""
+    narrator = narration.Narrator(narration.resolve_voice("joe"), narrated.cache)
+    scene = build_without_video(SCENES["scaling"], voice=narrator, speak=spoken_form, draw=False)
+    assert narrator.synthesised == 0
+    sections = json.loads((narrated.folder / "sections.json").read_text(encoding="utf-8"))
+    assert [step.name for step in scene.steps] == [section["name"] for section in sections]
+    for step, section in zip(scene.steps, sections):
+        assert round(step.start, 3) == section["start"], step.name
+        built = [(line.text, line.spoken, round(line.start, 3), round(line.end, 3)) for line in step.lines]
+        assert built == [(line["text"], line["spoken"], line["start"], line["end"]) for line in section["lines"]]
+    said = json.loads((narrated.folder / "narration.json").read_text(encoding="utf-8"))["lines"]
+    assert [round(line.speech, 3) for step in scene.steps for line in step.lines] == [line["seconds"] for line in said]
+
+
+def test_the_package_written_again_from_the_renders_products_keeps_every_files_bytes(narrated, tmp_path):
+    """Pages, captions, transcript, questions, narration record and manifest written again (no frame drawn) are
+    byte for byte what the render published; and the explorer of the MP4 alone differs only by the WebM it offers."""
+    media = tmp_path / "media"
+    shutil.copytree(narrated.media, media)
+    job = RenderJob("scaling", {}, "low", "dark", "both", media, narrated.cache, "joe")
+    folder = media / narrated.folder.relative_to(narrated.media)
+    assert folder == media / job.folder / "low"
+    published = {path.relative_to(folder): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
+    written = (folder / "manifest.json").stat().st_ino
+    repackage(job)
+    assert (folder / "manifest.json").stat().st_ino != written, "the package was not written again"
+    again = {path.relative_to(folder): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
+    assert set(again) == set(published)
+    differ = [str(path) for path in published if again[path] != published[path]]
+    assert not differ, f"written again with other bytes: {differ}"
+
+    without = tmp_path / "mp4 only"
+    shutil.copytree(folder, without)
+    (without / "scaling.webm").unlink()
+    mp4_only = RenderJob("scaling", {}, "low", "dark", "mp4", media, narrated.cache, "joe")
+    write_package(without, mp4_only, build_trace("scaling", {}), "render", "package", scene_class=SCENES["scaling"], versions={})
+    offered = '\n      <source src="scaling.webm" type="video/webm">'
+    assert offered in published[Path("explore.html")].decode()
+    assert (without / "explore.html").read_text(encoding="utf-8") == published[Path("explore.html")].decode().replace(
+        offered, "", 1
+    )
 
 
 @pytest.mark.browser
