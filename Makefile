@@ -24,7 +24,7 @@ demo: setup
 test: setup trained learning narration distributed js
 	$(PY) -m pytest -rs -n auto --dist loadgroup --durations=15
 
-# Lint, format check and the fast tier (maths, traces, scenes built without video, CLI, pages): about seven minutes.
+# Lint, format check and the fast tier (maths, traces, scenes built without video, CLI, pages): about five minutes on two cores.
 check: setup trained learning narration distributed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
