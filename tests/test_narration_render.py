@@ -181,6 +181,11 @@ def test_the_scene_built_with_every_line_from_the_cache_keeps_the_renders_timing
     assert [round(line.speech, 3) for step in scene.steps for line in step.lines] == [line["seconds"] for line in said]
 
 
+def every_file(folder: Path) -> dict[Path, bytes]:
+    """Every file under ``folder``, by its path inside it: its bytes."""
+    return {path.relative_to(folder): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
 def test_the_package_written_again_from_the_renders_products_keeps_every_files_bytes(narrated, tmp_path):
     """Pages, captions, transcript, questions, narration record and manifest written again (no frame drawn) are
     byte for byte what the render published; and the explorer of the MP4 alone differs only by the WebM it offers."""
@@ -189,11 +194,11 @@ def test_the_package_written_again_from_the_renders_products_keeps_every_files_b
     job = RenderJob("scaling", {}, "low", "dark", "both", media, narrated.cache, "joe")
     folder = media / narrated.folder.relative_to(narrated.media)
     assert folder == media / job.folder / "low"
-    published = {path.relative_to(folder): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
+    published = every_file(folder)
     written = (folder / "manifest.json").stat().st_ino
     repackage(job)
     assert (folder / "manifest.json").stat().st_ino != written, "the package was not written again"
-    again = {path.relative_to(folder): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
+    again = every_file(folder)
     assert set(again) == set(published)
     differ = [str(path) for path in published if again[path] != published[path]]
     assert not differ, f"written again with other bytes: {differ}"
