@@ -70,6 +70,33 @@ def run(*args):
     return CliRunner().invoke(render.main, [*args, "--jobs", "1"])
 
 
+DRAFTS = Path(__file__).resolve().parent / "drafts"
+"""A folder whose ``sitecustomize`` makes a process's renders drafts (fewer frames a second: :mod:`tests.drafts`)."""
+
+
+def with_drafts(environment: dict[str, str]) -> dict[str, str]:
+    """``environment`` for processes whose renders are drafts: :data:`DRAFTS` and this checkout first on ``PYTHONPATH``.
+
+    The processes those processes start (a render's workers, a Dask worker's renders) inherit it.
+    """
+    checkout = str(DRAFTS.parent.parent)
+    return {**environment, "PYTHONPATH": os.pathsep.join(filter(None, [str(DRAFTS), checkout, environment.get("PYTHONPATH")]))}
+
+
+@contextmanager
+def drafting() -> Iterator[None]:
+    """The renders this process starts meanwhile (the CLI's worker processes) are drafts (:func:`with_drafts`)."""
+    before = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = with_drafts(dict(os.environ))["PYTHONPATH"]
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = before
+
+
 def wait_for(condition, timeout: float = 60.0, what: str = "the condition"):
     """Poll ``condition`` until it returns something true, and return that; fail after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout

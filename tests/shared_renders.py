@@ -5,6 +5,7 @@ render (40 s of a run on CI). Started as the first test starts, in the backgroun
 workers test; a test that asks for it waits only for what is left. ``python -m tests.shared_renders NAME FOLDER``
 makes one: the render command run as a test runs it (click's ``CliRunner``), its outcome left in
 ``FOLDER/NAME/result.json`` (exit code, standard output and error), written last, under a temporary name.
+Its renders are drafts (:func:`tests.helpers.with_drafts`), as every render of the tests is.
 """
 
 from __future__ import annotations
@@ -19,9 +20,8 @@ from pathlib import Path
 from filelock import FileLock
 
 from attention_explainer.pipeline.processes import die_with_parent
-from tests.helpers import RENDERED_SENTENCE, alive
+from tests.helpers import RENDERED_SENTENCE, alive, with_drafts
 
-ROOT = Path(__file__).resolve().parents[1]
 WAIT = 1800
 """The longest a test waits for a shared render (seconds): a busy machine draws slowly, a hung one never ends."""
 
@@ -51,7 +51,7 @@ def start(name: str, shared: Path) -> None:
             _started[name] = subprocess.Popen(
                 [sys.executable, "-m", "tests.shared_renders", name, str(shared)],
                 cwd=folder,
-                env={**os.environ, "PYTHONPATH": str(ROOT)},
+                env=with_drafts(dict(os.environ)),
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,

@@ -22,6 +22,7 @@ from attention_explainer.pipeline.render_job import render_scene
 from scenes import SCENES
 from scenes.kit import ExplainerScene
 
+from .drafts.draft_renders import draft_size
 from .helpers import built_scene
 
 pytestmark = [pytest.mark.render, pytest.mark.xdist_group("scaling")]  # beside scaling's build, which it reads
@@ -33,12 +34,16 @@ def test_prints_the_video_path(rendered):
 
 
 def test_video_is_h264_480p15_with_the_scene_duration(rendered):
-    media, _ = rendered
+    """Low quality gives manim 854x480 at 15 frames a second; the video has the size manim draws (a draft's, in the
+    tests: :mod:`tests.drafts.draft_renders`), the rate, and the scene's duration."""
+    media, result = rendered
+    width, height = draft_size(854, 480)
+    assert f"a draft: {width}x{height} at 15 frames a second (its quality: 854x480)" in result.stderr
     expected_duration = built_scene("scaling").steps[-1].end
     with av.open(str(media / "scaling" / "low" / "scaling.mp4")) as container:
         stream = container.streams.video[0]
         assert stream.codec_context.name == "h264"
-        assert (stream.width, stream.height) == (854, 480)
+        assert (stream.width, stream.height) == (width, height)
         assert stream.average_rate == 15
         assert stream.codec_context.pix_fmt == "yuv420p"
         frames = sum(1 for _ in container.decode(stream))
@@ -127,7 +132,7 @@ def test_package_has_poster_preview_presenter_and_worksheet(rendered):
     media, _ = rendered
     folder = media / "scaling" / "low"
     with Image.open(folder / "poster.png") as poster:
-        assert poster.size == (854, 480)
+        assert poster.size == draft_size(854, 480)  # the video's
     with Image.open(folder / "preview.gif") as preview:
         assert preview.n_frames >= 10
         seconds = sum(preview.seek(k) or preview.info["duration"] for k in range(preview.n_frames)) / 1000

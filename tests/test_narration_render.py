@@ -35,7 +35,7 @@ from attention_explainer.pipeline.spoken import SPEAKABLE, spoken_form
 from scenes import SCENES, build_trace
 from scenes.kit.scene import SPEECH_PAUSE
 
-from .helpers import build_without_video
+from .helpers import build_without_video, drafting
 
 pytestmark = pytest.mark.render
 
@@ -55,7 +55,8 @@ def render_narrated(media: Path, cache: Path, *extra: str):
         "--cache-dir",
         str(cache),
     ]
-    result = CliRunner().invoke(render.main, [*arguments, *extra])
+    with drafting():
+        result = CliRunner().invoke(render.main, [*arguments, *extra])
     assert result.exit_code == 0, result.output
     folders = list(media.glob("scaling--joe-*/low"))
     assert len(folders) == 1, folders

@@ -21,6 +21,7 @@ from attention_explainer.options import RenderJob
 from attention_explainer.pipeline import freshness, workers
 from attention_explainer.pipeline.freshness import Freshness
 from tests import fake_workers
+from tests.helpers import drafting
 
 pytestmark = pytest.mark.render
 
@@ -77,7 +78,7 @@ def parallel_and_serial(rendered, tmp_path_factory):
     manifest["package_hash"] = "0" * 64
     (planted_folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     outside_before = {p: p.read_bytes() for p in work.rglob("*") if p.is_file() and not p.is_relative_to(media[2])}
-    with pytest.MonkeyPatch.context() as patch:
+    with pytest.MonkeyPatch.context() as patch, drafting():  # drafts, as the run's render is
         patch.setattr(workers, "WORKER", fake_workers.renders_and_records_frames)
         arguments = [*NAMES, "--quality", "low", "--jobs", "2", "--media-dir", str(media[2]), "--cache-dir", str(cache)]
         result = CliRunner().invoke(render.main, arguments)

@@ -1,0 +1,1 @@
+"""The tests' draft renders (:mod:`.draft_renders`); the folder goes on a render process's ``PYTHONPATH``."""
