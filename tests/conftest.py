@@ -18,7 +18,7 @@ from manim import config
 import scenes.training
 from scenes import SCENES
 
-from . import shared_renders
+from . import helpers, shared_renders
 from .helpers import built_scene
 
 INVENTORY = os.environ.get("TEST_INVENTORY")
@@ -199,6 +199,16 @@ def training_cache(tmp_path_factory):
     """
     folder = shared_folder(tmp_path_factory) / "training"
     scenes.training.TRAINING_CACHE = folder
+    return folder
+
+
+@pytest.fixture(scope="session", autouse=True)
+def formulas_of_the_run(tmp_path_factory):
+    """The one folder of typeset formulas for the whole run: each formula a build asks for is typeset once per run,
+    by the first test process to need it (:func:`.helpers.formulas_typeset_once_per_run`)."""
+    folder = shared_folder(tmp_path_factory) / "formulas"
+    folder.mkdir(exist_ok=True)
+    helpers.FORMULAS = folder
     return folder
 
 

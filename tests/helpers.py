@@ -42,6 +42,7 @@ from manim import (
     SVGMobject,
     Tex,
     Text,
+    config,
     tempconfig,
 )
 
@@ -241,6 +242,46 @@ def _tex_folder() -> str:
     return folder
 
 
+FORMULAS: Path | None = None
+"""The run's folder of typeset formulas, shared by its test processes (set by ``conftest.py``); None: none shared."""
+
+
+@contextmanager
+def formulas_typeset_once_per_run() -> Iterator[None]:
+    """Inside the block, a formula another process of the run has typeset is read from :data:`FORMULAS`, not typeset again.
+
+    Each process still typesets into its own folder (:func:`_tex_folder`): a formula already in the run's folder is
+    copied in first, so manim finds its ``.svg`` and runs neither ``latex`` nor ``dvisvgm``, and a formula typeset here
+    joins the run's folder under a temporary name renamed into place, so no process reads half a file. Formulas are
+    about as much CPU as the rest of a default build (four scenes: 30 s of ``latex`` and ``dvisvgm``, 38 s of Python).
+    """
+    from manim.mobject.text import tex_mobject
+    from manim.utils import tex_file_writing
+
+    typeset = tex_mobject.tex_to_svg_file
+    shared_folder = FORMULAS
+
+    def typeset_once(expression, environment=None, tex_template=None):
+        template = tex_template or config["tex_template"]
+        own = tex_file_writing.generate_tex_file(expression, environment, template).with_suffix(".svg")
+        shared = shared_folder / own.name
+        if not own.exists() and shared.exists():
+            shutil.copyfile(shared, own)
+        svg = typeset(expression, environment, tex_template)
+        if not shared.exists():
+            partial = shared_folder / f".{own.name}.{os.getpid()}"
+            shutil.copyfile(svg, partial)
+            os.replace(partial, shared)
+        return svg
+
+    if shared_folder is not None:
+        tex_mobject.tex_to_svg_file = typeset_once
+    try:
+        yield
+    finally:
+        tex_mobject.tex_to_svg_file = typeset
+
+
 @contextmanager
 def latex_sources() -> Iterator[list[str]]:
     """Inside the block, the whole ``.tex`` source of every formula manim is asked for, typeset now or read from its folder."""
@@ -391,8 +432,9 @@ def build_without_video(
     deck's stills): what is on screen then goes through Cairo (not what comes and goes within a step, which only a
     render draws); with ``draw`` False, for a build that only reads the scene's mobjects (its numbers, texts and
     layout), no frame is drawn at all.
-    Formulas are typeset into a folder this process keeps (:func:`_tex_folder`): what a build asks LaTeX for is read
-    with :func:`latex_sources`, not from the files in ``media_dir``. With ``shortcuts``, a ``Text`` made before is
+    Formulas are typeset into a folder this process keeps (:func:`_tex_folder`), each once per run
+    (:func:`formulas_typeset_once_per_run`): what a build asks LaTeX for is read with :func:`latex_sources`, not from the
+    files in ``media_dir``. With ``shortcuts``, a ``Text`` made before is
     copied (:func:`texts_made_once`), a new ``Text``'s drawing is read from glyphs parsed before
     (:func:`glyphs_parsed_once`), and fades and ``ReplacementTransform`` skip the copies manim makes for the frames
     in between (:func:`animations_without_copies`). With ``count_texts``, the scene's ``text_constructions`` count
@@ -423,6 +465,7 @@ def build_without_video(
         }
         with ExitStack() as stack:
             stack.enter_context(tempconfig(settings))
+            stack.enter_context(formulas_typeset_once_per_run())
             if shortcuts:
                 stack.enter_context(glyphs_parsed_once())
                 stack.enter_context(texts_made_once())
