@@ -152,12 +152,12 @@ def torch_weights(q, k, mask=None, *, is_causal: bool = False, scale: float | No
 
     ``mask`` is SDPA's ``attn_mask``: True where a query may attend (or an additive float mask).
     """
-    q, k = (torch.as_tensor(np.asarray(a, dtype=float)) for a in (q, k))
+    q, k = (torch.tensor(np.asarray(a, dtype=float)) for a in (q, k))  # copies: traces' arrays are read-only
     n_k = k.shape[-2]
     eye = torch.eye(n_k, dtype=torch.float64).expand(*k.shape[:-2], n_k, n_k)
     if mask is not None:
         mask = np.asarray(mask)
-        mask = torch.as_tensor(mask if mask.dtype.kind in "bf" else mask.astype(bool))
+        mask = torch.tensor(mask if mask.dtype.kind in "bf" else mask.astype(bool))
     return F.scaled_dot_product_attention(q, k, eye, attn_mask=mask, is_causal=is_causal, scale=scale).numpy()
 
 
