@@ -72,7 +72,7 @@ def run(*args):
 
 
 DRAFTS = Path(__file__).resolve().parent / "drafts"
-"""A folder whose ``sitecustomize`` makes a process's renders drafts (fewer frames a second: :mod:`tests.drafts`)."""
+"""A folder whose ``sitecustomize`` makes a process's renders drafts (half the width and height: :mod:`tests.drafts`)."""
 
 
 def with_drafts(environment: dict[str, str]) -> dict[str, str]:

@@ -33,7 +33,7 @@ def test_prints_the_video_path(rendered):
     assert result.stdout.splitlines() == [str(media / "scaling" / "low" / "scaling.mp4")]
 
 
-def test_video_is_h264_480p15_with_the_scene_duration(rendered):
+def test_low_quality_asks_for_480p15_and_the_video_is_h264_at_the_drawn_size_rate_and_duration(rendered):
     """Low quality gives manim 854x480 at 15 frames a second; the video has the size manim draws (a draft's, in the
     tests: :mod:`tests.drafts.draft_renders`), the rate, and the scene's duration."""
     media, result = rendered

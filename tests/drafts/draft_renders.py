@@ -6,7 +6,7 @@ by a Dask worker) inherits the path from the process that started it (:func:`tes
 
 A draft draws its quality's frames (15 a second at low quality) at half its width and height (428x240 at low
 quality). What a test proves with a render (packaging and publishing, the same bytes on any core and any machine,
-the narration and its clips, the pages) needs frames drawn and encoded, not a quarter of a million pixels in each;
+the narration and its clips, the pages) needs frames drawn and encoded, not 410,000 pixels in each;
 a draft of ``scaling`` takes about 25 CPU s where the render takes 37. The frame rate stays: every duration is a
 whole number of 1/15 s (``scenes/kit/scene.py``). A draft logs the size and rate its quality gave manim, so a test
 still checks what a teacher's render gets (``test_end_to_end.py``). Nothing in the project imports this module.
