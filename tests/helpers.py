@@ -139,11 +139,6 @@ def alive(pid: int) -> bool:
         return False
 
 
-RENDERED_SENTENCE = '</span> & "quoted" café 猫 🙂 </script><b>buzz'
-"""The teacher's sentence of the one real render of a sentence per run (``sentence_rendered`` in conftest): markup
-that would close a caption's span or the explorer's script, an entity, quotes, accents, CJK and an emoji."""
-
-
 # --- PyTorch, the reference -------------------------------------------------------------
 
 

@@ -20,8 +20,10 @@ from pathlib import Path
 from filelock import FileLock
 
 from attention_explainer.pipeline.processes import die_with_parent
-from tests.helpers import RENDERED_SENTENCE, alive, with_drafts
 
+RENDERED_SENTENCE = '</span> & "quoted" café 猫 🙂 </script><b>buzz'
+"""The teacher's sentence of the one real render of a sentence per run (``sentence_rendered`` in conftest): markup
+that would close a caption's span or the explorer's script, an entity, quotes, accents, CJK and an emoji."""
 WAIT = 1800
 """The longest a test waits for a shared render (seconds): a busy machine draws slowly, a hung one never ends."""
 
@@ -42,6 +44,8 @@ def start(name: str, shared: Path) -> None:
 
     The render stops when this process dies (as a render worker does), and with the run (:func:`finish`).
     """
+    from tests.helpers import with_drafts  # here: a render process imports this module, and needs none of the helpers
+
     folder = shared / name
     with FileLock(shared / f"{name}.lock"):
         if (folder / "pid").exists():
@@ -62,6 +66,8 @@ def start(name: str, shared: Path) -> None:
 
 def outcome(name: str, shared: Path) -> dict:
     """The shared render ``name``'s outcome (started now if no process of this run started it), once it has ended."""
+    from tests.helpers import alive
+
     start(name, shared)
     folder = shared / name
     pid = int((folder / "pid").read_text())

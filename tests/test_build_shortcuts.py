@@ -16,7 +16,8 @@ from scenes.kit.text import label, number_label
 from scenes.theme import DARK, LIGHT
 
 from .glyphs import CHECKED_WITH, glyphs_parsed_once, parsing_versions
-from .helpers import RENDERED_SENTENCE, RecordingVoice, build_without_video, built_scene, looks_at_the_shared_build
+from .helpers import RecordingVoice, build_without_video, built_scene, looks_at_the_shared_build
+from .shared_renders import RENDERED_SENTENCE
 
 CANARY = "scaling"
 """A short scene whose fades shift as they come and go, whose bars and axis are transformed into others, and whose

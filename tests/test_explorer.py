@@ -20,7 +20,7 @@ from attention_explainer.pages.explorer import ExplorerError, explorer_data, exp
 from attention_math.trained import ModelNotInstalled
 from scenes import SCENES
 
-from .helpers import RENDERED_SENTENCE
+from .shared_renders import RENDERED_SENTENCE
 
 HOSTILE_WORD = "</script><b>x"
 HOSTILE_SENTENCE = f"Bees {HOSTILE_WORD} & <!--hum"

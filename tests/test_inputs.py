@@ -23,7 +23,8 @@ from attention_math import THE_CAT_SAT, sentence_example, word_vector
 from scenes import SCENES
 
 from . import fake_workers
-from .helpers import RENDERED_SENTENCE, build_without_video, check_shown_numbers, latex_sources, to_json_in_a_fresh_process
+from .helpers import build_without_video, check_shown_numbers, latex_sources, to_json_in_a_fresh_process
+from .shared_renders import RENDERED_SENTENCE
 
 HOSTILE = (r"\input{/etc/hostname}", "50%", "a_b", "#", "{", "<eos>", "</span>", "&", '"quoted"', "café", "猫", "🙂")
 """Text that must be drawn literally: a LaTeX command, LaTeX's and Pango's special characters, markup, an accent,
