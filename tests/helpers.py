@@ -1,6 +1,8 @@
 """Helpers the test modules share: scene builds and what they record, PyTorch's weights, the CLI, waiting.
 
-Test modules import from here (and from ``layout``, ``fake_workers``), never from each other or from conftest.
+Test modules import from here and from the other helper modules (``layout``, ``glyphs``, ``fake_workers``,
+``hardening``, ``shared_renders``, ``drafts``), never from each other, nor from conftest but for the test of its
+grouping (``test_suite_groups.py``).
 """
 
 from __future__ import annotations
@@ -20,12 +22,13 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import pytest
 import torch
 import torch.nn.functional as F
 from click.testing import CliRunner
@@ -75,27 +78,23 @@ DRAFTS = Path(__file__).resolve().parent / "drafts"
 """A folder whose ``sitecustomize`` makes a process's renders drafts (half the width and height: :mod:`tests.drafts`)."""
 
 
-def with_drafts(environment: dict[str, str]) -> dict[str, str]:
-    """``environment`` for processes whose renders are drafts: :data:`DRAFTS` and this checkout first on ``PYTHONPATH``.
+def drafts_path(environment: Mapping[str, str] = os.environ) -> str:
+    """``PYTHONPATH`` for processes whose renders are drafts: :data:`DRAFTS`, this checkout, then ``environment``'s."""
+    return os.pathsep.join(filter(None, [str(DRAFTS), str(DRAFTS.parent.parent), environment.get("PYTHONPATH")]))
 
-    The processes those processes start (a render's workers, a Dask worker's renders) inherit it.
-    """
-    checkout = str(DRAFTS.parent.parent)
-    return {**environment, "PYTHONPATH": os.pathsep.join(filter(None, [str(DRAFTS), checkout, environment.get("PYTHONPATH")]))}
+
+def with_drafts(environment: Mapping[str, str]) -> dict[str, str]:
+    """``environment`` for a process whose renders are drafts (:func:`drafts_path`); the processes it starts (a render's
+    workers, a Dask worker's renders) inherit it."""
+    return {**environment, "PYTHONPATH": drafts_path(environment)}
 
 
 @contextmanager
 def drafting() -> Iterator[None]:
     """The renders this process starts meanwhile (the CLI's worker processes) are drafts (:func:`with_drafts`)."""
-    before = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = with_drafts(dict(os.environ))["PYTHONPATH"]
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PYTHONPATH", drafts_path())
         yield
-    finally:
-        if before is None:
-            del os.environ["PYTHONPATH"]
-        else:
-            os.environ["PYTHONPATH"] = before
 
 
 def wait_for(condition, timeout: float = 60.0, what: str = "the condition"):
@@ -257,7 +256,7 @@ def formulas_typeset_once_per_run() -> Iterator[None]:
     shared_folder = FORMULAS
 
     def typeset_once(expression, environment=None, tex_template=None):
-        template = tex_template or config["tex_template"]
+        template = config["tex_template"] if tex_template is None else tex_template
         own = tex_file_writing.generate_tex_file(expression, environment, template).with_suffix(".svg")
         shared = shared_folder / own.name
         if not own.exists() and shared.exists():
@@ -279,7 +278,7 @@ def formulas_typeset_once_per_run() -> Iterator[None]:
 
 @contextmanager
 def latex_sources() -> Iterator[list[str]]:
-    """Inside the block, the whole ``.tex`` source of every formula manim is asked for, typeset now or read from its folder."""
+    """Inside the block, the whole ``.tex`` source of every formula manim is asked for (each once), typeset or read."""
     from manim.utils import tex_file_writing
 
     sources: list[str] = []
@@ -287,7 +286,9 @@ def latex_sources() -> Iterator[list[str]]:
 
     def recording(*args, **kwargs):
         path = original(*args, **kwargs)
-        sources.append(path.read_text(encoding="utf-8", errors="replace"))
+        source = path.read_text(encoding="utf-8", errors="replace")
+        if source not in sources:  # each formula once, however often manim names its file
+            sources.append(source)
         return path
 
     tex_file_writing.generate_tex_file = recording

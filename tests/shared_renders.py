@@ -55,7 +55,7 @@ def start(name: str, shared: Path) -> None:
             _started[name] = subprocess.Popen(
                 [sys.executable, "-m", "tests.shared_renders", name, str(shared)],
                 cwd=folder,
-                env=with_drafts(dict(os.environ)),
+                env=with_drafts(os.environ),
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,

@@ -29,7 +29,7 @@ from attention_explainer.options import variant_folder
 from attention_explainer.pipeline import cluster, workers
 
 from . import fake_workers
-from .helpers import as_from_a_terminal, wait_for, with_drafts
+from .helpers import as_from_a_terminal, drafts_path, wait_for
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -230,7 +230,7 @@ def local_cluster(tmp_path_factory):
                 + ["--name", name, "--nthreads", "1", "--host", "127.0.0.1", "--no-dashboard"],
                 root / f"{name}.log",
                 TMPDIR=str(root / name),
-                PYTHONPATH=with_drafts(dict(os.environ))["PYTHONPATH"],  # its renders are drafts, as the run's render is
+                PYTHONPATH=drafts_path(),  # its renders are drafts, as the run's render is
             )
         with Client(scheduler_file=str(scheduler_file), timeout="30s") as client:
             client.wait_for_workers(2, timeout=120)

@@ -58,6 +58,7 @@ def render_narrated(media: Path, cache: Path, *extra: str):
     with drafting():
         result = CliRunner().invoke(render.main, [*arguments, *extra])
     assert result.exit_code == 0, result.output
+    assert "scaling: a draft: " in result.stderr  # as every render of the tests
     folders = list(media.glob("scaling--joe-*/low"))
     assert len(folders) == 1, folders
     return folders[0], result

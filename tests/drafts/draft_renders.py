@@ -5,16 +5,19 @@ Every Python process started with this folder on its ``PYTHONPATH`` makes drafts
 by a Dask worker) inherits the path from the process that started it (:func:`tests.helpers.with_drafts`).
 
 A draft draws its quality's frames (15 a second at low quality) at half its width and height (428x240 at low
-quality). What a test proves with a render (packaging and publishing, the same bytes on any core and any machine,
-the narration and its clips, the pages) needs frames drawn and encoded, not 410,000 pixels in each;
-a draft of ``scaling`` takes about 25 CPU s where the render takes 37. The frame rate stays: every duration is a
-whole number of 1/15 s (``scenes/kit/scene.py``). A draft logs the size and rate its quality gave manim, so a test
-still checks what a teacher's render gets (``test_end_to_end.py``). Nothing in the project imports this module.
+quality), its texts laid out as at the quality's size (Pango wraps a line at the picture's width in pixels). What a
+test proves with a render (packaging and publishing, the same bytes on any core and any machine, the narration and
+its clips, the pages) needs frames drawn and encoded, not 410,000 pixels in each: ``scaling`` drawn and packaged in
+one process takes 25.4 CPU s as a draft, 37.0 at low quality. The frame rate stays: every duration is a whole number
+of 1/15 s (``scenes/kit/scene.py``). A draft logs the size and rate its quality gave manim, so a test still checks
+what a teacher's render gets (``test_end_to_end.py``). Nothing in the project imports this module.
 """
 
+import importlib.util
+import logging
 import sys
-from importlib.abc import MetaPathFinder
-from importlib.util import find_spec
+from contextlib import contextmanager
+from importlib.abc import Loader, MetaPathFinder
 
 DRAFT_SCALE = 2
 """A draft's width and height are its quality's divided by this (to an even number of pixels, as H.264 needs)."""
@@ -27,44 +30,75 @@ def draft_size(width: int, height: int) -> tuple[int, int]:
 
 
 class _DraftRenders(MetaPathFinder):
-    """Finds the render job's module as Python would, and makes its renders drafts once it has loaded."""
+    """Finds the render job's module as Python would, with a loader that makes its renders drafts."""
 
     def find_spec(self, name, path=None, target=None):
         if name != RENDER_JOB:
             return None
-        sys.meta_path.remove(self)  # found once; the real finders find it
-        spec = find_spec(name)
-        load = spec.loader.exec_module
-
-        def load_then_draft(module):
-            load(module)
-            _make_drafts(module)
-
-        spec.loader.exec_module = load_then_draft
+        sys.meta_path.remove(self)  # found once; from here on, the real finders find it
+        spec = importlib.util.find_spec(name)
+        if spec is not None:
+            spec.loader = _DraftingLoader(spec.loader)
         return spec
+
+
+class _DraftingLoader(Loader):
+    """The render job module's own loader, which then makes its renders drafts."""
+
+    def __init__(self, loader):
+        self.loader = loader
+
+    def __getattr__(self, name):  # get_source, get_filename...: the module's own loader answers
+        return getattr(self.loader, name)
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module):
+        self.loader.exec_module(module)
+        _make_drafts(module)
 
 
 def _make_drafts(render_job) -> None:
     """Draw at the draft's size: manim's configuration for each render, once its quality has set it."""
-    import logging
-    from contextlib import contextmanager
-
-    from manim import config
+    from manim import Text, config
 
     quality_config = render_job.tempconfig
 
     @contextmanager
     def draft_config(settings):
         with quality_config(settings):
-            width, height = draft_size(config.pixel_width, config.pixel_height)
+            quality = config.pixel_width, config.pixel_height
+            width, height = draft_size(*quality)
             logging.getLogger(RENDER_JOB).info(
-                "a draft: %dx%d at %d frames a second (its quality: %dx%d)",
-                *(width, height, config.frame_rate, config.pixel_width, config.pixel_height),
+                "a draft: %dx%d at %d frames a second (its quality: %dx%d)", width, height, config.frame_rate, *quality
             )
             config.pixel_width, config.pixel_height = width, height
-            yield
+            with _texts_laid_out_at(Text, config, quality):
+                yield
 
     render_job.tempconfig = draft_config
+
+
+@contextmanager
+def _texts_laid_out_at(text_class, config, size: tuple[int, int]):
+    """Inside the block, a ``Text`` is made with manim's picture size set to ``size``: Pango lays its line out in
+    a box of that many pixels (``Text._text2svg``), so a draft wraps no line a render at its quality would not."""
+    made = text_class.__init__
+
+    def make_at_size(self, *args, **kwargs):
+        drawn = config.pixel_width, config.pixel_height
+        config.pixel_width, config.pixel_height = size
+        try:
+            made(self, *args, **kwargs)
+        finally:
+            config.pixel_width, config.pixel_height = drawn
+
+    text_class.__init__ = make_at_size
+    try:
+        yield
+    finally:
+        text_class.__init__ = made
 
 
 def install() -> None:
