@@ -204,8 +204,10 @@ def training_cache(tmp_path_factory):
 
 @pytest.fixture(scope="session", autouse=True)
 def formulas_of_the_run(tmp_path_factory):
-    """The one folder of typeset formulas for the whole run: each formula a build asks for is typeset once per run,
-    by the first test process to need it (:func:`.helpers.formulas_typeset_once_per_run`)."""
+    """The one folder of typeset formulas for the whole run, so each formula is typeset once per run.
+
+    The first test process whose build needs a formula typesets it there (:func:`.helpers.formulas_typeset_once_per_run`).
+    """
     folder = shared_folder(tmp_path_factory) / "formulas"
     folder.mkdir(exist_ok=True)
     helpers.FORMULAS = folder

@@ -84,8 +84,10 @@ def drafts_path(environment: Mapping[str, str] = os.environ) -> str:
 
 
 def with_drafts(environment: Mapping[str, str]) -> dict[str, str]:
-    """``environment`` for a process whose renders are drafts (:func:`drafts_path`); the processes it starts (a render's
-    workers, a Dask worker's renders) inherit it."""
+    """``environment`` for a process whose renders are drafts (:func:`drafts_path`).
+
+    The processes it starts (a render's workers, a Dask worker's renders) inherit it.
+    """
     return {**environment, "PYTHONPATH": drafts_path(environment)}
 
 

@@ -82,8 +82,11 @@ def _make_drafts(render_job) -> None:
 
 @contextmanager
 def _texts_laid_out_at(text_class, config, size: tuple[int, int]):
-    """Inside the block, a ``Text`` is made with manim's picture size set to ``size``: Pango lays its line out in
-    a box of that many pixels (``Text._text2svg``), so a draft wraps no line a render at its quality would not."""
+    """Inside the block, a ``Text`` is made with manim's picture size set to ``size``.
+
+    Pango lays a text's line out in a box of that many pixels (``Text._text2svg``): a draft wraps no line a render at
+    its quality would not.
+    """
     made = text_class.__init__
 
     def make_at_size(self, *args, **kwargs):
