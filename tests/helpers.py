@@ -50,6 +50,7 @@ from manim import (
 )
 
 import render
+from attention_explainer.files import write_atomic
 from attention_math import lookup
 from scenes import SCENES
 from scenes.theme import parse_number
@@ -248,7 +249,7 @@ def formulas_typeset_once_per_run() -> Iterator[None]:
 
     Each process still typesets into its own folder (:func:`_tex_folder`): a formula already in the run's folder is
     copied in first, so manim finds its ``.svg`` and runs neither ``latex`` nor ``dvisvgm``, and a formula typeset here
-    joins the run's folder under a temporary name renamed into place, so no process reads half a file. Formulas are
+    joins the run's folder by the project's atomic writer, so no process reads half a file. Formulas are
     about as much CPU as the rest of a default build (four scenes: 30 s of ``latex`` and ``dvisvgm``, 38 s of Python).
     """
     from manim.mobject.text import tex_mobject
@@ -265,9 +266,7 @@ def formulas_typeset_once_per_run() -> Iterator[None]:
             shutil.copyfile(shared, own)
         svg = typeset(expression, environment, tex_template)
         if not shared.exists():
-            partial = shared_folder / f".{own.name}.{os.getpid()}"
-            shutil.copyfile(svg, partial)
-            os.replace(partial, shared)
+            write_atomic(shared, Path(svg).read_bytes())
         return svg
 
     if shared_folder is not None:
