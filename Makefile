@@ -15,17 +15,22 @@ APT_PACKAGES := build-essential pkg-config python3-dev python3-venv libcairo2-de
 
 .PHONY: demo test check setup trained learning narration distributed js system clean
 
+EXTRAS := trained,learning,narration,distributed
+# pip's --no-compile: Python compiles a module when it is first imported, not every file of every package at install
+# (torch's alone): half of a fresh install's minute and more.
+PIP_INSTALL := $(PY) -m pip install -q --no-compile
+
 demo: setup
 	$(PY) render.py scaling --quality $(QUALITY)
 
 # A worker per core; each scene's tests on one worker (its build made once), every other file's on one (its renders made once):
 # see pytest_collection_modifyitems in tests/conftest.py.
 # The slowest tests are listed at the end, so a CI log shows where its time went.
-test: setup trained learning narration distributed js
+test: system $(VENV)/.everything js
 	$(PY) -m pytest -rs -n auto --dist loadgroup --durations=15
 
 # Lint, format check and the fast tier (maths, traces, scenes built without video, CLI, pages): about five minutes on two cores.
-check: setup trained learning narration distributed
+check: system $(VENV)/.everything
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m pytest -rs -n auto --dist loadgroup -m "not render and not browser and not scenes"
@@ -59,24 +64,32 @@ system:
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PIP_INSTALL) -e '.[test]'
 	touch $@
 
 $(VENV)/.trained: $(VENV)/.installed
-	$(PY) -m pip install -q -e '.[test,trained]'
+	$(PIP_INSTALL) -e '.[test,trained]'
 	touch $@
 
 $(VENV)/.learning: $(VENV)/.installed
-	$(PY) -m pip install -q -e '.[test,learning]'
+	$(PIP_INSTALL) -e '.[test,learning]'
 	touch $@
 
 $(VENV)/.narration: $(VENV)/.installed
-	$(PY) -m pip install -q -e '.[test,narration]'
+	$(PIP_INSTALL) -e '.[test,narration]'
 	touch $@
 
 $(VENV)/.distributed: $(VENV)/.installed
-	$(PY) -m pip install -q -e '.[test,distributed]'
+	$(PIP_INSTALL) -e '.[test,distributed]'
 	touch $@
+
+# What `make test` and `make check` need: the project and every extra in one pip run (one resolution and one
+# editable build instead of five), marking each extra installed.
+$(VENV)/.everything: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PIP_INSTALL) -e '.[test,$(EXTRAS)]'
+	touch $(VENV)/.installed $(VENV)/.trained $(VENV)/.learning $(VENV)/.narration $(VENV)/.distributed $@
 
 tests/js/node_modules/.installed: tests/js/package.json tests/js/package-lock.json
 	command -v npm >/dev/null || { $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends nodejs npm; }
