@@ -16,9 +16,6 @@ APT_PACKAGES := build-essential pkg-config python3-dev python3-venv libcairo2-de
 .PHONY: demo test check setup trained learning narration distributed js system clean
 
 EXTRAS := trained,learning,narration,distributed
-# pip's --no-compile: Python compiles a module when it is first imported, not every file of every package at install
-# (torch's alone): half of a fresh install's minute and more.
-PIP_INSTALL := $(PY) -m pip install -q --no-compile
 
 demo: setup
 	$(PY) render.py scaling --quality $(QUALITY)
@@ -26,14 +23,16 @@ demo: setup
 # A worker per core; each scene's tests on one worker (its build made once), every other file's on one (its renders made once):
 # see pytest_collection_modifyitems in tests/conftest.py.
 # The slowest tests are listed at the end, so a CI log shows where its time went.
+# Python keeps its bytecode caches (__pycache__, ignored by git) even where PYTHONDONTWRITEBYTECODE is set: the
+# suite starts about 180 Python processes, and without them each compiles the project's code again.
 test: system $(VENV)/.everything js
-	$(PY) -m pytest -rs -n auto --dist loadgroup --durations=15
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -rs -n auto --dist loadgroup --durations=15
 
 # Lint, format check and the fast tier (maths, traces, scenes built without video, CLI, pages): about five minutes on two cores.
 check: system $(VENV)/.everything
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m pytest -rs -n auto --dist loadgroup -m "not render and not browser and not scenes"
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -rs -n auto --dist loadgroup -m "not render and not browser and not scenes"
 
 setup: system $(VENV)/.installed
 
@@ -64,23 +63,23 @@ system:
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PIP_INSTALL) -e '.[test]'
+	$(PY) -m pip install -q -e '.[test]'
 	touch $@
 
 $(VENV)/.trained: $(VENV)/.installed
-	$(PIP_INSTALL) -e '.[test,trained]'
+	$(PY) -m pip install -q -e '.[test,trained]'
 	touch $@
 
 $(VENV)/.learning: $(VENV)/.installed
-	$(PIP_INSTALL) -e '.[test,learning]'
+	$(PY) -m pip install -q -e '.[test,learning]'
 	touch $@
 
 $(VENV)/.narration: $(VENV)/.installed
-	$(PIP_INSTALL) -e '.[test,narration]'
+	$(PY) -m pip install -q -e '.[test,narration]'
 	touch $@
 
 $(VENV)/.distributed: $(VENV)/.installed
-	$(PIP_INSTALL) -e '.[test,distributed]'
+	$(PY) -m pip install -q -e '.[test,distributed]'
 	touch $@
 
 # What `make test` and `make check` need: the project and every extra in one pip run (one resolution and one
@@ -88,7 +87,7 @@ $(VENV)/.distributed: $(VENV)/.installed
 $(VENV)/.everything: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PIP_INSTALL) -e '.[test,$(EXTRAS)]'
+	$(PY) -m pip install -q -e '.[test,$(EXTRAS)]'
 	touch $(VENV)/.installed $(VENV)/.trained $(VENV)/.learning $(VENV)/.narration $(VENV)/.distributed $@
 
 tests/js/node_modules/.installed: tests/js/package.json tests/js/package-lock.json
