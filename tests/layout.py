@@ -79,6 +79,20 @@ def _box(mobject: Mobject) -> Box:
     return Box(left, right, bottom, top)
 
 
+def _overlapping(boxes: list[Box]) -> list[tuple[int, int]]:
+    """Every pair ``(i, j)``, ``i < j``, of ``boxes`` that overlap (:meth:`Box.overlaps`), in that order: all pairs at once.
+
+    Pair by pair in Python this was a seventh of the layout rule's time on a scene's grids of numbers.
+    """
+    if len(boxes) < 2:
+        return []
+    left, right, bottom, top = np.array([[box.left, box.right, box.bottom, box.top] for box in boxes]).T
+    width = np.minimum.outer(right, right) - np.maximum.outer(left, left)
+    height = np.minimum.outer(top, top) - np.maximum.outer(bottom, bottom)
+    overlap = np.triu((width > TOLERANCE) & (height > TOLERANCE), k=1)
+    return [(int(i), int(j)) for i, j in np.argwhere(overlap)]
+
+
 def _inside_safe_area(box: Box) -> bool:
     return (
         box.left >= SAFE_LEFT - TOLERANCE
@@ -148,11 +162,8 @@ def layout_problems(mobjects: list[Mobject]) -> list[str]:
         if height < MIN_GLYPH_HEIGHT - 1e-6:
             pixels = height / config.frame_height * 1080
             problems.append(f"too small: {describe(text)} is {pixels:.0f} px tall at 1080p (at least 27)")
-    boxes = [(text, _box(text)) for text in texts]
-    for i, (first, first_box) in enumerate(boxes):
-        for second, second_box in boxes[i + 1 :]:
-            if first_box.overlaps(second_box):
-                problems.append(f"overlap: {describe(first)} and {describe(second)}")
+    for first, second in _overlapping([_box(text) for text in texts]):
+        problems.append(f"overlap: {describe(texts[first])} and {describe(texts[second])}")
     for mobject in mobjects:
         if _inside_safe_area(_box(mobject)):
             continue  # all of it inside, visible or not: no part to look at one by one

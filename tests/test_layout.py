@@ -8,6 +8,7 @@ a 5 % safe margin (see ``tests/layout.py`` for how each is measured).
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from manim import DOWN, LEFT, RIGHT, UP, Arc, Dot, MathTex, Square, Tex, Text, VGroup
 
@@ -87,6 +88,22 @@ def test_the_rule_finds_small_overlapping_and_outlying_things_and_nothing_else()
     assert layout_problems([VGroup(readable, hidden)]) == [], "an invisible part outside is no problem"
     assert [p.split(":")[0] for p in layout_problems([VGroup(readable, hidden, square.copy())])] == ["outside the safe area"]
     assert layout_problems([VGroup()]) == []
+
+
+def test_the_rule_finds_the_overlapping_pairs_box_by_box_finds():
+    """All pairs at once (numpy) against :meth:`.layout.Box.overlaps` pair by pair, in the same order: boxes that
+    touch, cross, nest, or overlap by a hair either side of the tolerance."""
+    rng = np.random.default_rng(7)
+    edge = layout.TOLERANCE
+    boxes = [layout.Box(0.0, 1.0, 0.0, 1.0), layout.Box(1.0 - edge / 2, 2.0, 0.0, 1.0), layout.Box(1.0 - 2 * edge, 2.0, 0.5, 3.0)]
+    boxes += [layout.Box(0.2, 0.8, 0.2, 0.8), layout.Box(0.0, 1.0, 1.0 - edge * 1.5, 2.0)]
+    for left, bottom, width, height in rng.uniform([-3, -2, 0, 0], [3, 2, 1.5, 0.6], size=(60, 4)):
+        boxes.append(layout.Box(left, left + width, bottom, bottom + height))
+    expected = [(i, j) for i in range(len(boxes)) for j in range(i + 1, len(boxes)) if boxes[i].overlaps(boxes[j])]
+    assert layout._overlapping(boxes) == expected
+    assert 10 < len(expected) < len(boxes) * (len(boxes) - 1) // 2
+    assert (0, 1) not in expected and (0, 2) in expected and (0, 3) in expected and (0, 4) in expected
+    assert layout._overlapping(boxes[:1]) == [] and layout._overlapping([]) == []
 
 
 def test_the_rule_measures_the_box_manim_measures():
