@@ -306,7 +306,7 @@ class _Copier:
     """Copies of one mobject as ``copy.deepcopy`` makes them, by a plan worked out once instead of on every copy.
 
     deepcopy asks, value by value, how to copy every attribute of every member (a ``Text``'s glyphs, its ``chars`` and
-    the groups named in Pango's drawing): a sixth of a test build went to copying texts made before. The plan keeps
+    the groups named in Pango's drawing), on every copy of a text made before. The plan keeps
     what cannot change (numbers, strings, enums, paths) to share, and copies only the arrays and colours, with the
     members referred to by position. A value it does not know, or an array or list held twice, makes it give up:
     :meth:`copy` is then deepcopy's.
@@ -315,13 +315,18 @@ class _Copier:
 
     def __init__(self, mobject: Mobject):
         self.source = mobject
+        self.planned = False
         self.kinds: list[type] = []
         self.shared: list[dict] = []
         self.made: list[list[tuple[str, Callable]]] = []
         self.index: dict[int, int] = {}
         self.containers: set[int] = set()  # an array or list met twice would be two in the copy: deepcopy's, then
+
+    def _plan(self) -> None:
+        """Worked out at the first copy: most texts of a build are made once, and never copied."""
+        self.planned = True
         try:
-            self._member(mobject)
+            self._member(self.source)
         except _Unplanned:
             self.kinds = []
 
@@ -372,6 +377,8 @@ class _Copier:
 
     def copy(self, into: Mobject | None = None) -> Mobject:
         """A copy (into ``into``'s ``__dict__``, without ``original_id``, when given: a ``Text`` being constructed)."""
+        if not self.planned:
+            self._plan()
         if not self.kinds:
             made = copy.deepcopy(self.source)
             if into is None:
