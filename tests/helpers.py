@@ -320,7 +320,7 @@ class _Copier:
         self.shared: list[dict] = []
         self.made: list[list[tuple[str, Callable]]] = []
         self.index: dict[int, int] = {}
-        self.containers: set[int] = set()  # an array or list met twice would be two in the copy: deepcopy's, then
+        self.containers: set[int] = set()  # the arrays, lists and dicts met: one held twice is left to deepcopy
 
     def _plan(self) -> None:
         """Worked out at the first copy: most texts of a build are made once, and never copied."""
@@ -341,7 +341,7 @@ class _Copier:
         shared, made = self.shared[position], self.made[position]
         for name, value in mobject.__dict__.items():
             maker = self._maker(value)
-            shared[name] = value if maker is None else None  # every name, in its order: the copy's are in the same
+            shared[name] = value if maker is None else None  # every name, in the source's order, for the copy's
             if maker is not None:
                 made.append((name, maker))
         shared["original_id"] = str(id(mobject))
