@@ -23,8 +23,9 @@ demo: setup
 # A worker per core; each scene's tests on one worker (its build made once), every other file's on one (its renders made once):
 # see pytest_collection_modifyitems in tests/conftest.py.
 # The slowest tests are listed at the end, so a CI log shows where its time went.
-# Python keeps its bytecode caches (__pycache__, ignored by git) even where PYTHONDONTWRITEBYTECODE is set: the
-# suite starts about 180 Python processes, and without them each compiles the project's code again.
+# pytest runs with PYTHONDONTWRITEBYTECODE empty (Python treats that as unset), so bytecode caches (__pycache__, ignored
+# by git) are written where a machine sets it: the suite starts about 180 Python processes, each compiling the
+# project's code again without them.
 test: system $(VENV)/.everything js
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -rs -n auto --dist loadgroup --durations=15
 

@@ -306,31 +306,34 @@ class _Copier:
     """Copies of one mobject as ``copy.deepcopy`` makes them, by a plan worked out once instead of on every copy.
 
     deepcopy asks, value by value, how to copy every attribute of every member (a ``Text``'s glyphs, its ``chars`` and
-    the groups named in Pango's drawing), on every copy of a text made before. The plan keeps
-    what cannot change (numbers, strings, enums, paths) to share, and copies only the arrays and colours, with the
-    members referred to by position. A value it does not know, or an array or list held twice, makes it give up:
-    :meth:`copy` is then deepcopy's.
-    Each copied member gets the ``original_id`` deepcopy gives it.
+    the groups named in Pango's drawing), on every copy of a text made before. The plan keeps what cannot change
+    (numbers, strings, enums, paths) to share, and copies only the arrays, containers and colours, with the members
+    referred to by position; each copied member gets the ``original_id`` deepcopy gives it. A value it does not know,
+    an object array, a key that is not a plain value, or an array, list or dict held twice makes it give up:
+    :meth:`copy_into` is then deepcopy's. One difference is left: colours that share one array (a ``Text``'s
+    ``background_stroke_color`` of each glyph) get one array each, where deepcopy keeps them sharing; manim changes a
+    colour's array in place only for its named constants.
     """
 
     def __init__(self, mobject: Mobject):
         self.source = mobject
         self.planned = False
+
+    def _plan(self) -> None:
+        """Work out the plan from the source: at the first copy, since most texts of a build are never copied."""
+        self.planned = True
         self.kinds: list[type] = []
         self.shared: list[dict] = []
         self.made: list[list[tuple[str, Callable]]] = []
         self.index: dict[int, int] = {}
         self.containers: set[int] = set()  # the arrays, lists and dicts met: one held twice is left to deepcopy
-
-    def _plan(self) -> None:
-        """Worked out at the first copy: most texts of a build are made once, and never copied."""
-        self.planned = True
         try:
             self._member(self.source)
         except _Unplanned:
-            self.kinds = []
+            self.kinds, self.shared, self.made, self.index, self.containers = [], [], [], {}, set()
 
     def _member(self, mobject: Mobject) -> int:
+        """The position of ``mobject`` among the copy's members, planning it (and the members it holds) when new."""
         found = self.index.get(id(mobject))
         if found is not None:
             return found
@@ -350,14 +353,16 @@ class _Copier:
     def _maker(self, value) -> Callable | None:
         """None for a value to share; else a function of the new members that makes the copy's value."""
         kind = type(value)
-        if value is None or kind in (int, float, bool, str) or isinstance(value, (enum.Enum, PurePath, np.generic)):
+        if _plain(value):
             return None
         if kind in (np.ndarray, list, dict):
             if id(value) in self.containers:
                 raise _Unplanned(kind)
             self.containers.add(id(value))
         if kind is np.ndarray:
-            return lambda members: value.copy()
+            if value.dtype.hasobject:
+                raise _Unplanned(kind)
+            return lambda members: value.copy(order="K")
         if isinstance(value, Mobject):
             position = self._member(value)
             return lambda members: members[position]
@@ -371,38 +376,38 @@ class _Copier:
             made = lambda members: [item if maker is None else maker(members) for maker, item in parts]  # noqa: E731
             return made if kind is list else (lambda members: tuple(made(members)))
         if kind is dict:
+            if not all(_plain(key) for key in value):
+                raise _Unplanned(kind)
             makers = {key: self._maker(item) for key, item in value.items()}
             return lambda members: {key: item if makers[key] is None else makers[key](members) for key, item in value.items()}
         raise _Unplanned(kind)
 
-    def copy(self, into: Mobject | None = None) -> Mobject:
-        """A copy (into ``into``'s ``__dict__``, without ``original_id``, when given: a ``Text`` being constructed)."""
+    def copy_into(self, text: Mobject) -> None:
+        """Make ``text`` (a ``Text`` being constructed) a copy, without the ``original_id`` a copy's top has."""
         if not self.planned:
             self._plan()
         if not self.kinds:
-            made = copy.deepcopy(self.source)
-            if into is None:
-                return made
-            into.__dict__.update(made.__dict__)
-            del into.original_id
-            return into
-        members = [object.__new__(kind) for kind in self.kinds]
-        if into is not None:
-            members[0] = into
-        for member, shared, made in zip(members, self.shared, self.made):
-            member.__dict__.update(shared)
-            for name, maker in made:
-                member.__dict__[name] = maker(members)
-        if into is not None:
-            del into.original_id
-        return members[0]
+            text.__dict__.update(copy.deepcopy(self.source).__dict__)
+        else:
+            members = [text] + [object.__new__(kind) for kind in self.kinds[1:]]
+            for member, shared, made in zip(members, self.shared, self.made):
+                member.__dict__.update(shared)
+                for name, maker in made:
+                    member.__dict__[name] = maker(members)
+        del text.original_id
 
 
 class _Unplanned(TypeError):
     """A value :class:`_Copier` has no plan for."""
 
 
+def _plain(value) -> bool:
+    """Whether ``value`` cannot change (a number, string, enum, path or None): shared by a copy, as deepcopy shares it."""
+    return value is None or type(value) in (int, float, bool, str) or isinstance(value, (enum.Enum, PurePath, np.generic))
+
+
 def _copy_colour(colour: ManimColor) -> ManimColor:
+    """A copy of ``colour`` with its own array (deepcopy's, but for colours sharing one array: see :class:`_Copier`)."""
     made = object.__new__(ManimColor)
     made.__dict__.update({name: value.copy() if type(value) is np.ndarray else value for name, value in colour.__dict__.items()})
     return made
@@ -432,7 +437,7 @@ def texts_made_once() -> Iterator[None]:
             original(self, *args, **kwargs)
             _TEXTS[key] = _Copier(copy.deepcopy(self))
         else:
-            made.copy(into=self)  # without a copy's mark (original_id), which a Text just made has not
+            made.copy_into(self)  # without a copy's mark (original_id), which a Text just made has not
 
     def generate(self):
         # The parsed path of each glyph is read only while the glyph is built: without it, the copy manim caches (of

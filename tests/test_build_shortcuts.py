@@ -105,3 +105,75 @@ def test_animating_again_what_a_replacement_transform_replaced_is_refused():
 
     with pytest.raises(ReplacedReused, match="TransformsBack animates again what a ReplacementTransform replaced"):
         build_without_video(TransformsBack, draw=False)
+
+
+def test_a_text_copied_by_plan_is_deepcopys_copy():
+    """A ``Text`` copied by :class:`.helpers._Copier`'s plan is what ``copy.deepcopy`` makes of the cached one.
+
+    The same members, attributes (in the same order) and values, no array, list or dict shared with the cached text,
+    and no ``original_id`` on the text itself.
+    """
+    import copy
+
+    from manim import Mobject
+    from manim.utils.color.core import ManimColor
+
+    from .helpers import _Copier
+
+    def shape(value, members: dict) -> object:
+        """``value`` as plain data, members by their first position: equal for two copies made alike."""
+        if isinstance(value, Mobject):
+            if id(value) not in members:
+                members[id(value)] = len(members)
+                return (type(value).__name__, [(k, shape(v, members)) for k, v in value.__dict__.items() if k != "original_id"])
+            return ("member", members[id(value)])
+        if isinstance(value, np.ndarray):
+            return ("array", value.dtype.str, value.shape, value.tobytes())
+        if isinstance(value, ManimColor):
+            return ("colour", value.to_hex(with_alpha=True))
+        if isinstance(value, (list, tuple)):
+            return (type(value).__name__, [shape(v, members) for v in value])
+        if isinstance(value, dict):
+            return ("dict", [(k, shape(v, members)) for k, v in value.items()])
+        return repr(value)
+
+    def mutable(value, found: set) -> set:
+        """The ids of every array, list and dict reachable from ``value``."""
+        if isinstance(value, Mobject):
+            if id(value) not in found:
+                found.add(id(value))
+                mutable(value.__dict__, found)
+        elif isinstance(value, (np.ndarray, list, dict, tuple, ManimColor)):
+            if not isinstance(value, tuple):
+                found.add(id(value))
+            items = (
+                value.__dict__.values() if isinstance(value, ManimColor) else value.values() if isinstance(value, dict) else value
+            )
+            if not isinstance(value, np.ndarray):
+                for item in items:
+                    mutable(item, found)
+        return found
+
+    texts = [
+        label(DARK, "Keys & values"),
+        number_label(DARK, -0.25, 2),
+        Text("猫 café 🙂", t2c={"猫": "#ff0000"}),
+        Text("x", weight="BOLD"),
+    ]
+    for text in texts:
+        for part in text.get_family():  # as texts_made_once leaves them: each glyph's parsed path dropped once built
+            if hasattr(part, "path_obj"):
+                part.path_obj = None
+        cached = copy.deepcopy(text)
+        copier = _Copier(cached)
+        for _ in range(2):  # the first copy works the plan out, the second follows it
+            planned = object.__new__(type(text))
+            copier.copy_into(planned)
+            assert copier.kinds, f"{text.original_text!r} fell back to deepcopy"
+            expected = copy.deepcopy(cached)
+            del expected.original_id
+            assert not hasattr(planned, "original_id")
+            assert shape(planned, {}) == shape(expected, {})
+            shared = mutable(planned, set()) & mutable(cached, set())
+            assert not shared, f"{text.original_text!r}: the copy shares {len(shared)} arrays, lists or dicts with the cache"
+            assert [m.original_id for m in planned.get_family()[1:]] == [m.original_id for m in expected.get_family()[1:]]

@@ -91,8 +91,10 @@ def test_the_rule_finds_small_overlapping_and_outlying_things_and_nothing_else()
 
 
 def test_the_rule_finds_the_overlapping_pairs_box_by_box_finds():
-    """All pairs at once (numpy) against :meth:`.layout.Box.overlaps` pair by pair, in the same order: boxes that
-    touch, cross, nest, or overlap by a hair either side of the tolerance."""
+    """The overlapping pairs found all at once (numpy) are those ``Box.overlaps`` finds pair by pair, in its order.
+
+    Boxes that touch, cross, nest, or overlap by a hair either side of the tolerance, and random ones.
+    """
     rng = np.random.default_rng(7)
     edge = layout.TOLERANCE
     boxes = [layout.Box(0.0, 1.0, 0.0, 1.0), layout.Box(1.0 - edge / 2, 2.0, 0.0, 1.0), layout.Box(1.0 - 2 * edge, 2.0, 0.5, 3.0)]
