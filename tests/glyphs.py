@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import PurePath
 from xml.etree import ElementTree
 
 import numpy as np
@@ -40,7 +41,8 @@ _ATTRIBUTES = {
 }
 """The elements of a Pango drawing and their attributes besides ``id``, ``style`` and :data:`_PAINT`."""
 _PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)")
-_IMMUTABLE = (int, float, str, type(None), enum.Enum)
+IMMUTABLE = (int, float, str, type(None), enum.Enum, PurePath, np.generic)
+"""Values a copy of a mobject may share with it, as ``copy.deepcopy`` shares them: they cannot change."""
 
 
 CHECKED_WITH = {"manim": "0.22.0", "svgelements": "1.9.6"}
@@ -144,7 +146,7 @@ class _Pristine:
         self.others = [
             name
             for name, value in self.state.items()
-            if name not in self.arrays and name not in self.lists and not isinstance(value, _IMMUTABLE)
+            if name not in self.arrays and name not in self.lists and not isinstance(value, IMMUTABLE)
         ]
 
     def copy(self):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import atexit
 import copy
-import enum
 import functools
 import http.server
 import json
@@ -26,7 +25,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path, PurePath
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -58,7 +57,7 @@ from attention_math import lookup
 from scenes import SCENES
 from scenes.theme import parse_number
 
-from .glyphs import glyphs_parsed_once
+from .glyphs import IMMUTABLE, glyphs_parsed_once
 from .layout import glyph_clearance_problems, layout_problems
 
 # --- processes and the CLI ------------------------------------------------------------
@@ -307,9 +306,9 @@ class _Copier:
 
     deepcopy asks, value by value, how to copy every attribute of every member (a ``Text``'s glyphs, its ``chars`` and
     the groups named in Pango's drawing), on every copy of a text made before. The plan keeps what cannot change
-    (numbers, strings, enums, paths) to share, and copies only the arrays, containers and colours, with the members
+    (:data:`.glyphs.IMMUTABLE`) to share, and copies only the arrays, containers and colours, with the members
     referred to by position; each copied member gets the ``original_id`` deepcopy gives it. A value it does not know,
-    an object array, a key that is not a plain value, or an array, list or dict held twice makes it give up:
+    an object array, a key that can change, or an array, list or dict held twice makes it give up:
     :meth:`copy_into` is then deepcopy's. One difference is left: colours that share one array (a ``Text``'s
     ``background_stroke_color`` of each glyph) get one array each, where deepcopy keeps them sharing; manim changes a
     colour's array in place only for its named constants.
@@ -353,7 +352,7 @@ class _Copier:
     def _maker(self, value) -> Callable | None:
         """None for a value to share; else a function of the new members that makes the copy's value."""
         kind = type(value)
-        if _plain(value):
+        if isinstance(value, IMMUTABLE):
             return None
         if kind in (np.ndarray, list, dict):
             if id(value) in self.containers:
@@ -376,7 +375,7 @@ class _Copier:
             made = lambda members: [item if maker is None else maker(members) for maker, item in parts]  # noqa: E731
             return made if kind is list else (lambda members: tuple(made(members)))
         if kind is dict:
-            if not all(_plain(key) for key in value):
+            if not all(isinstance(key, IMMUTABLE) for key in value):
                 raise _Unplanned(kind)
             makers = {key: self._maker(item) for key, item in value.items()}
             return lambda members: {key: item if makers[key] is None else makers[key](members) for key, item in value.items()}
@@ -399,11 +398,6 @@ class _Copier:
 
 class _Unplanned(TypeError):
     """A value :class:`_Copier` has no plan for."""
-
-
-def _plain(value) -> bool:
-    """Whether ``value`` cannot change (a number, string, enum, path or None): shared by a copy, as deepcopy shares it."""
-    return value is None or type(value) in (int, float, bool, str) or isinstance(value, (enum.Enum, PurePath, np.generic))
 
 
 def _copy_colour(colour: ManimColor) -> ManimColor:
