@@ -334,6 +334,12 @@ class CausalMaskScene(ExplainerScene):
             for r in range(n):
                 sums_column[r].move_to(weights.cell(r, n - 1)).shift(RIGHT * (cells["cell_width"] / 2 + 0.6))
             sums_name = formula(theme, r"\textstyle\sum").next_to(sums_column[0], UP, buff=0.2).align_to(weights_name, DOWN)
+            # Two wide words leave the long name no room over two columns: it moves left of the sums' name, or shrinks.
+            room_right = sums_name.get_left()[0] - 0.25
+            if weights_name.get_right()[0] > room_right:
+                if weights_name.width > room_right - LEFT_EDGE:
+                    weights_name.scale_to_fit_width(room_right - LEFT_EDGE)
+                weights_name.shift(RIGHT * (room_right - weights_name.get_right()[0]))
             if beside:
                 arrow = label(theme, "→", size=theme.title_size).move_to((masked.get_right() + weights.cells.get_left()) / 2)
                 self.play(FadeIn(arrow), FadeIn(weights_name), FadeIn(weights.col_labels))
@@ -358,14 +364,14 @@ class CausalMaskScene(ExplainerScene):
                 evidence = self.note_with_numbers(
                     (
                         (
-                            f"“{second}” with itself: its squared length",
+                            f"“{self.short[1]}” with itself: its squared length",
                             ("self_scores[1]", 2),
                             "/",
                             ("scale", 0),
                             "=",
                             ("scaled_scores[1, 1]", 3),
                         ),
-                        (f"“{second}” with “{first}”:", ("scaled_scores[1, 0]", 3)),
+                        (f"“{self.short[1]}” with “{self.short[0]}”:", ("scaled_scores[1, 0]", 3)),
                     )
                 )
                 self.say(
@@ -393,8 +399,8 @@ class CausalMaskScene(ExplainerScene):
                 # The footer now gives this row's two scores, not the row above's.
                 scores = self.note_with_numbers(
                     (
-                        (f"“{self.tokens[r]}” with “{self.tokens[top]}”:", (f"scaled_scores[{r}, {top}]", 3)),
-                        (f"“{self.tokens[r]}” with itself:", (f"scaled_scores[{r}, {r}]", 3)),
+                        (f"“{self.short[r]}” with “{self.short[top]}”:", (f"scaled_scores[{r}, {top}]", 3)),
+                        (f"“{self.short[r]}” with itself:", (f"scaled_scores[{r}, {r}]", 3)),
                     )
                 )
                 self.play(

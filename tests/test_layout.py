@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from manim import DOWN, LEFT, RIGHT, UP, Arc, Dot, MathTex, Square, Tex, Text, VGroup
 
-from attention_explainer.options import validate
+from attention_explainer.options import MAX_TOKEN_CHARACTERS, validate
 from scenes import SCENES
 from scenes.kit.text import formula, label
 from scenes.theme import DARK
@@ -29,10 +29,23 @@ def build_and_watch(name: str, settings: dict) -> list[str]:
     return list(build_without_video(scene_class, watch_layout=True, draw=False, trace=trace).recording.layout_problems)
 
 
+WIDEST_FEWEST = {
+    "causal-mask": " ".join(["w" * MAX_TOKEN_CHARACTERS, "m" * MAX_TOKEN_CHARACTERS]),
+    "self-attention": r'\input{/etc/hosts}50%a_b #{<eos></span>&"q"café猫🙂',
+}
+"""The fewest words, each as long as a word may be, where such a sentence once broke the layout: the widest letters
+put causal-mask's long formula over the row sums and shrank its note below the readable size; every hostile piece (CJK
+and an emoji among them) pushed self-attention's weighted sum past the frame's right edge. The other sentence scenes
+keep the rule with them too, but lasted over three minutes with them (qkv 181 s, transformer-block 180.4 s, measured
+once), so test_inputs.py's fewest words stay short."""
+
+
 def extremes(name: str) -> list[dict]:
     """The largest and smallest inputs the scene's options allow: the longest word, the sizes (and a token's sentences)."""
     scene = SCENES[name]
     variants = []
+    if name in WIDEST_FEWEST:
+        variants.append({"sentence": WIDEST_FEWEST[name]})
     if getattr(scene, "vocabulary", None):  # only words it has embeddings for: its longest ones
         variants.append({"sentence": " ".join(sorted(scene.vocabulary(), key=len)[-scene.max_tokens :])})
     # A sentence scene's longest word, its most words (each long) and its fewest are built in test_inputs.py,
