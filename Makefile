@@ -37,7 +37,7 @@ check: system $(VENV)/.everything
 
 setup: system $(VENV)/.installed
 
-# pip compiles what it installs to bytecode one file at a time; compileall does the same files on every core (about 30 s
+# pip compiles what it installs to bytecode one file at a time; compileall does the same files on every core (about 20 s
 # less for torch, manim and scipy on two cores). Like pip, it leaves a file that does not compile as source and goes on
 # (torch ships test helpers written for Python 3.12); compile_dir's result is not an exit status.
 PIP_INSTALL = $(PY) -m pip install -q --no-compile

@@ -23,7 +23,7 @@ from attention_explainer.pipeline.processes import die_with_parent
 
 RENDERED_SENTENCE = '</span>&"café" 猫🙂 </script><b>buzz'
 """The teacher's sentence of the one real render of a sentence per run (``sentence_rendered`` in conftest): markup
-that would close a caption's span or the explorer's script, an entity, quotes, accents, CJK and an emoji. Three words,
+that would close a caption's span or the explorer's script, an ampersand, quotes, an accent, CJK and an emoji. Three words,
 each holding several of them: the render's cost grows with the words (seven cost it half as much again)."""
 WAIT = 1800
 """The longest a test waits for a shared render (seconds): a busy machine draws slowly, a hung one never ends."""

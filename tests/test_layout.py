@@ -35,13 +35,14 @@ WIDEST_FEWEST = {
 }
 """The fewest words, each as long as a word may be, where such a sentence once broke the layout: the widest letters
 put causal-mask's long formula over the row sums and shrank its note below the readable size; every hostile piece (CJK
-and an emoji among them) pushed self-attention's weighted sum past the frame's right edge. The other sentence scenes
+and an emoji among them) pushed self-attention's weighted sum past the safe area's right edge. The other sentence scenes
 keep the rule with them too, but lasted over three minutes with them (qkv 181 s, transformer-block 180.4 s, measured
 once), so test_inputs.py's fewest words stay short."""
 
 
 def extremes(name: str) -> list[dict]:
-    """The largest and smallest inputs the scene's options allow: the longest word, the sizes (and a token's sentences)."""
+    """The largest and smallest inputs the scene's options allow: the longest word, the sizes, a token's sentences,
+    and the fewest words at their widest where those once broke the layout (:data:`WIDEST_FEWEST`)."""
     scene = SCENES[name]
     variants = []
     if name in WIDEST_FEWEST:
