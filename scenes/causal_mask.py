@@ -334,9 +334,9 @@ class CausalMaskScene(ExplainerScene):
             for r in range(n):
                 sums_column[r].move_to(weights.cell(r, n - 1)).shift(RIGHT * (cells["cell_width"] / 2 + 0.6))
             sums_name = formula(theme, r"\textstyle\sum").next_to(sums_column[0], UP, buff=0.2).align_to(weights_name, DOWN)
-            # Two wide words leave the long name no room over two columns: it ends 0.25 left of the sums' name, shrunk
-            # first if it would otherwise cross the left edge.
-            room_right = sums_name.get_left()[0] - 0.25
+            # Two wide words leave the long name no room over two columns: it ends half a unit left of the sums' name
+            # (closer, the two read as one formula), shrunk first if it would otherwise cross the left edge.
+            room_right = sums_name.get_left()[0] - 0.5
             if not beside and weights_name.get_right()[0] > room_right:
                 if weights_name.width > room_right - LEFT_EDGE:
                     weights_name.scale_to_fit_width(room_right - LEFT_EDGE)
