@@ -34,7 +34,7 @@ from attention_math.traces.causal_mask import causal_mask_trace
 
 from .kit import ExplainerScene
 from .kit.heatmaps import AxisLabels, Cells, axis_names, weights_heatmap
-from .kit.layout import BODY_TOP, CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, keep_inside
+from .kit.layout import BODY_TOP, CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, keep_inside, shrink_to_fit
 from .kit.tables import NumberGrid, TokenRow, shade_mask
 from .kit.text import elided_label, fit_label, formula, label, label_lines
 from .theme import format_number
@@ -338,8 +338,7 @@ class CausalMaskScene(ExplainerScene):
             # (closer, the two read as one formula), shrunk first if it would otherwise cross the left edge.
             room_right = sums_name.get_left()[0] - 0.5
             if not beside and weights_name.get_right()[0] > room_right:
-                if weights_name.width > room_right - LEFT_EDGE:
-                    weights_name.scale_to_fit_width(room_right - LEFT_EDGE)
+                shrink_to_fit(weights_name, room_right - LEFT_EDGE)
                 weights_name.shift(RIGHT * (room_right - weights_name.get_right()[0]))
             if beside:
                 arrow = label(theme, "→", size=theme.title_size).move_to((masked.get_right() + weights.cells.get_left()) / 2)

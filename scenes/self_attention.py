@@ -397,20 +397,14 @@ class SelfAttentionScene(ExplainerScene):
             label_width=LABEL_WIDTH,
             weight_color=theme.value,
         )
+        # Words as wide as a word may be make the sum wider than the safe area: its widest labels give up the difference.
+        total.fit_width(SAFE_RIGHT - SAFE_LEFT - 0.05)
         names = VGroup(
             formula(theme, r"w_j", size=theme.body_size).next_to(total.weights, UP, buff=0.2).align_to(total.weights, RIGHT),
             formula(theme, r"v_j", size=theme.body_size).next_to(total.values[0].cells, UP, buff=0.2),
             formula(theme, r"w_j v_j", size=theme.body_size).next_to(total.products[0].cells, UP, buff=0.2),
         )
         picture = VGroup(total, names)
-        # Words as wide as a word may be make the sum wider than the safe area: the widest labels give up the difference.
-        excess = picture.width - (SAFE_RIGHT - SAFE_LEFT - 0.05)
-        if excess > 0:
-            limit = max(word.width for word in total.labels) - excess
-            for j, word in enumerate(total.labels):
-                if word.width > limit:
-                    narrower = elided_label(theme, t.key_tokens[j], limit, size=theme.small_size)
-                    total.labels[j] = narrower.move_to(word).align_to(word, RIGHT)
         picture.move_to([0, 0, 0]).shift(UP * (SAFE_TOP - 0.9 - picture.get_top()[1]))
         keep_inside(picture, left=SAFE_LEFT + 0.05, right=None)
         old = [m for m in self.mobjects if m not in (self.heading_mobject, self.query_name)]

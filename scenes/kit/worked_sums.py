@@ -130,6 +130,7 @@ class WeightedSum(VGroup):
     ):
         super().__init__()
         theme = scene.theme
+        self._label_style = (theme, list(labels), label_color)
         self.labels, self.weights, self.values, self.products = VGroup(), VGroup(), VGroup(), VGroup()
         self.times, self.equals = VGroup(), VGroup()
         cells = {"cell_width": cell_width, "cell_height": row_height}
@@ -181,6 +182,19 @@ class WeightedSum(VGroup):
         self.output_name.next_to(self.output.cells, LEFT, buff=0.2)
         self.add(self.labels, self.weights, self.times, self.values, self.equals, self.products, self.rule)
         self.add(self.output, self.output_name)
+
+    def fit_width(self, width: float) -> WeightedSum:
+        """Cut the widest labels (their words elided) until the sum is at most ``width`` wide: a teacher's longest words.
+
+        The numbers keep their size; nothing changes when the sum already fits.
+        """
+        limit = max(word.width for word in self.labels) - (self.width - width)
+        theme, names, color = self._label_style
+        for j, word in enumerate(self.labels):
+            if word.width > limit:
+                narrower = elided_label(theme, names[j], limit, size=theme.small_size, color=color)
+                self.labels[j] = narrower.move_to(word).align_to(word, RIGHT)
+        return self
 
     def row(self, j: int) -> VGroup:
         """Everything of key ``j``'s row: label, weight, value row, scaled row and the signs."""
