@@ -133,6 +133,30 @@ def test_the_next_run_puts_back_a_render_stranded_between_the_two_publish_rename
     assert not staging.exists()
 
 
+def test_a_render_stages_though_another_removes_the_empty_staging_root_meanwhile(monkeypatch, tmp_path):
+    """Another render that ends removes the empty staging root; it can happen between this one's mkdir and mkdtemp.
+
+    CI met it once (a stand-in render ending at once beside another starting): ``FileNotFoundError``.
+    """
+    from attention_explainer.pipeline import staging as staging_module
+    from attention_explainer.pipeline.folders import Folders
+
+    folders = Folders(tmp_path / "media", tmp_path / ".cache")
+    make_folder = tempfile.mkdtemp
+    removed = []
+
+    def after_another_render_ended(*args, **kwargs):
+        if not removed:
+            folders.staging_root().rmdir()  # the other render's cleanup, at the worst moment
+            removed.append(True)
+        return make_folder(*args, **kwargs)
+
+    monkeypatch.setattr(staging_module.tempfile, "mkdtemp", after_another_render_ended)
+    with staging_module.staging_folder(folders, "scaling-low") as staging:
+        assert removed and staging.is_dir() and staging.parent == folders.staging_root()
+    assert not folders.staging_root().exists()
+
+
 def test_a_live_runs_staging_is_left_alone(tmp_path):
     staging = tmp_path / f"scaling-high-pid{os.getpid()}-abc123"
     staging.mkdir()

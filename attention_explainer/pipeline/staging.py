@@ -41,8 +41,7 @@ _OWNER = re.compile(r"-pid(\d+)-[^-]*$")
 def staging_folder(folders: Folders, prefix: str) -> Iterator[Path]:
     """A fresh folder to build a render in, removed afterwards whatever happens."""
     root = folders.staging_root()
-    root.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f"{prefix}-pid{os.getpid()}-", dir=root))
+    staging = _make_staging(root, f"{prefix}-pid{os.getpid()}-")
     try:
         yield staging
     finally:
@@ -51,6 +50,22 @@ def staging_folder(folders: Folders, prefix: str) -> Iterator[Path]:
             root.rmdir()  # only when no other render is staging
         except OSError:
             pass
+
+
+def _make_staging(root: Path, prefix: str, attempts: int = 100) -> Path:
+    """Make a fresh folder in ``root``, making ``root`` too.
+
+    Another render that ends removes ``root`` once it is empty (see :func:`staging_folder`), and it
+    may do so between this one's ``mkdir`` and ``mkdtemp``: then both are tried again.
+    """
+    for _ in range(attempts - 1):
+        root.mkdir(parents=True, exist_ok=True)
+        try:
+            return Path(tempfile.mkdtemp(prefix=prefix, dir=root))
+        except FileNotFoundError:
+            continue
+    root.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=root))
 
 
 def publish(package: Path, final: Path, staging: Path) -> None:
