@@ -138,3 +138,22 @@ def test_a_grids_row_and_column_names_stand_on_baselines():
     assert np.ptp([foot for text in grid.col_labels for foot in feet(text)]) < 1e-3
     above_centre = [foot - grid.cell(i, 0).get_y() for i, text in enumerate(grid.row_labels) for foot in feet(text)]
     assert np.ptp(above_centre) < 1e-3
+
+
+def test_a_grids_long_names_keep_the_readable_size_and_their_room():
+    """A teacher's long words beside and above narrow cells shrink to the readable size, then lose their end to "…".
+
+    qkv's scores once drew a key cut to fit 2.8 units in the 2.71 its three lines of names leave: shrunk to fit, it fell
+    to 19.4 points (the readable size is 20); a whole long word fell further.
+    """
+    words = [r"\input{/etc/hostname}int", "50%a_bcharacteristically", "café猫🙂uncharacteristic", "cat"]
+    cell_width = 0.95
+    grid = NumberGrid(
+        DARK, np.zeros((4, 4)), row_labels=words, col_labels=words, cell_width=cell_width, row_label_width=1.5, col_label_lines=3
+    )
+    for names, room in ((grid.row_labels, 1.5), (grid.col_labels, cell_width * 3 * 0.95)):
+        for name, word in zip(names, words):
+            assert name.font_size >= DARK.min_size - 1e-6, (word, name.font_size)
+            assert name.width <= room + 1e-6, (word, name.width, room)
+            assert name.original_text == word or (name.original_text.endswith("…") and word.startswith(name.original_text[:-1]))
+    assert grid.row_labels[3].original_text == "cat"

@@ -8,7 +8,7 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, Rectangle, Text, VGroup
 
 from ..theme import Theme, colormap_color, readable_on
-from .text import boxed_on_baseline, fit_label, label, label_lines, number_label, on_one_baseline
+from .text import boxed_on_baseline, elided_label, label, label_lines, number_label, on_one_baseline
 
 __all__ = [
     "CELL_PADDING",
@@ -71,7 +71,8 @@ class NumberGrid(VGroup):
     row_labels, col_labels
         Optional labels (tokens) left of the rows and above the columns.
     row_label_width
-        Widest a row label may be; longer tokens shrink to it (column labels fit their cell).
+        Widest a row label may be; longer tokens shrink to it, down to the readable size, then lose their end to an
+        ellipsis (column labels likewise fit their room above the cells: :func:`.text.elided_label`).
     col_label_lines
         Lines the column labels take turns on, so each may be that many cells wide (a
         teacher's long words); 0 picks the fewest lines, up to 3, at which every label
@@ -145,7 +146,7 @@ class NumberGrid(VGroup):
         size = label_size or theme.small_size
         if row_labels is not None:
             for i, token in enumerate(row_labels):
-                text = fit_label(theme, token, row_label_width, size=size, color=row_label_color)
+                text = elided_label(theme, token, row_label_width, size=size, color=row_label_color)
                 text.next_to(self.cell(i, 0), LEFT, buff=0.15)
                 self.row_labels.add(text)
             on_one_baseline(self.row_labels, [self.cell(i, 0).get_y() for i in range(len(self.row_labels))])
@@ -155,7 +156,7 @@ class NumberGrid(VGroup):
             lines = col_label_lines or label_lines(theme, col_labels, cell_width * 0.85, size)
             ends = [-np.inf] * lines  # right edge of the last label on each line
             for j, token in enumerate(col_labels):
-                text = fit_label(theme, token, cell_width * lines * 0.95, size=size, color=col_label_color)
+                text = elided_label(theme, token, cell_width * lines * 0.95, size=size, color=col_label_color)
                 text.next_to(self.cell(0, j), UP, buff=0.12)
                 # The lowest line where the label clears its neighbours: short words stay on the first
                 # (else the line with the most room: on ``lines`` lines it clears by at least 5% of a cell).
