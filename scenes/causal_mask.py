@@ -34,7 +34,7 @@ from attention_math.traces.causal_mask import causal_mask_trace
 
 from .kit import ExplainerScene
 from .kit.heatmaps import AxisLabels, Cells, axis_names, weights_heatmap
-from .kit.layout import BODY_TOP, CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, keep_inside, shrink_to_fit
+from .kit.layout import BODY_TOP, CONTENT_WIDTH, LEFT_EDGE, RIGHT_EDGE, SAFE_BOTTOM, keep_inside, shrink_to_fit
 from .kit.tables import NumberGrid, TokenRow, shade_mask
 from .kit.text import elided_label, fit_label, formula, label, label_lines
 from .theme import format_number
@@ -120,16 +120,7 @@ class CausalMaskScene(ExplainerScene):
             # A query on a second line of words has its name above them all.
             query_name.shift(UP * max(0.0, row.get_top()[1] + 0.3 - query_name.get_bottom()[1]))
             keep_inside(query_name)
-            # Under words on two or three lines the notes are smaller, and long lists of words wrap.
-            size = theme.body_size if lines == 1 else theme.small_size
-            notes = (
-                VGroup(
-                    self.word_list(f"{CHECK} may look at:", seen, size, theme.value),
-                    self.word_list(f"{CROSS} not written yet:", unseen, size, theme.masked),
-                )
-                .arrange(DOWN, buff=0.35 if lines == 1 else 0.15, aligned_edge=LEFT)
-                .next_to(marks, DOWN, buff=0.8 if lines == 1 else 0.35)
-            )
+            notes, hidden = self.seen_and_unseen(seen, unseen, marks, lines)
             self.say("GPT writes text one token at a time; here every token is a word.")
             self.play(FadeIn(heading))
             # One word after another, as they are written: only up to the query (the rest come in training).
@@ -140,8 +131,6 @@ class CausalMaskScene(ExplainerScene):
             self.play(FadeIn(marks[: i + 1], lag_ratio=0.15), run_time=1.5)
             self.play(FadeIn(notes))
             self.say("In training it reads whole sentences and predicts every next word at once,")
-            hidden = self.word_list(f"{CROSS} written, but hidden:", unseen, size, theme.masked)
-            hidden.move_to(notes[1], aligned_edge=LEFT)
             # The later words now exist, in grey, each with its ✗.
             self.play(
                 ReplacementTransform(notes[1], hidden),
@@ -617,6 +606,43 @@ class CausalMaskScene(ExplainerScene):
         self.place(picture)
         boxes = [SurroundingRectangle(row.cells, color=theme.highlight, buff=0.03) for row in maps]
         return [(maps[0], query_name, boxes[0]), (maps[1], VGroup(), boxes[1])]
+
+    def seen_and_unseen(self, seen: list[str], unseen: list[str], marks: VGroup, lines: int) -> tuple[VGroup, VGroup]:
+        """The notes under the words (what the query may look at, what is not written yet) and the note that replaces
+        the second once the later words are written but hidden.
+
+        They list the words; where the lists would leave the safe area or the hidden ones take more lines than the
+        note they replace (a teacher's many long words), they count them instead: each word's ✓ or ✗ is on screen.
+        """
+        theme = self.theme
+        # Under words on two or three lines the notes are smaller, and long lists of words wrap.
+        size = theme.body_size if lines == 1 else theme.small_size
+        for listed in (True, False):
+            if listed:
+                notes = VGroup(
+                    self.word_list(f"{CHECK} may look at:", seen, size, theme.value),
+                    self.word_list(f"{CROSS} not written yet:", unseen, size, theme.masked),
+                )
+                hidden = self.word_list(f"{CROSS} written, but hidden:", unseen, size, theme.masked)
+            else:
+                earlier = {1: "itself only", 2: "itself and the word before it"}.get(
+                    len(seen), f"itself and the {len(seen) - 1} words before it"
+                )
+                later = {0: "none", 1: "the word after it"}.get(len(unseen), f"the {len(unseen)} words after it")
+                notes = VGroup(
+                    fit_label(theme, f"{CHECK} may look at: {earlier}", CONTENT_WIDTH, size, theme.value),
+                    fit_label(theme, f"{CROSS} not written yet: {later}", CONTENT_WIDTH, size, theme.masked),
+                )
+                hidden = fit_label(theme, f"{CROSS} written, but hidden: {later}", CONTENT_WIDTH, size, theme.masked)
+            notes.arrange(DOWN, buff=0.35 if lines == 1 else 0.15, aligned_edge=LEFT)
+            notes.next_to(marks, DOWN, buff=0.8 if lines == 1 else 0.35)
+            hidden.move_to(notes[1], aligned_edge=LEFT)
+            bottom = min(notes.get_bottom()[1], hidden.get_bottom()[1])
+            if bottom >= SAFE_BOTTOM and hidden.get_top()[1] <= notes[1].get_top()[1] + 0.05:
+                break
+        # Counted, two short lines: lifted into the safe area if they still reach below it (into the gap above them).
+        lift = max(0.0, SAFE_BOTTOM - bottom)
+        return notes.shift(UP * lift), hidden.shift(UP * lift)
 
     def word_list(self, opening: str, words: list[str], size: int, color: str) -> VGroup:
         """``opening`` and the words joined by commas, on as many lines as the frame's width needs."""

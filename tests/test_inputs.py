@@ -30,7 +30,13 @@ HOSTILE = (r"\input{/etc/hostname}", "50%", "a_b", "#", "{", "<eos>", "</span>",
 """Text that must be drawn literally: a LaTeX command, LaTeX's and Pango's special characters, markup, an accent,
 CJK and an emoji."""
 ADVERSARIAL = r'\input{/etc/hostname} 50%a_b #{<eos> </span>& "quoted" café猫🙂'
-"""Every piece of :data:`HOSTILE` in one sentence of six words, the most every sentence scene shows: one build a scene."""
+"""Every piece of :data:`HOSTILE` in one sentence of six words, the most every sentence scene shows: one build a scene
+(but for :data:`HOSTILE_IN_LONG_WORDS`)."""
+HOSTILE_IN_LONG_WORDS = ("qkv", "multi-head", "causal-mask")
+"""The sentence scenes whose hostile build is their longest one: the most words, each long, the pieces of :data:`HOSTILE`
+leading them (:func:`most_words`). One build proves both. The other three break with such a sentence and keep a build
+for each, until mended: self-attention lasts 183.4 s (at most 180), transformer-block 182.1 s with its token names
+overlapping and numbers 0.004 from their cells' borders, and kv-cache draws such words only cut, never whole."""
 # trained-heads reads WordPiece pieces and sentiment-attention only words of its vocabulary: each has its own tests.
 SENTENCE_SCENES = [
     name
@@ -173,12 +179,44 @@ def on_its_own_worker(name: str, sentence: str) -> pytest.MarkDecorator:
     return pytest.mark.xdist_group(f"{name} with {sentence!r}")
 
 
+LONG_WORDS = "internationalize characteristically overwhelmingly misunderstanding counterproductive uncharacteristic disproportionate incomprehensibly"
+
+
+def most_words(scene_class) -> str:
+    """The most words the scene takes, each long, the first as long as a word may be (the longest word and the most
+    words in one build: test_layout.py leaves both to this file).
+
+    For :data:`HOSTILE_IN_LONG_WORDS`, the words after the first begin with the pieces of :data:`ADVERSARIAL`, one
+    each (the last ones sharing a word where the scene takes fewer words), cut to the longest a word may be.
+    """
+    words = ["w" * MAX_TOKEN_CHARACTERS] + LONG_WORDS.split()[: scene_class.max_tokens - 1]
+    if scene_class.name in HOSTILE_IN_LONG_WORDS:
+        pieces, room = ADVERSARIAL.split(), len(words) - 1
+        if len(pieces) > room:
+            pieces = pieces[: room - 1] + ["".join(pieces[room - 1 :])]
+        words[1 : 1 + len(pieces)] = [(piece + word)[:MAX_TOKEN_CHARACTERS] for piece, word in zip(pieces, words[1:])]
+    return " ".join(words)
+
+
+def custom_sentence(name: str, kind: str) -> str:
+    scene_class = SCENES[name]
+    return {
+        "adversarial": most_words(scene_class) if name in HOSTILE_IN_LONG_WORDS else ADVERSARIAL,
+        "most-words": most_words(scene_class),
+        "fewest-words": " ".join(["Hello", "world", "again", "today"][: scene_class.min_tokens]),
+    }[kind]
+
+
 @pytest.mark.scenes
-@pytest.mark.parametrize("name", [pytest.param(name, marks=on_its_own_worker(name, ADVERSARIAL)) for name in SENTENCE_SCENES])
+@pytest.mark.parametrize(
+    "name",
+    [pytest.param(name, marks=on_its_own_worker(name, custom_sentence(name, "adversarial"))) for name in SENTENCE_SCENES],
+)
 def test_adversarial_tokens_are_drawn_literally_and_never_reach_latex(name):
-    scene, tex_sources = built_with(name, ADVERSARIAL)
-    words = ADVERSARIAL.split()
-    assert "".join(words) == "".join(HOSTILE)
+    sentence = custom_sentence(name, "adversarial")
+    scene, tex_sources = built_with(name, sentence)
+    words = sentence.split()
+    assert all(any(piece in word for word in words) for piece in HOSTILE)
     tokens = getattr(scene.trace, "query_tokens", None) or scene.trace.tokens
     assert list(tokens) == words
     for word in words:
@@ -191,24 +229,6 @@ def test_adversarial_tokens_are_drawn_literally_and_never_reach_latex(name):
     assert "hostname" not in "".join(tex_sources)
 
 
-LONG_WORDS = "internationalize characteristically overwhelmingly misunderstanding counterproductive uncharacteristic disproportionate incomprehensibly"
-
-
-def most_words(scene_class) -> str:
-    """The most words the scene takes, each long, the first as long as a word may be (the longest word and the most
-    words in one build: test_layout.py leaves both to this file)."""
-    return " ".join(["w" * MAX_TOKEN_CHARACTERS] + LONG_WORDS.split()[: scene_class.max_tokens - 1])
-
-
-def custom_sentence(name: str, kind: str) -> str:
-    scene_class = SCENES[name]
-    return {
-        "adversarial": ADVERSARIAL,
-        "most-words": most_words(scene_class),
-        "fewest-words": " ".join(["Hello", "world", "again", "today"][: scene_class.min_tokens]),
-    }[kind]
-
-
 @pytest.mark.scenes
 @pytest.mark.parametrize(
     "kind, name",
@@ -216,6 +236,7 @@ def custom_sentence(name: str, kind: str) -> str:
         pytest.param(kind, name, marks=on_its_own_worker(name, custom_sentence(name, kind)))
         for kind in ["adversarial", "most-words", "fewest-words"]
         for name in SENTENCE_SCENES
+        if not (kind == "adversarial" and name in HOSTILE_IN_LONG_WORDS)  # the most-words build is the hostile one
     ],
 )
 def test_custom_sentences_show_their_numbers_and_fit_the_frame(name, kind):
