@@ -536,13 +536,17 @@ class TransformerBlockScene(ExplainerScene):
         with self.step("tokens", "Each token becomes a vector"):
             self.clear()
             heading = self.heading("Each token becomes a vector")
-            words = word_rows(theme, t.tokens, CONTENT_WIDTH)
-            hang_from(words, BODY_TOP)
             note = None if self.course_input else self.source_note(t.embeddings_source)
             random_note = self.random_input_note(2)
-            # The screen's only grid: large, unless six long words wrap and the note leaves it less room.
+            # The screen's only grid: large, unless six long words wrap and the note leaves it less room; where the
+            # words on their lines would leave rows too low for their numbers, the words are drawn smaller.
             floor = (note.get_top()[1] + 0.2) if note is not None else random_note.get_top()[1] + 0.2
-            room = words.get_bottom()[1] - 0.45 - floor - 0.55  # the "4 of 8 numbers" line below the cells
+            for size in (theme.body_size, theme.small_size, theme.min_size):
+                words = word_rows(theme, t.tokens, CONTENT_WIDTH, size=size)
+                hang_from(words, BODY_TOP)
+                room = words.get_bottom()[1] - 0.45 - floor - 0.55  # the "4 of 8 numbers" line below the cells
+                if room / n >= NUMBER_ROW_H:
+                    break
             cell_h = min(0.62, room / n)
             grid = self.elided_grid("embeddings", cell_h, theme.body_size if cell_h >= 0.55 else theme.small_size)
             label_w = min(MAX_LABEL_WIDTH, max(label(theme, w, size=theme.small_size).width for w in t.tokens))

@@ -32,12 +32,16 @@ def build_and_watch(name: str, settings: dict) -> list[str]:
 WIDEST_FEWEST = {
     "causal-mask": " ".join(["w" * MAX_TOKEN_CHARACTERS, "m" * MAX_TOKEN_CHARACTERS]),
     "self-attention": r'\input{/etc/hosts}50%a_b #{<eos></span>&"q"café猫🙂',
+    "transformer-block": r"wwwwwwwwwwwwwwwwwwwwwwww \input{/etc/hostname}int 50%a_bcharacteristically #{<eos>overwhelmingly "
+    r'</span>&misunderstanding "quoted"café猫🙂counterpro',
 }
-"""The fewest words, each as long as a word may be, where such a sentence once broke the layout: the widest letters
+"""Sentences that once broke a scene's layout. The fewest words, each as long as a word may be: the widest letters
 put causal-mask's long formula over the row sums and shrank its note below the readable size; every hostile piece (CJK
 and an emoji among them) pushed self-attention's weighted sum past the safe area's right edge. The other sentence scenes
 keep the rule with them too, but lasted over three minutes with them (qkv 181 s, transformer-block 180.4 s, measured
-once), so test_inputs.py's fewest words stay short."""
+once), so test_inputs.py's fewest words stay short. And transformer-block's most words, each long and led by a hostile
+piece: its words on three lines left its embeddings' rows 0.26 high, their names overlapping and their numbers touching
+the cells' borders (test_inputs.py builds it with its six hostile words instead: this sentence makes it last 182 s)."""
 
 
 def extremes(name: str) -> list[dict]:
