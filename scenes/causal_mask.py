@@ -69,6 +69,11 @@ def short(theme, token: str, width: float = LABEL_WIDTH) -> str:
     return elided_label(theme, token, width, size=theme.small_size).original_text
 
 
+def words_counted(count: int) -> str:
+    """ "the word" or "the 5 words": how many words a note stands for."""
+    return "the word" if count == 1 else f"the {count} words"
+
+
 class CausalMaskScene(ExplainerScene):
     name = "causal-mask"
     title = "Causal masking (GPT) vs bidirectional (BERT)"
@@ -608,8 +613,7 @@ class CausalMaskScene(ExplainerScene):
         return [(maps[0], query_name, boxes[0]), (maps[1], VGroup(), boxes[1])]
 
     def seen_and_unseen(self, seen: list[str], unseen: list[str], marks: VGroup, lines: int) -> tuple[VGroup, VGroup]:
-        """The notes under the words (what the query may look at, what is not written yet) and the note that replaces
-        the second once the later words are written but hidden.
+        """The notes under the words, and the one that replaces the second once the later words are written but hidden.
 
         They list the words; where the lists would leave the safe area or the hidden ones take more lines than the
         note they replace (a teacher's many long words), they count them instead: each word's ✓ or ✗ is on screen.
@@ -617,32 +621,38 @@ class CausalMaskScene(ExplainerScene):
         theme = self.theme
         # Under words on two or three lines the notes are smaller, and long lists of words wrap.
         size = theme.body_size if lines == 1 else theme.small_size
-        for listed in (True, False):
-            if listed:
-                notes = VGroup(
-                    self.word_list(f"{CHECK} may look at:", seen, size, theme.value),
-                    self.word_list(f"{CROSS} not written yet:", unseen, size, theme.masked),
-                )
-                hidden = self.word_list(f"{CROSS} written, but hidden:", unseen, size, theme.masked)
-            else:
-                earlier = {1: "itself only", 2: "itself and the word before it"}.get(
-                    len(seen), f"itself and the {len(seen) - 1} words before it"
-                )
-                later = {0: "none", 1: "the word after it"}.get(len(unseen), f"the {len(unseen)} words after it")
-                notes = VGroup(
-                    fit_label(theme, f"{CHECK} may look at: {earlier}", CONTENT_WIDTH, size, theme.value),
-                    fit_label(theme, f"{CROSS} not written yet: {later}", CONTENT_WIDTH, size, theme.masked),
-                )
-                hidden = fit_label(theme, f"{CROSS} written, but hidden: {later}", CONTENT_WIDTH, size, theme.masked)
-            notes.arrange(DOWN, buff=0.35 if lines == 1 else 0.15, aligned_edge=LEFT)
-            notes.next_to(marks, DOWN, buff=0.8 if lines == 1 else 0.35)
-            hidden.move_to(notes[1], aligned_edge=LEFT)
-            bottom = min(notes.get_bottom()[1], hidden.get_bottom()[1])
-            if bottom >= SAFE_BOTTOM and hidden.get_top()[1] <= notes[1].get_top()[1] + 0.05:
-                break
-        # Counted, two short lines: lifted into the safe area if they still reach below it (into the gap above them).
-        lift = max(0.0, SAFE_BOTTOM - bottom)
+        gap = 0.8 if lines == 1 else 0.35
+        notes = VGroup(
+            self.word_list(f"{CHECK} may look at:", seen, size, theme.value),
+            self.word_list(f"{CROSS} not written yet:", unseen, size, theme.masked),
+        )
+        hidden = self.word_list(f"{CROSS} written, but hidden:", unseen, size, theme.masked)
+        self.place_notes(notes, hidden, marks, lines, gap)
+        if self.notes_fit(notes, hidden):
+            return notes, hidden
+        earlier = "itself only" if len(seen) == 1 else f"itself and {words_counted(len(seen) - 1)} before it"
+        later = f"{words_counted(len(unseen))} after it"
+        notes = VGroup(
+            fit_label(theme, f"{CHECK} may look at: {earlier}", CONTENT_WIDTH, size, theme.value),
+            fit_label(theme, f"{CROSS} not written yet: {later}", CONTENT_WIDTH, size, theme.masked),
+        )
+        hidden = fit_label(theme, f"{CROSS} written, but hidden: {later}", CONTENT_WIDTH, size, theme.masked)
+        self.place_notes(notes, hidden, marks, lines, gap)
+        # Two short lines: lifted into the safe area if they still reach below it, at most into the gap above them.
+        lift = min(max(0.0, SAFE_BOTTOM - min(notes.get_bottom()[1], hidden.get_bottom()[1])), gap - 0.15)
         return notes.shift(UP * lift), hidden.shift(UP * lift)
+
+    @staticmethod
+    def place_notes(notes: VGroup, hidden: VGroup, marks: VGroup, lines: int, gap: float) -> None:
+        """The two notes one under the other, ``gap`` under the marks; the hidden words' note where the second is."""
+        notes.arrange(DOWN, buff=0.35 if lines == 1 else 0.15, aligned_edge=LEFT).next_to(marks, DOWN, buff=gap)
+        hidden.move_to(notes[1], aligned_edge=LEFT)
+
+    @staticmethod
+    def notes_fit(notes: VGroup, hidden: VGroup) -> bool:
+        """Whether the notes stay in the safe area and the hidden words' note grows no higher than the one it replaces."""
+        bottom = min(notes.get_bottom()[1], hidden.get_bottom()[1])
+        return bottom >= SAFE_BOTTOM and hidden.get_top()[1] <= notes[1].get_top()[1] + 0.05
 
     def word_list(self, opening: str, words: list[str], size: int, color: str) -> VGroup:
         """``opening`` and the words joined by commas, on as many lines as the frame's width needs."""

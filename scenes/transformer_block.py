@@ -548,9 +548,11 @@ class TransformerBlockScene(ExplainerScene):
                 if room / n >= NUMBER_ROW_H:
                     break
             cell_h = min(0.62, room / n)
-            grid = self.elided_grid("embeddings", cell_h, theme.body_size if cell_h >= 0.55 else theme.small_size)
-            label_w = min(MAX_LABEL_WIDTH, max(label(theme, w, size=theme.small_size).width for w in t.tokens))
-            add_row_labels(theme, grid, t.tokens, label_w, theme.small_size, color=theme.muted)
+            # Rows too low for the small size take the smallest (elided_grid's rule), never numbers touching their borders.
+            grid = self.elided_grid("embeddings", cell_h, theme.body_size if cell_h >= 0.55 else None)
+            names = theme.small_size if cell_h >= 0.42 else theme.min_size  # the rows' names as their numbers
+            label_w = min(MAX_LABEL_WIDTH, max(label(theme, w, size=names).width for w in t.tokens))
+            add_row_labels(theme, grid, t.tokens, label_w, names, color=theme.muted)
             hang_from(grid, words.get_bottom()[1] - 0.45)
             self.say(f"Our sentence: {n} tokens.")
             self.play(FadeIn(heading), FadeIn(words, lag_ratio=0.1), FadeIn(random_note), run_time=1.0)

@@ -32,11 +32,12 @@ CJK and an emoji."""
 ADVERSARIAL = r'\input{/etc/hostname} 50%a_b #{<eos> </span>& "quoted" café猫🙂'
 """Every piece of :data:`HOSTILE` in one sentence of six words, the most every sentence scene shows: one build a scene
 (but for :data:`HOSTILE_IN_LONG_WORDS`)."""
-HOSTILE_IN_LONG_WORDS = ("qkv", "multi-head", "causal-mask")
+HOSTILE_IN_LONG_WORDS = ("qkv", "multi-head")
 """The sentence scenes whose hostile build is their longest one: the most words, each long, the pieces of :data:`HOSTILE`
-leading them (:func:`most_words`). One build proves both. The other three break with such a sentence and keep a build
-for each, until mended: self-attention lasts 183.4 s (at most 180), transformer-block 182.1 s with its token names
-overlapping and numbers 0.004 from their cells' borders, and kv-cache draws such words only cut, never whole."""
+leading them (:func:`most_words`). One build proves both. The other four keep a build for each: with such a sentence
+self-attention lasts 183.4 s and transformer-block 182.1 s (at most 180), kv-cache draws the words only cut (never
+whole), and causal-mask counts the words in its notes instead of listing them (its six short hostile words are listed:
+drawn literally there too)."""
 # trained-heads reads WordPiece pieces and sentiment-attention only words of its vocabulary: each has its own tests.
 SENTENCE_SCENES = [
     name

@@ -23,34 +23,40 @@ from .layout import MIN_GLYPH_HEIGHT, glyph_height, layout_problems
 
 
 def build_and_watch(name: str, settings: dict) -> list[str]:
-    """Build scene ``name`` with ``settings`` without video; the layout problems seen, once each, with their step."""
+    """Build scene ``name`` with ``settings`` without video; the layout problems seen and the numbers near their cells'
+    borders (:func:`.layout.glyph_clearance_problems`), once each, with their step."""
     scene_class = SCENES[name]
     trace = scene_class.build_trace(**validate(scene_class, settings))
-    return list(build_without_video(scene_class, watch_layout=True, draw=False, trace=trace).recording.layout_problems)
+    recording = build_without_video(scene_class, watch_layout=True, draw=False, trace=trace).recording
+    return [*recording.layout_problems, *recording.glyph_problems]
 
 
-WIDEST_FEWEST = {
-    "causal-mask": " ".join(["w" * MAX_TOKEN_CHARACTERS, "m" * MAX_TOKEN_CHARACTERS]),
-    "self-attention": r'\input{/etc/hosts}50%a_b #{<eos></span>&"q"café猫🙂',
-    "transformer-block": r"wwwwwwwwwwwwwwwwwwwwwwww \input{/etc/hostname}int 50%a_bcharacteristically #{<eos>overwhelmingly "
-    r'</span>&misunderstanding "quoted"café猫🙂counterpro',
+HOSTILE_LONGEST = (
+    r"wwwwwwwwwwwwwwwwwwwwwwww \input{/etc/hostname}int 50%a_bcharacteristically #{<eos>overwhelmingly "
+    r'</span>&misunderstanding "quoted"café猫🙂counterpro'
+)
+"""Six words, each long, the five after the first led by the hostile pieces of test_inputs.py."""
+BROKE_THE_LAYOUT = {
+    "causal-mask": (" ".join(["w" * MAX_TOKEN_CHARACTERS, "m" * MAX_TOKEN_CHARACTERS]), HOSTILE_LONGEST),
+    "self-attention": (r'\input{/etc/hosts}50%a_b #{<eos></span>&"q"café猫🙂',),
+    "transformer-block": (HOSTILE_LONGEST,),
 }
 """Sentences that once broke a scene's layout. The fewest words, each as long as a word may be: the widest letters
 put causal-mask's long formula over the row sums and shrank its note below the readable size; every hostile piece (CJK
 and an emoji among them) pushed self-attention's weighted sum past the safe area's right edge. The other sentence scenes
 keep the rule with them too, but lasted over three minutes with them (qkv 181 s, transformer-block 180.4 s, measured
-once), so test_inputs.py's fewest words stay short. And transformer-block's most words, each long and led by a hostile
-piece: its words on three lines left its embeddings' rows 0.26 high, their names overlapping and their numbers touching
-the cells' borders (test_inputs.py builds it with its six hostile words instead: this sentence makes it last 182 s)."""
+once), so test_inputs.py's fewest words stay short. And :data:`HOSTILE_LONGEST`: causal-mask listed its words in notes
+off the bottom of the frame (test_inputs.py builds it with six short hostile words, which its notes list); on four lines
+at the body size, transformer-block's words left its embeddings' rows 0.26 high, their names overlapping and their
+numbers touching the cells' borders (test_inputs.py builds it with six short hostile words too: this sentence makes it
+last 182 s)."""
 
 
 def extremes(name: str) -> list[dict]:
     """The largest and smallest inputs the scene's options allow: the longest word, the sizes, a token's sentences,
-    and the fewest words at their widest where those once broke the layout (:data:`WIDEST_FEWEST`)."""
+    and the sentences that once broke the layout (:data:`BROKE_THE_LAYOUT`)."""
     scene = SCENES[name]
-    variants = []
-    if name in WIDEST_FEWEST:
-        variants.append({"sentence": WIDEST_FEWEST[name]})
+    variants = [{"sentence": sentence} for sentence in BROKE_THE_LAYOUT.get(name, ())]
     if getattr(scene, "vocabulary", None):  # only words it has embeddings for: its longest ones
         variants.append({"sentence": " ".join(sorted(scene.vocabulary(), key=len)[-scene.max_tokens :])})
     # A sentence scene's longest word, its most words (each long) and its fewest are built in test_inputs.py,

@@ -56,13 +56,14 @@ def _make_staging(root: Path, prefix: str, attempts: int = 100) -> Path:
     """Make a fresh folder in ``root``, making ``root`` too.
 
     Another render that ends removes ``root`` once it is empty (see :func:`staging_folder`), and it
-    may do so between this one's ``mkdir`` and ``mkdtemp``: then both are tried again.
+    may do so between this one's ``mkdir`` and ``mkdtemp`` (or within ``mkdir``, between its attempt and its
+    check that the folder is there): then both are tried again.
     """
     for _ in range(attempts - 1):
-        root.mkdir(parents=True, exist_ok=True)
         try:
+            root.mkdir(parents=True, exist_ok=True)
             return Path(tempfile.mkdtemp(prefix=prefix, dir=root))
-        except FileNotFoundError:
+        except (FileNotFoundError, FileExistsError):
             continue
     root.mkdir(parents=True, exist_ok=True)
     return Path(tempfile.mkdtemp(prefix=prefix, dir=root))

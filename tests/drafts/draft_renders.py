@@ -8,12 +8,14 @@ A draft has its quality's frames (15 a second at low quality) at half its width 
 quality), its texts laid out as at the quality's size (Pango wraps a line at the picture's width in pixels). What a
 test proves with a render (packaging and publishing, the same bytes on any core and any machine, the narration and
 its clips, the pages) needs frames drawn and encoded, not 410,000 pixels in each: ``scaling`` drawn and packaged in
-one process takes 25.4 CPU s as a draft, 37.0 at low quality. The frame rate stays: every duration is a whole number
-of 1/15 s (``scenes/kit/scene.py``). Within an animation a draft draws every :data:`DRAWN_EVERY`-th frame and the
-last, and repeats the frame drawn before in between (:func:`_drawing_every`): every frame is still computed and
-written, so the video's timing, its frame count and each step's last frame (the clip's end, the poster, the deck's
-stills) are a render's. A draft logs the size and rate its quality gave manim, so a test still checks what a
-teacher's render gets (``test_end_to_end.py``). Nothing in the project imports this module.
+one process took 25.4 CPU s as a draft, 37.0 at low quality (session nine, before the frames drawn below). The frame
+rate stays: every duration is a whole number of 1/15 s (``scenes/kit/scene.py``). Within an animation a draft draws
+every :data:`DRAWN_EVERY`-th frame and the last, and repeats the frame drawn before in between
+(:func:`_drawing_every`): every frame is still computed and written, so the video's timing, its frame count and each
+step's last frame (the clip's end, the poster, the deck's stills) are a render's. What is compared between two drafts
+(``test_parallel.py``'s frame digests) is then mostly what they drew, and most of the preview GIF's frames (one a
+second) repeat a frame drawn before. A draft logs the size and rate its quality gave manim, so a test still checks
+what a teacher's render gets (``test_end_to_end.py``). Nothing in the project imports this module.
 """
 
 import importlib.util
@@ -89,13 +91,12 @@ def _make_drafts(render_job) -> None:
 
 
 def _drawing_every(renderer_class, config, every: int) -> None:
-    """Within an animation, ``renderer_class`` draws the first frame, each ``every``-th and the last; between them it
-    writes the frame drawn last again.
+    """Make ``renderer_class`` draw an animation's first frame, each ``every``-th and the last, repeating the one before.
 
     Every frame of an animation is still computed (manim interpolates before it renders, and runs the updaters); only
-    the drawing is skipped: ``scaling`` drawn and packaged as a draft, 37.2 -> 29.7 CPU s with every fifth frame drawn.
-    The last frame is found as manim times an animation's frames (``Scene.get_time_progression``): at
-    ``k / frame_rate`` for each ``k`` below ``run_time``.
+    the drawing is skipped: the whole command ``render.py scaling --jobs 1`` as a draft (its process and its worker's),
+    37.2 -> 29.7 CPU s with every fifth frame drawn. The last frame is found as manim times an animation's frames
+    (``Scene.get_time_progression``): at ``k / frame_rate`` for each ``k`` below ``run_time``.
     """
     import numpy as np
 
