@@ -70,7 +70,7 @@ def short(theme, token: str, width: float = LABEL_WIDTH) -> str:
 
 
 def words_counted(count: int) -> str:
-    """ "the word" or "the 5 words": how many words a note stands for."""
+    """How many words a note stands for: "the word" or "the 5 words"."""
     return "the word" if count == 1 else f"the {count} words"
 
 
