@@ -34,6 +34,9 @@ class DraftFramesKept(FramesKept):
     """The same, drawing as a draft does."""
 
 
+_drawing_every(DraftFramesKept, config, 5)
+
+
 def frames(renderer_class) -> list[np.ndarray]:
     with tempconfig({"frame_rate": 15, "pixel_width": 160, "pixel_height": 90, "dry_run": True, "progress_bar": "none"}):
         renderer = renderer_class()
@@ -43,7 +46,6 @@ def frames(renderer_class) -> list[np.ndarray]:
 
 
 def test_a_draft_has_every_frame_and_draws_each_animations_first_and_last_and_every_fifth():
-    _drawing_every(DraftFramesKept, config, 5)
     full, draft = frames(FramesKept), frames(DraftFramesKept)
     assert len(draft) == len(full) == 14 + 8 + 3
     drawn = [0, 5, 10, 13] + [14 + k for k in (0, 5, 7)] + [22, 23, 24]

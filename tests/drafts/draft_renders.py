@@ -104,8 +104,9 @@ def _drawing_every(renderer_class, config, every: int) -> None:
 
     def render_some(self, scene, time, moving_mobjects=None):
         index = round(time * config.frame_rate)
-        count = len(np.arange(0, scene.duration, 1 / config.frame_rate))
-        if index % every == 0 or index >= count - 1:
+        if index == 0:  # an animation's first frame: its frame count, once for the animation
+            self.draft_frames = len(np.arange(0, scene.duration, 1 / config.frame_rate))
+        if index % every == 0 or index >= self.draft_frames - 1:
             render(self, scene, time, moving_mobjects)
         else:
             self.add_frame(self.get_frame())  # the camera still holds the frame drawn last
