@@ -174,12 +174,6 @@ def built_with(name: str, sentence: str):
     return scene, tex_sources
 
 
-def on_its_own_worker(name: str, sentence: str) -> pytest.MarkDecorator:
-    """The xdist group of the tests that read one build (:func:`built_with`): each build is made on one worker,
-    and the builds of one scene spread over every worker instead of queueing on the scene's."""
-    return pytest.mark.xdist_group(f"{name} with {sentence!r}")
-
-
 LONG_WORDS = "internationalize characteristically overwhelmingly misunderstanding counterproductive uncharacteristic disproportionate incomprehensibly"
 
 
@@ -209,10 +203,7 @@ def custom_sentence(name: str, kind: str) -> str:
 
 
 @pytest.mark.scenes
-@pytest.mark.parametrize(
-    "name",
-    [pytest.param(name, marks=on_its_own_worker(name, custom_sentence(name, "adversarial"))) for name in SENTENCE_SCENES],
-)
+@pytest.mark.parametrize("name", SENTENCE_SCENES)
 def test_adversarial_tokens_are_drawn_literally_and_never_reach_latex(name):
     sentence = custom_sentence(name, "adversarial")
     scene, tex_sources = built_with(name, sentence)
@@ -234,7 +225,7 @@ def test_adversarial_tokens_are_drawn_literally_and_never_reach_latex(name):
 @pytest.mark.parametrize(
     "kind, name",
     [
-        pytest.param(kind, name, marks=on_its_own_worker(name, custom_sentence(name, kind)))
+        (kind, name)
         for kind in ["adversarial", "most-words", "fewest-words"]
         for name in SENTENCE_SCENES
         if not (kind == "adversarial" and name in HOSTILE_IN_LONG_WORDS)  # the most-words build is the hostile one
