@@ -278,6 +278,7 @@ def test_invisible_characters_and_direction_controls_are_refused_naming_the_char
     assert code in result.output and "Traceback" not in result.output
 
 
+@pytest.mark.xdist_group("self-attention")  # beside self-attention's other builds, its texts made before
 def test_right_to_left_words_are_drawn():
     """Each Hebrew or Arabic word is on screen with its glyphs (manim alone drew a right-to-left word as nothing).
 
