@@ -166,7 +166,10 @@ def test_settings_change_the_trace():
 @functools.lru_cache(maxsize=None)
 def built_with(name: str, sentence: str):
     """The scene built (animations skipped) with a sentence, watching the layout rule; also the source of every formula
-    it asked LaTeX for (typeset then or read from this process's earlier builds: :func:`.helpers.latex_sources`)."""
+    it asked LaTeX for (typeset then or read from this process's earlier builds: :func:`.helpers.latex_sources`).
+
+    Its tests run in the scene's xdist group (their ``name``: :func:`tests.conftest.test_group`), on the worker that
+    built the scene before: the scene's texts and glyphs are made already (7.9 -> 5.2 CPU s for a transformer-block build)."""
     scene_class = SCENES[name]
     trace = scene_class.build_trace(**validate(scene_class, {"sentence": sentence}))
     with latex_sources() as tex_sources:
